@@ -1,0 +1,20 @@
+// Bundles the server into dist/server.js (the contract package is TypeScript source, so it is
+// bundled in; every other dependency stays external) and copies the SQL migrations beside it.
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@portal/'));
+rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: ['src/server.ts', 'src/cli.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outdir: 'dist',
+  sourcemap: true,
+  external: [...external, 'zod'],
+  logLevel: 'warning',
+});
+cpSync(new URL('./src/db/migrations', import.meta.url), new URL('./dist/migrations', import.meta.url), { recursive: true });

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Every environment variable the server reads, with its default. Documented in docs/operations.md. */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: int(0, 65535).default(3000),
+    HOST: z.string().min(1).default('localhost'),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
+      .optional(),
+    JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    ACCESS_TOKEN_TTL_S: int(60, 86_400).default(900),
+    REFRESH_TOKEN_TTL_S: int(300, 90 * 86_400).default(7 * 86_400),
+    /** A rotated refresh token still works this long, so two tabs refreshing at once both succeed. */
+    REFRESH_REUSE_GRACE_S: int(0, 300).default(30),
+    LOGIN_MAX_FAILURES: int(1, 1000).default(5),
+    LOCKOUT_S: int(1, 86_400).default(15 * 60),
+    RATE_LOGIN_PER_ADDRESS: int(1, 1_000_000).default(60),
+    RATE_FORGOT_PER_ADDRESS: int(1, 1_000_000).default(20),
+    RATE_FORGOT_PER_ACCOUNT: int(1, 1_000_000).default(3),
+    RATE_REGISTER_PER_ADDRESS: int(1, 1_000_000).default(20),
+    VERIFY_TOKEN_TTL_S: int(60, 30 * 86_400).default(2 * 86_400),
+    RESET_TOKEN_TTL_S: int(60, 7 * 86_400).default(60 * 60),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('Robot Portal <no-reply@robot-portal.local>'),
+    DEMO_EMAIL: z.email().default('demo@robot-portal.local'),
+    DEMO_PASSWORD: z.string().min(8).default('Demo-Robot-2026!'),
+    SEED_DEMO: bool.optional(),
+    TRUST_PROXY: bool.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    WEB_DIST: z.string().optional(),
+    SENTRY_DSN: z.url().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO'> {
+  PUBLIC_URL: string;
+  JWT_SECRET: string;
+  SEED_DEMO: boolean;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; a bad value fails the start with one line per variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const dataDir = resolve(env.DATA_DIR);
+  return {
+    ...env,
+    dataDir,
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    JWT_SECRET: env.JWT_SECRET ?? localSecret(dataDir),
+    SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+  };
+}
+
+/** Outside production a secret is made once and kept in the data folder, so restarts keep sessions. */
+function localSecret(dataDir: string): string {
+  const file = resolve(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,97 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** stored lower-cased and trimmed */
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  name: text('name').notNull(),
+  yearBorn: integer('year_born').notNull().default(-1),
+  country: text('country').notNull().default(''),
+  marketing: boolean('marketing').notNull().default(false),
+  termsAgreed: boolean('terms_agreed').notNull().default(false),
+  company: text('company').notNull().default(''),
+  profession: text('profession').notNull().default(''),
+  emailValidated: boolean('email_validated').notNull().default(false),
+  joinedAt: ts('joined_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** A signed-in session: one refresh-token family. Access tokens name it (`sid`). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    target: text('target').notNull().default('portal'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    jti: uuid('jti').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    parentJti: uuid('parent_jti'),
+    issuedAt: ts('issued_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    /** set when this token was traded for a newer one */
+    rotatedAt: ts('rotated_at'),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+/** Single-use tokens sent by email; only their SHA-256 is kept. */
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['verify', 'reset'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('email_tokens_user_idx').on(t.userId, t.kind)],
+);
+
+/** Fixed-window counters shared by every server instance. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: ts('window_start').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_limits_window_idx').on(t.windowStart)],
+);
+
+/** Consecutive failed sign-ins per account and client address (see docs/decisions/003). */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    source: text('source').notNull(),
+    failures: integer('failures').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+    updatedAt: ts('updated_at').notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.source] })],
+);

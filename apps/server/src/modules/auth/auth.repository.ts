@@ -1,0 +1,75 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { refreshTokens, sessions, users } from '../../db/schema.ts';
+
+/** Sessions and their refresh-token families. */
+export const authRepository = {
+  async insertSession(db: Executor, row: { id: string; userId: string; target: string; expiresAt: Date; createdAt: Date }) {
+    await db.insert(sessions).values(row);
+  },
+
+  async insertRefreshToken(
+    db: Executor,
+    row: { jti: string; sessionId: string; parentJti: string | null; issuedAt: Date; expiresAt: Date },
+  ) {
+    await db.insert(refreshTokens).values(row);
+  },
+
+  /** The token row, its session and its user, locked for the rotation that follows. */
+  async lockRefreshToken(db: Executor, jti: string) {
+    const [row] = await db
+      .select({
+        jti: refreshTokens.jti,
+        rotatedAt: refreshTokens.rotatedAt,
+        sessionId: sessions.id,
+        sessionRevokedAt: sessions.revokedAt,
+        sessionExpiresAt: sessions.expiresAt,
+        target: sessions.target,
+        userId: users.id,
+      })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(refreshTokens.sessionId, sessions.id))
+      .innerJoin(users, eq(sessions.userId, users.id))
+      .where(eq(refreshTokens.jti, jti))
+      .for('update', { of: refreshTokens });
+    return row;
+  },
+
+  async markRotated(db: Executor, jti: string, at: Date) {
+    await db.update(refreshTokens).set({ rotatedAt: at }).where(and(eq(refreshTokens.jti, jti), isNull(refreshTokens.rotatedAt)));
+  },
+
+  async extendSession(db: Executor, sessionId: string, expiresAt: Date) {
+    await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+  },
+
+  async revokeSession(db: Executor, sessionId: string, reason: string, at: Date) {
+    await db
+      .update(sessions)
+      .set({ revokedAt: at, revokedReason: reason })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  },
+
+  async revokeUserSessions(db: Executor, userId: string, reason: string, at: Date, exceptSessionId?: string) {
+    const where = exceptSessionId
+      ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, exceptSessionId))
+      : and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
+    await db.update(sessions).set({ revokedAt: at, revokedReason: reason }).where(where);
+  },
+
+  /** What authenticating an access token needs: is its session alive, and whose is it. */
+  async sessionForAccess(db: Executor, sessionId: string) {
+    const [row] = await db
+      .select({
+        revokedAt: sessions.revokedAt,
+        expiresAt: sessions.expiresAt,
+        userId: users.id,
+        email: users.email,
+        emailValidated: users.emailValidated,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(sessions.userId, users.id))
+      .where(eq(sessions.id, sessionId));
+    return row;
+  },
+};

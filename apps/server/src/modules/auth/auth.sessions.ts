@@ -1,0 +1,113 @@
+import { ApiError, type TokenPair } from '@portal/contract';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, type TokenService } from '../../lib/tokens.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { authRepository as repo } from './auth.repository.ts';
+
+export interface Caller {
+  userId: string;
+  email: string;
+  sessionId: string;
+}
+
+const INVALID = 'Authentication failed - invalid or expired token';
+
+/**
+ * Sessions as DESIGN.md §3 describes them: a session is a family of refresh tokens. Every refresh
+ * rotates the token; a rotated token still works for a short grace window (two tabs refreshing at
+ * once), and a rotated token used after it revokes the whole family (the token was stolen).
+ */
+export class Sessions {
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: TokenService,
+    private readonly clock: Clock,
+    private readonly graceS: number,
+  ) {}
+
+  private async issue(
+    db: Executor,
+    user: { id: string; email: string },
+    sessionId: string,
+    parentJti: string | null,
+  ): Promise<TokenPair> {
+    const now = this.clock.now();
+    const refreshExpires = new Date(now.getTime() + this.tokens.refreshTtlS * 1000);
+    const jti = newId();
+    await repo.insertRefreshToken(db, { jti, sessionId, parentJti, issuedAt: now, expiresAt: refreshExpires });
+    await repo.extendSession(db, sessionId, refreshExpires);
+    const [access_token, refresh_token] = await Promise.all([
+      this.tokens.signAccess({ sub: user.id, sid: sessionId, email: user.email }),
+      this.tokens.signRefresh({ sub: user.id, sid: sessionId, jti }, Math.floor(refreshExpires.getTime() / 1000)),
+    ]);
+    return {
+      access_token,
+      refresh_token,
+      access_token_expires_in: this.tokens.accessTtlS,
+      refresh_token_expires_in: this.tokens.refreshTtlS,
+    };
+  }
+
+  /** A new session for a user who just proved who they are. */
+  async start(db: Executor, user: { id: string; email: string }, target: 'portal' | 'hub'): Promise<TokenPair> {
+    const now = this.clock.now();
+    const sessionId = newId();
+    await repo.insertSession(db, {
+      id: sessionId,
+      userId: user.id,
+      target,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.tokens.refreshTtlS * 1000),
+    });
+    return this.issue(db, user, sessionId, null);
+  }
+
+  /** Trades a refresh token for a new pair. Throws 401 for anything but a live token. */
+  async rotate(refreshToken: string): Promise<{ userId: string; pair: TokenPair }> {
+    const claims = await this.tokens.verifyRefresh(refreshToken);
+    if (typeof claims === 'string') throw new ApiError('UNAUTHENTICATED', INVALID);
+    const outcome = await this.db.transaction(async (tx) => {
+      const row = await repo.lockRefreshToken(tx, claims.jti);
+      const now = this.clock.now();
+      if (!row || row.sessionRevokedAt || row.sessionExpiresAt <= now || row.sessionId !== claims.sid)
+        return { kind: 'dead' as const };
+      if (row.rotatedAt && now.getTime() - row.rotatedAt.getTime() > this.graceS * 1000) {
+        await repo.revokeSession(tx, row.sessionId, 'refresh token reuse', now);
+        return { kind: 'reused' as const };
+      }
+      if (!row.rotatedAt) await repo.markRotated(tx, row.jti, now);
+      const email = (await repo.sessionForAccess(tx, row.sessionId))?.email ?? '';
+      const pair = await this.issue(tx, { id: row.userId, email }, row.sessionId, row.jti);
+      return { kind: 'ok' as const, userId: row.userId, pair };
+    });
+    if (outcome.kind !== 'ok') throw new ApiError('UNAUTHENTICATED', INVALID);
+    return { userId: outcome.userId, pair: outcome.pair };
+  }
+
+  /** Ends the session a refresh token belongs to. An already ended session is not an error. */
+  async revoke(refreshToken: string, reason: string): Promise<{ userId: string }> {
+    const claims = await this.tokens.verifyRefresh(refreshToken);
+    if (typeof claims === 'string') {
+      // An expired token's session is over anyway; only a forged one is refused.
+      if (claims === 'invalid') throw new ApiError('UNAUTHENTICATED', INVALID);
+      return { userId: '' };
+    }
+    await repo.revokeSession(this.db, claims.sid, reason, this.clock.now());
+    return { userId: claims.sub };
+  }
+
+  revokeAll(db: Executor, userId: string, reason: string, exceptSessionId?: string): Promise<void> {
+    return repo.revokeUserSessions(db, userId, reason, this.clock.now(), exceptSessionId);
+  }
+
+  /** The caller behind an access token, if its session is still alive. */
+  async authenticate(accessToken: string): Promise<Caller> {
+    const claims = await this.tokens.verifyAccess(accessToken);
+    if (typeof claims === 'string') throw new ApiError('UNAUTHENTICATED', INVALID);
+    const row = await repo.sessionForAccess(this.db, claims.sid);
+    if (!row || row.revokedAt || row.userId !== claims.sub) throw new ApiError('UNAUTHENTICATED', INVALID);
+    if (!row.emailValidated)
+      throw new ApiError('EMAIL_NOT_VERIFIED', 'Please verify your account: the email address is not validated yet');
+    return { userId: row.userId, email: row.email, sessionId: claims.sid };
+  }
+}

@@ -1,0 +1,61 @@
+import { ApiError } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import type { CsrfTokens } from '../lib/csrf.ts';
+import type { Clock } from '../lib/clock.ts';
+
+/**
+ * Security headers on every answer, and the spec's CSRF protocol: `GET /api/useraction` answers a
+ * token in `x-csrf-token`; every POST under /api must echo it, and a browser's Origin must be ours.
+ */
+export function installSecurity(
+  app: FastifyInstance,
+  opts: { csrf: CsrfTokens; clock: Clock; publicUrl: string; avatarOrigin?: string; csrfExempt?: string[] },
+): void {
+  const publicOrigin = new URL(opts.publicUrl).origin;
+  const https = publicOrigin.startsWith('https:');
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Radix positions popovers with inline style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob:${opts.avatarOrigin ? ` ${opts.avatarOrigin}` : ''}`,
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    // The hub sign-in posts the encrypted credentials to the hub's loopback listener (RFC 8252).
+    "form-action 'self' http://127.0.0.1:* http://localhost:* http://[::1]:*",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ');
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('content-security-policy', csp);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    reply.header('cross-origin-opener-policy', 'same-origin');
+    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+    if (https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    return payload;
+  });
+
+  app.get('/api/useraction', async (_request, reply) => {
+    reply.header('x-csrf-token', opts.csrf.issue(opts.clock.now().getTime()));
+    reply.header('cache-control', 'no-store');
+    return { error: { Success: true, Code: 0, Description: 'CSRF token in the x-csrf-token header' } };
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'POST' || !request.url.startsWith('/api/')) return;
+    if (opts.csrfExempt?.some((p) => request.url.startsWith(p))) return;
+    const origin = request.headers.origin;
+    if (origin && origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`)
+      throw new ApiError('CSRF', `origin: ${origin} may not call this API`);
+    const header = request.headers['x-csrf-token'];
+    const verdict = opts.csrf.check(Array.isArray(header) ? header[0] : header, opts.clock.now().getTime());
+    if (verdict === 'missing')
+      throw new ApiError('CSRF', 'x-csrf-token: header missing; fetch one with GET /api/useraction');
+    if (verdict !== 'ok')
+      throw new ApiError('CSRF', `x-csrf-token: token ${verdict}; fetch a new one with GET /api/useraction`);
+  });
+}

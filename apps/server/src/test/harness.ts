@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import type { ServiceDef } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import postgres from 'postgres';
+import { buildApp } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { type Database, fromPglite, openPostgres } from '../db/client.ts';
+import { type Clock, manualClock } from '../lib/clock.ts';
+import type { Mail, Mailer } from '../lib/mailer.ts';
+
+/**
+ * Server-test helpers. Each test file gets its own freshly migrated database: PGlite in memory by
+ * default, or a new database on the PostgreSQL named by TEST_DATABASE_URL (CI runs both).
+ */
+export async function freshDatabase(): Promise<Database> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const db = fromPglite(new PGlite());
+    await db.migrate();
+    return db;
+  }
+  const name = `portal_test_${randomUUID().replace(/-/g, '')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = openPostgres(url.toString(), 10);
+  await db.migrate();
+  const close = db.close;
+  return {
+    ...db,
+    async close() {
+      await close();
+      const again = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await again.unsafe(`drop database if exists ${name} with (force)`);
+      await again.end();
+    },
+  };
+}
+
+export function memoryMailer(): Mailer & { sent: Mail[]; lastTo(email: string): Mail | undefined } {
+  const sent: Mail[] = [];
+  return {
+    mode: 'outbox',
+    sent,
+    async send(mail) {
+      sent.push(mail);
+    },
+    lastTo(email) {
+      return sent.filter((m) => m.to === email).at(-1);
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    PUBLIC_URL: 'http://localhost:3999',
+    DATA_DIR: '/tmp/portal-test-data',
+    LOG_LEVEL: 'silent',
+    RATE_LOGIN_PER_ADDRESS: '10000',
+    RATE_FORGOT_PER_ADDRESS: '10000',
+    RATE_FORGOT_PER_ACCOUNT: '10000',
+    RATE_REGISTER_PER_ADDRESS: '10000',
+    ...overrides,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  mailer: ReturnType<typeof memoryMailer>;
+  clock: ReturnType<typeof manualClock>;
+  config: Config;
+  api: ApiClient;
+}
+
+export async function testApp(database: Database, overrides: Record<string, string> = {}): Promise<TestApp> {
+  const config = testConfig(overrides);
+  const clock = manualClock();
+  const mailer = memoryMailer();
+  const app = await buildApp({ config, database, clock, mailer, logger: false });
+  await app.ready();
+  return { app, mailer, clock, config, api: new ApiClient(app, clock) };
+}
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  body: T & { error: { Success: boolean; Code: number; Description: string } };
+  headers: Record<string, unknown>;
+}
+
+/** Calls the API as the web client does: CSRF token first, then the action's POST. */
+export class ApiClient {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly clock: Clock,
+  ) {}
+
+  async csrf(): Promise<string> {
+    const res = await this.app.inject({ method: 'GET', url: '/api/useraction' });
+    return String(res.headers['x-csrf-token']);
+  }
+
+  async post(
+    path: string,
+    payload: unknown,
+    opts: { bearer?: string; csrf?: string | null; headers?: Record<string, string>; raw?: string; ip?: string } = {},
+  ): Promise<Answer> {
+    const csrf = opts.csrf === undefined ? await this.csrf() : opts.csrf;
+    const res = await this.app.inject({
+      method: 'POST',
+      url: path,
+      remoteAddress: opts.ip ?? '127.0.0.1',
+      headers: {
+        'content-type': 'application/json',
+        ...(csrf ? { 'x-csrf-token': csrf } : {}),
+        ...(opts.bearer ? { authorization: `Bearer ${opts.bearer}` } : {}),
+        ...opts.headers,
+      },
+      payload: opts.raw ?? JSON.stringify(payload),
+    });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  }
+
+  /** A typed call of one contract action. */
+  call<S extends ServiceDef>(
+    service: S,
+    action: keyof S['actions'] & string,
+    body: Record<string, unknown>,
+    opts: { bearer?: string; ip?: string } = {},
+  ): Promise<Answer> {
+    return this.post(service.path, { action, ...body }, opts);
+  }
+
+  now() {
+    return this.clock.now();
+  }
+}
+
+let counter = 0;
+/** A unique address per call, so tests sharing a database never collide. */
+export function uniqueEmail(label = 'user'): string {
+  counter += 1;
+  return `${label}-${counter}-${randomUUID().slice(0, 8)}@example.test`;
+}
+
+export const GOOD_PASSWORD = 'Robot-Pass-42!';
+
+/** Seeds a user row directly (verified unless told otherwise). */
+export async function seedUser(
+  t: TestApp,
+  opts: { email?: string; password?: string; verified?: boolean; name?: string } = {},
+): Promise<{ id: string; email: string; password: string }> {
+  const { hashPassword } = await import('../lib/passwords.ts');
+  const { userRepository } = await import('../modules/useraction/useraction.repository.ts');
+  const email = opts.email ?? uniqueEmail();
+  const password = opts.password ?? GOOD_PASSWORD;
+  const row = await userRepository.insert(t.app.deps.db, {
+    email,
+    passwordHash: await hashPassword(password),
+    name: opts.name ?? 'Test User',
+    yearBorn: 1990,
+    country: 'United Kingdom',
+    termsAgreed: true,
+    emailValidated: opts.verified ?? true,
+  });
+  if (!row) throw new Error('seedUser: email taken');
+  return { id: row.id, email, password };
+}

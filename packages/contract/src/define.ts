@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { errorObject } from './errors.ts';
+
+/**
+ * How a call proves who is calling:
+ * - `none`: anyone (sign-in, registration, forgot password...).
+ * - `body`: the access token travels in the body (`token`), as the spec's /api/useraction calls do;
+ *   that service carries no auth header.
+ * - `bearer`: an `Authorization: Bearer` access token, as every other service.
+ * - `refresh`: the refresh token in the body proves the caller.
+ */
+export type AuthKind = 'none' | 'body' | 'bearer' | 'refresh';
+
+export interface ActionDef<
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+  Auth extends AuthKind = AuthKind,
+> {
+  readonly request: Req;
+  readonly response: Res;
+  readonly auth: Auth;
+  readonly summary: string;
+  /** Called by operators or the hub rather than the portal screens. */
+  readonly caller?: 'portal' | 'hub' | 'operator' | 'fulfilment';
+}
+
+export interface ServiceDef<
+  Path extends string = string,
+  Actions extends Record<string, ActionDef> = Record<string, ActionDef>,
+> {
+  readonly name: string;
+  readonly path: Path;
+  readonly actions: Actions;
+}
+
+export function action<Req extends z.ZodType, Res extends z.ZodType, const Auth extends AuthKind>(
+  def: ActionDef<Req, Res, Auth>,
+): ActionDef<Req, Res, Auth> {
+  return def;
+}
+
+export function service<const Path extends string, const Actions extends Record<string, ActionDef>>(
+  name: string,
+  path: Path,
+  actions: Actions,
+): ServiceDef<Path, Actions> {
+  return { name, path, actions };
+}
+
+/** Every response carries the error object; success answers `Success: true`. */
+export function response<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.object({ ...shape, error: errorObject });
+}
+
+export type RequestOf<S extends ServiceDef, A extends keyof S['actions']> = z.input<
+  S['actions'][A]['request']
+>;
+export type ParsedRequestOf<S extends ServiceDef, A extends keyof S['actions']> = z.output<
+  S['actions'][A]['request']
+>;
+export type ResponseOf<S extends ServiceDef, A extends keyof S['actions']> = z.output<
+  S['actions'][A]['response']
+>;
+
+/** A zod failure as one line that names each field and the rule it broke. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const field = issue.path.length ? issue.path.join('.') : 'body';
+      return `${field}: ${issue.message}`;
+    })
+    .join('; ');
+}

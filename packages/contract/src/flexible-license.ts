@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { epochMs, jwt, normalisedEmail } from './common.ts';
+import { action, response, service } from './define.ts';
+
+/**
+ * The flexible licence slots of spec/001 §7 (/api/flexible_license) and DESIGN §6. A user has
+ * `user_slot_amount` slots, numbered 0 to amount - 1; each holds at most one approved robot model
+ * (`robot_id` is the catalogue robot id, '' for an empty slot).
+ */
+
+const bodyToken = jwt.optional();
+
+/** Upper bound of slots an account can hold; a sanity limit, not a rule of the spec. */
+export const MAX_FLEX_SLOTS = 100;
+
+export const slotId = z.number().int().min(0).max(MAX_FLEX_SLOTS - 1);
+
+export const flexSlot = z.object({
+  slot_id: slotId,
+  /** the licence created for the slot; always '' in an update (the server creates the licences) */
+  license_id: z.string().default(''),
+  /** catalogue robot id of the model in the slot; '' when empty */
+  robot_id: z.string().max(255).default(''),
+  /** epoch ms */
+  updated_on: epochMs,
+});
+export type FlexSlot = z.infer<typeof flexSlot>;
+
+/** A slot as UpdateSlots sends it: the licence id is empty, the server assigns licences. */
+export const flexSlotUpdate = flexSlot.extend({
+  license_id: z.literal('', { error: 'license_id must be empty' }),
+  robot_id: z.string().trim().max(255),
+});
+export type FlexSlotUpdate = z.infer<typeof flexSlotUpdate>;
+
+/** Slot info of the screen: the slot count and robot_id by slot_id. */
+export interface FlexSlotInfo {
+  maxSlots: number;
+  selectedSlots: Record<number, { slot_id: number; robot_id: string }>;
+}
+
+/** A flexible licence card of the Flexible License Management screen. */
+export const flexibleLicenceCard = z.object({
+  id: z.string(),
+  robot_id: z.string(),
+  manufacturer: z.string(),
+  modelName: z.string(),
+  description: z.string(),
+  robotType: z.array(z.string()),
+  /** always "Support" and "1 Physical Robot License", then the product's own */
+  features: z.array(z.string()),
+  img: z.string(),
+  /** set once the card is placed in a slot */
+  cardId: z.string().optional(),
+  slot_id: slotId.optional(),
+});
+export type FlexibleLicenceCard = z.infer<typeof flexibleLicenceCard>;
+
+export const flexSlotsRequest = z.object({
+  token: bodyToken,
+  /** The server acts on the signed-in user; a different id is refused. */
+  user_id: z.string().max(255).optional(),
+  user_email: normalisedEmail,
+});
+
+export const flexSlotsUpdateRequest = flexSlotsRequest.extend({
+  user_slots: z
+    .array(flexSlotUpdate)
+    .max(MAX_FLEX_SLOTS)
+    .refine((slots) => new Set(slots.map((s) => s.slot_id)).size === slots.length, {
+      error: 'Each slot may appear only once',
+    }),
+});
+
+export const flexSlotsResponse = response({
+  user_slots: z.array(flexSlot).default([]),
+  user_slot_amount: z.number().int().min(0).default(0),
+});
+export type FlexSlotsResponse = z.infer<typeof flexSlotsResponse>;
+
+export const flexibleLicense = service('flexibleLicense', '/api/flexible_license', {
+  GetSlots: action({
+    summary: "The signed-in user's flexible slots and how many they may hold.",
+    auth: 'bearer',
+    request: flexSlotsRequest,
+    response: flexSlotsResponse,
+  }),
+  UpdateSlots: action({
+    summary:
+      "Replace the user's flexible licences with the selection, in one transaction. Each robot_id must be an approved model; a blank one empties the slot.",
+    auth: 'bearer',
+    request: flexSlotsUpdateRequest,
+    response: flexSlotsResponse,
+  }),
+  ClearSlots: action({
+    summary: "Empty every slot and remove the user's flexible licences.",
+    auth: 'bearer',
+    request: flexSlotsRequest,
+    response: flexSlotsResponse,
+  }),
+});

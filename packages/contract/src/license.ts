@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { epochMs, jwt, normalisedEmail } from './common.ts';
+import { action, response, service } from './define.ts';
+
+/**
+ * The licence service of spec/001 §7 (/api/license) and DESIGN §4. A robot licence is the right to
+ * drive one physical robot of a model for a period. It starts unpaired with a short pairing code;
+ * the hub redeems the code (PAIRROBOT), which binds `robot_id` and clears the code.
+ * Field names are the spec's, including its spelling `comission_region`. Dates are epoch ms,
+ * durations seconds.
+ */
+
+const bodyToken = jwt.optional();
+const licenceId = z.string().min(1).max(255);
+const robotId = z.string().min(1).max(255);
+
+/** Pairing codes: PAIR_CODE_LENGTH characters of an alphabet without look-alikes (no 0/O, 1/I/L). */
+export const PAIR_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const PAIR_CODE_LENGTH = 8;
+/** What a typed code may look like: case and surrounding spaces are forgiven. */
+export const pairCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{6,16}$/, { error: 'Invalid pairing code' });
+
+/** Longest share a licence owner can grant; the server also stops a share at the licence's end. */
+export const MAX_SHARE_DURATION_S = 366 * 86_400;
+
+export const resellerInfo = z.object({
+  commission_name: z.string().default(''),
+  comission_region: z.string().default(''),
+  reseller_name: z.string().default(''),
+  reseller_region: z.string().default(''),
+  issue_date: epochMs.default(0),
+  assigned_to: z.string().default(''),
+});
+export type ResellerInfo = z.infer<typeof resellerInfo>;
+
+export const licence = z.object({
+  license_id: z.string(),
+  start_date: epochMs,
+  /** seconds */
+  duration: z.number().int().min(0),
+  end_date: epochMs,
+  reseller_info: resellerInfo.optional(),
+});
+export type Licence = z.infer<typeof licence>;
+
+export const assetLicence = z.object({ asset_id: z.string(), asset_license: licence });
+export type AssetLicence = z.infer<typeof assetLicence>;
+
+export const robotLicence = z.object({
+  /** '' until paired */
+  robot_id: z.string().default(''),
+  asset_id: z.string().default(''),
+  robot_license: licence,
+  robot_make: z.string().default(''),
+  robot_model: z.string().default(''),
+  /** '' once paired */
+  pair_code: z.string().default(''),
+  paired_status: z.boolean().default(false),
+  isFlexible: z.boolean().default(false),
+});
+export type RobotLicence = z.infer<typeof robotLicence>;
+
+export const userLicences = z.object({
+  email: z.string(),
+  asset_licenses: z.array(assetLicence).default([]),
+  robot_licenses: z.array(robotLicence).default([]),
+  /** licences other users shared with this one; read-only */
+  shared_robot_licenses: z.array(robotLicence).default([]),
+});
+export type UserLicences = z.infer<typeof userLicences>;
+
+/** Share entry: who a licence is shared with, for how long (seconds). */
+export const shareEntry = z.object({
+  recipient_email: normalisedEmail,
+  duration: z
+    .number()
+    .int({ error: 'Duration must be a whole number of seconds' })
+    .min(1, { error: 'Duration must be at least 1 second' })
+    .max(MAX_SHARE_DURATION_S, { error: 'Duration must be at most 366 days' }),
+});
+export type ShareEntry = z.infer<typeof shareEntry>;
+
+/** Shared-robot entry: a licence the owner shares and with whom. */
+export const sharedRobotEntry = z.object({ sharee_email: z.string(), license: robotLicence });
+export type SharedRobotEntry = z.infer<typeof sharedRobotEntry>;
+
+export const sharingResponse = response({
+  owner_email: z.string().optional(),
+  sharees_robots: z.array(sharedRobotEntry).default([]),
+});
+
+export const license = service('license', '/api/license', {
+  GetLicences: action({
+    summary:
+      "The signed-in user's asset, robot and shared-robot licences. Code 23 (no licences) answers empty lists.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail }),
+    response: response({ user_licenses: userLicences.optional() }),
+  }),
+  BUYASSET: action({
+    summary:
+      'Grant an asset licence to the account of `email`. Operators only: portal users buy through checkout, and a portal token is refused.',
+    auth: 'bearer',
+    caller: 'operator',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      asset_id: z.string().min(1).max(255),
+      /** seconds; the asset's default term when absent */
+      duration: z.number().int().min(1).optional(),
+    }),
+    response: response({ asset_license: assetLicence.optional() }),
+  }),
+  SHARELICENSE: action({
+    summary:
+      "Share one of the signed-in user's robot licences with another user's email for a duration (seconds), capped at the licence's end.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenceId, ...shareEntry.shape }),
+    response: sharingResponse,
+  }),
+  STOPSHAREDLICENSE: action({
+    summary: 'Stop sharing a licence: with one recipient, or with everyone when recipient_email is absent.',
+    auth: 'bearer',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      license_id: licenceId,
+      recipient_email: normalisedEmail.optional(),
+    }),
+    response: sharingResponse,
+  }),
+  GETSHAREDLICENSES: action({
+    summary: 'The licences the signed-in user shares, and with whom.',
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail }),
+    response: sharingResponse,
+  }),
+  PAIRROBOT: action({
+    summary:
+      "The robot's hub redeems a pairing code: the licence binds robot_id and its code is cleared. The robot must be registered to the same user.",
+    auth: 'bearer',
+    caller: 'hub',
+    request: z.object({ token: bodyToken, email: normalisedEmail, pair_code: pairCode, robot_id: robotId }),
+    response: response({ robot_license: robotLicence.optional() }),
+  }),
+  REGENERATEPAIRCODE: action({
+    summary: 'Replace the pairing code of an unpaired licence of the signed-in user (the old code stops working).',
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenceId }),
+    response: response({ robot_license: robotLicence.optional() }),
+  }),
+  UNPAIR: action({
+    summary: 'Release the robot bound to a licence of the signed-in user; the licence gets a new pairing code.',
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenceId }),
+    response: response({ robot_license: robotLicence.optional() }),
+  }),
+});

@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { epochMs, epochSeconds, jwt, normalisedEmail } from './common.ts';
+import { OverrideKind, SUBSCRIPTION_STATUSES, TIERS } from './constants.ts';
+import { action, response, service } from './define.ts';
+
+/**
+ * The payment service of spec/001 §7 (/api/stripe) and the commerce entities of §3.
+ * Money is an integer in minor units (pence, cents); durations are seconds.
+ *
+ * Request bodies keep the spec's `token` (and `refresh_token`) fields, but the Bearer header is what
+ * the server checks; a body `email` that is not the signed-in user's is refused.
+ * In responses, an object that only exists on success is optional and a list defaults to [].
+ */
+
+const bodyToken = jwt.optional();
+/** The spec lists a refresh token in some payment requests; the server never reads it and the portal omits it. */
+const bodyRefreshToken = z.string().max(4096).optional();
+const stripeId = z.string().min(1).max(255);
+const returnUrl = z.url({ protocol: /^https?$/, error: 'Invalid URL' }).max(2048);
+
+/** Upper bound of one cart line's quantity; a sanity limit, not a business rule of the spec. */
+export const MAX_LINE_QUANTITY = 999;
+/** Upper bound of lines in one checkout. */
+export const MAX_CHECKOUT_LINES = 50;
+
+// ---- prices and products -------------------------------------------------------------------
+
+export const Currency = z.enum(['gbp', 'usd']);
+export type Currency = z.infer<typeof Currency>;
+
+export const PriceInterval = z.enum(['day', 'week', 'month', 'year']);
+export type PriceInterval = z.infer<typeof PriceInterval>;
+
+export const PriceType = z.enum(['one_time', 'recurring']);
+export type PriceType = z.infer<typeof PriceType>;
+
+export const minorUnits = z.number().int().min(0);
+
+export const paymentPrice = z.object({
+  id: z.string(),
+  currency: Currency,
+  /** minor units */
+  unit_amount: minorUnits,
+  recurring: z.object({ interval: PriceInterval, interval_count: z.number().int().min(1) }).nullish(),
+  type: PriceType,
+});
+export type PaymentPrice = z.infer<typeof paymentPrice>;
+
+/** BOW_SORTING values: what kind of product it is. */
+export const ProductSorting = { Subscription: 'subscription', Driver: 'driver' } as const;
+/** BOW_PRICING values: `onetime` marks a dial-time package. */
+export const ProductPricing = { OneTime: 'onetime' } as const;
+
+/** Product metadata. Payment-provider metadata values are always strings; other keys pass through. */
+export const productMetadata = z
+  .object({
+    /** "subscription" or "driver" */
+    BOW_SORTING: z.string().optional(),
+    /** "onetime" marks time packages */
+    BOW_PRICING: z.string().optional(),
+    /** links a driver product to the robot id */
+    BOW_UUID: z.string().optional(),
+    /** semicolon-separated plan features */
+    BOW_FEATURES: z.string().optional(),
+    manufacturer: z.string().optional(),
+    /** comma-separated */
+    robotType: z.string().optional(),
+    /** comma-separated */
+    features: z.string().optional(),
+  })
+  .catchall(z.string());
+export type ProductMetadata = z.infer<typeof productMetadata>;
+
+export const paymentProduct = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().default(''),
+  quantity: z.number().int().min(0).optional(),
+  metadata: productMetadata.default({}),
+  prices: z.array(paymentPrice).default([]),
+  selected_price_id: z.string().optional(),
+});
+export type PaymentProduct = z.infer<typeof paymentProduct>;
+
+/** A line of the browser-side cart (persisted locally). */
+export const cartItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().default(''),
+  prices: z.array(paymentPrice).default([]),
+  selected_price_id: z.string(),
+  /** minor units, for display only: the server prices checkout lines itself */
+  selected_price_unit_amount: minorUnits,
+  quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
+});
+export type CartItem = z.infer<typeof cartItem>;
+
+/** What the client sends per checkout line: no amounts, the server prices it from the catalogue. */
+export const checkoutLine = z.object({
+  /** the product id */
+  id: stripeId,
+  selected_price_id: stripeId,
+  quantity: z
+    .number()
+    .int({ error: 'Quantity must be a whole number' })
+    .min(1, { error: 'Quantity must be at least 1' })
+    .max(MAX_LINE_QUANTITY, { error: `Quantity must be at most ${MAX_LINE_QUANTITY}` }),
+});
+export type CheckoutLine = z.infer<typeof checkoutLine>;
+
+/** The checkout session entity of spec/001 §3, as the server records it. */
+export const checkoutSession = z.object({
+  customer_id: z.string().optional(),
+  products: z.array(checkoutLine).default([]),
+  useElements: z.boolean().optional(),
+  success_url: z.string().optional(),
+  cancel_url: z.string().optional(),
+  session_id: z.string().optional(),
+  session_url: z.string().optional(),
+  payment_intent_id: z.string().optional(),
+  /** minor units */
+  amount: minorUnits.optional(),
+  currency: Currency.optional(),
+});
+export type CheckoutSession = z.infer<typeof checkoutSession>;
+
+// ---- subscriptions ---------------------------------------------------------------------------
+
+export const subscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
+
+export const subscriptionTier = z.enum(TIERS);
+
+/** free trial 0, override 1, other 2, none 99 */
+export const overrideKind = z.literal([
+  OverrideKind.FreeTrial,
+  OverrideKind.BowOverride,
+  OverrideKind.Other,
+  OverrideKind.None,
+]);
+export type OverrideKindValue = z.infer<typeof overrideKind>;
+
+export const subscriptionBase = z.object({
+  uuid: z.string(),
+  type: z.string(),
+  /** the payment provider's subscription id ('' for a gifted subscription) */
+  stripe_id: z.string().default(''),
+  user_id: z.string(),
+  user_email: z.string(),
+  asset_id: z.string().default(''),
+  license_id: z.string().default(''),
+  /** seconds */
+  duration: z.number().int().min(0),
+  created_at: epochMs,
+  last_updated_at: epochMs,
+  status: subscriptionStatus.default('pending_assignment'),
+  stripe_customer_id: z.string().default(''),
+  /** Gifted subscriptions name their kind (badge FreeTrial, BowOverride, Other); 99 when paid for. */
+  overrideReason: overrideKind.default(OverrideKind.None),
+});
+export type SubscriptionBase = z.infer<typeof subscriptionBase>;
+
+export const robotDriverSubscription = subscriptionBase.extend({
+  robot_license_id: z.string().default(''),
+  /** whether a subscription credit paid for this driver */
+  credit_used: z.boolean().default(false),
+  credit_entry_uuid: z.string().default(''),
+});
+export type RobotDriverSubscription = z.infer<typeof robotDriverSubscription>;
+
+export const userSubscription = subscriptionBase.extend({
+  subscription_tier: subscriptionTier,
+  credits: z.number().int().min(0).default(0),
+});
+export type UserSubscription = z.infer<typeof userSubscription>;
+
+/** A subscription as the payment provider holds it; times in epoch seconds. */
+export const paymentProviderSubscription = z.object({
+  subscription_id: z.string(),
+  user_id: z.string(),
+  user_email: z.string(),
+  /** seconds */
+  duration: z.number().int().min(0),
+  starts_at: epochSeconds,
+  ends_at: epochSeconds,
+  /** the provider's own status word (active, past_due, canceled...) */
+  status: z.string(),
+  payment_method_id: z.string().default(''),
+  stripe_customer_id: z.string().default(''),
+  user_subscriptions: z.array(userSubscription).default([]),
+  robot_driver_subscriptions: z.array(robotDriverSubscription).default([]),
+});
+export type PaymentProviderSubscription = z.infer<typeof paymentProviderSubscription>;
+
+export const activeSubscriptionResponse = response({
+  user_subscriptions: z.array(userSubscription).default([]),
+  overrideReason: overrideKind.default(OverrideKind.None),
+});
+export type ActiveSubscriptionResponse = z.infer<typeof activeSubscriptionResponse>;
+
+// ---- the service -----------------------------------------------------------------------------
+
+export const payment = service('payment', '/api/stripe', {
+  GetActiveUserSubscription: action({
+    summary: "The signed-in user's active tier subscriptions and the override kind of a gifted one.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+    response: activeSubscriptionResponse,
+  }),
+  GetProducts: action({
+    summary: 'The catalogue: subscriptions, robot drivers and dial-time packages with their prices.',
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail.optional() }),
+    response: response({ products: z.array(paymentProduct).default([]) }),
+  }),
+  GetCustomerID: action({
+    summary: "The signed-in user's payment-provider customer id, created on first use.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+    response: response({ customer_id: z.string().optional() }),
+  }),
+  ListSubscriptions: action({
+    summary: "The signed-in user's tier and robot-driver subscriptions, every status.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+    response: response({
+      user_subscriptions: z.array(userSubscription).default([]),
+      robot_driver_subscriptions: z.array(robotDriverSubscription).default([]),
+    }),
+  }),
+  GetSubscription: action({
+    summary: "One of the signed-in user's payment-provider subscriptions, with its items.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, subscription_id: stripeId }),
+    response: response({ subscription: paymentProviderSubscription.optional() }),
+  }),
+  HandlePurchase: action({
+    summary:
+      'Create a checkout session for the cart lines. The server prices each line from the catalogue; the request carries no amounts.',
+    auth: 'bearer',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
+      customer_id: z.string().max(255).optional(),
+      session: z.object({
+        products: z
+          .array(checkoutLine)
+          .min(1, { error: 'The cart is empty' })
+          .max(MAX_CHECKOUT_LINES, { error: `A checkout holds at most ${MAX_CHECKOUT_LINES} lines` }),
+        success_url: returnUrl,
+        cancel_url: returnUrl,
+      }),
+      /** A hint from the Buy More Time flow; the server decides from the catalogue. */
+      isPurchasingDialTime: z.boolean().optional(),
+    }),
+    response: response({ session: z.object({ session_url: z.string(), session_id: z.string() }).optional() }),
+  }),
+  CreateBillingPortalSession: action({
+    summary: "Open the payment provider's billing portal for the signed-in user; answers its address.",
+    auth: 'bearer',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      return_url: returnUrl,
+      /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
+      customer_id: z.string().max(255).optional(),
+    }),
+    response: response({ session: z.object({ session_url: z.string() }).optional() }),
+  }),
+});

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { epochMs, jwt, normalisedEmail } from './common.ts';
+import { action, response, service } from './define.ts';
+import { robotLicence } from './license.ts';
+
+/**
+ * The robot service of spec/001 §7 (/api/robots) and DESIGN §4. The hub registers robots and
+ * reports their availability; the portal reads them for the licences the user holds or was shared.
+ */
+
+const bodyToken = jwt.optional();
+const robotId = z.string().min(1).max(255);
+const label = z.string().trim().min(1).max(100);
+
+/** Upper bound of licences one GetRobots asks about; a sanity limit, not a rule of the spec. */
+export const MAX_ROBOTS_PER_QUERY = 1_000;
+export const MAX_MODALITIES = 64;
+
+export const robot = z.object({
+  robot_id: z.string(),
+  make: z.string(),
+  model: z.string(),
+  name: z.string().default(''),
+  hardware_hash: z.string().default(''),
+  license: z.object({ license_id: z.string().default('') }).default({ license_id: '' }),
+  join_date: epochMs,
+  /** free-form configuration the hub reports; `modalities` lives here */
+  robot_config: z.record(z.string(), z.unknown()).default({}),
+  robot_state: z.object({ available: z.boolean().default(false) }).default({ available: false }),
+  pair_code: z.string().default(''),
+  isFlexible: z.boolean().default(false),
+});
+export type Robot = z.infer<typeof robot>;
+
+export const geoRange = z.object({
+  UpperLat: z.number().min(-90).max(90),
+  LowerLat: z.number().min(-90).max(90),
+  UpperLong: z.number().min(-180).max(180),
+  LowerLong: z.number().min(-180).max(180),
+});
+export type GeoRange = z.infer<typeof geoRange>;
+
+/** A licence GetRobots asks about. Whole robot licences are accepted; only these fields are read. */
+const robotLicenceRef = z.object({ robot_id: z.string().max(255), asset_id: z.string().max(255).optional() });
+
+export const robotsResponse = response({
+  robots: z.array(robot).default([]),
+  robot_licenses: z.array(robotLicence).default([]),
+  geo_range: geoRange.optional(),
+});
+
+export const robots = service('robots', '/api/robots', {
+  GetRobots: action({
+    summary:
+      "Robots bound to the given licences. The server answers only robots of licences the signed-in user holds or was shared; others are left out.",
+    auth: 'bearer',
+    request: z.object({
+      user_token: bodyToken,
+      email: normalisedEmail,
+      robot_licenses: z.array(robotLicenceRef).max(MAX_ROBOTS_PER_QUERY),
+    }),
+    response: robotsResponse,
+  }),
+  REGISTERSIM: action({
+    summary:
+      'The hub registers a robot for the signed-in user. The same hardware_hash for the same user answers the existing robot.',
+    auth: 'bearer',
+    caller: 'hub',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      make: label,
+      model: label,
+      name: label,
+      hardware_hash: z.string().trim().min(1).max(256),
+    }),
+    response: response({ robot: robot.optional() }),
+  }),
+  UPDATEROBOT: action({
+    summary: "The hub updates one of the user's robots: its name, availability or configuration.",
+    auth: 'bearer',
+    caller: 'hub',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      robot_id: robotId,
+      name: label.optional(),
+      robot_state: z.object({ available: z.boolean() }).optional(),
+      robot_config: z.record(z.string(), z.unknown()).optional(),
+    }),
+    response: response({ robot: robot.optional() }),
+  }),
+  UNREGISTER: action({
+    summary: "The hub removes one of the user's robots; a licence bound to it becomes unpaired with a new code.",
+    auth: 'bearer',
+    caller: 'hub',
+    request: z.object({ token: bodyToken, email: normalisedEmail, robot_id: robotId }),
+    response: response({}),
+  }),
+  UPDATEMODALITIES: action({
+    summary: 'The hub reports what a robot can do (camera, audio, motion...); stored as robot_config.modalities.',
+    auth: 'bearer',
+    caller: 'hub',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      robot_id: robotId,
+      modalities: z.array(z.string().trim().min(1).max(64)).max(MAX_MODALITIES),
+    }),
+    response: response({ robot: robot.optional() }),
+  }),
+});

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { jwt, normalisedEmail } from './common.ts';
+import { action, response, service } from './define.ts';
+import { flexSlot, flexSlotsRequest, flexSlotsResponse, flexSlotsUpdateRequest } from './flexible-license.ts';
+
+/**
+ * The dial manager of spec/001 §7 (/api/dial_manager) and DESIGN §4. Dial time is whole minutes in
+ * two pools: perishable (a yearly allocation by tier, reset at each period start) and durable
+ * (bought, never expires). Timestamps are epoch ms; 0 means unset.
+ */
+
+const bodyToken = jwt.optional();
+
+/** Upper bound of minutes in one UPDATE_TIME or ADD_TIME; a sanity limit (one week), not a rule of the spec. */
+export const MAX_MINUTES_PER_CALL = 7 * 24 * 60;
+
+const minutes = z.number().int().default(0);
+const timestamp = z.number().int().default(0);
+
+/** The spec's "User time": every field defaults to 0, '' or false. */
+export const userTime = z.object({
+  total_time: minutes,
+  total_perishable_time: minutes,
+  used_perishable_time: minutes,
+  total_durable_time: minutes,
+  used_durable_time: minutes,
+  remaining_yearly_time: minutes,
+  has_infinite_time: z.boolean().default(false),
+  time_status: z.string().default(''),
+  warning_message: z.string().default(''),
+  current_period_start: timestamp,
+  current_period_end: timestamp,
+  days_until_next_allocation: z.number().int().default(0),
+  yearly_subscription_end: timestamp,
+  total_yearly_allocation: minutes,
+  total_yearly_used: minutes,
+  subscription_type: z.string().default(''),
+});
+export type UserTime = z.infer<typeof userTime>;
+
+/** The spec's "Dial slots". */
+export const dialSlots = z.object({
+  user_email: z.string(),
+  user_id: z.string(),
+  user_slots: z.array(flexSlot).default([]),
+  user_slot_amount: z.number().int().min(0).default(0),
+});
+export type DialSlots = z.infer<typeof dialSlots>;
+
+const minutesInput = z
+  .number()
+  .int({ error: 'Minutes must be a whole number' })
+  .min(1, { error: 'Minutes must be at least 1' })
+  .max(MAX_MINUTES_PER_CALL, { error: `Minutes must be at most ${MAX_MINUTES_PER_CALL}` });
+
+const idempotencyKey = z.string().trim().min(1).max(128);
+
+
+export const time = service('time', '/api/dial_manager', {
+  CHECK_REMAINING_TIME: action({
+    summary: "The signed-in user's dial time in both pools.",
+    auth: 'bearer',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      /** The server acts on the signed-in user; a different id is refused. */
+      user_id: z.string().max(255).optional(),
+    }),
+    response: response({ user_time: userTime.optional() }),
+  }),
+  UPDATE_TIME: action({
+    summary:
+      'The hub reports minutes used dialling a robot the user holds no licence for. Perishable time is used first. A repeated idempotency key is not charged again and answers the balance.',
+    auth: 'bearer',
+    caller: 'hub',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      robot_id: z.string().min(1).max(255),
+      minutes: minutesInput,
+      idempotency_key: idempotencyKey,
+    }),
+    response: response({ user_time: userTime.optional() }),
+  }),
+  ADD_TIME: action({
+    summary:
+      "Add durable minutes to the account of `email`. Operators only: a portal user's token is refused. A repeated idempotency key is not added again.",
+    auth: 'bearer',
+    caller: 'operator',
+    request: z.object({
+      token: bodyToken,
+      /** the account that receives the minutes */
+      email: normalisedEmail,
+      minutes: minutesInput,
+      reason: z.string().trim().min(1, { error: 'A reason is required' }).max(500),
+      idempotency_key: idempotencyKey.optional(),
+    }),
+    response: response({ user_time: userTime.optional() }),
+  }),
+  GET_SLOTS: action({
+    summary: "The signed-in user's dial slots (the same slots as flexibleLicense GetSlots).",
+    auth: 'bearer',
+    request: flexSlotsRequest,
+    response: flexSlotsResponse,
+  }),
+  UPDATE_SLOTS: action({
+    summary: "Replace the signed-in user's dial slots (as flexibleLicense UpdateSlots).",
+    auth: 'bearer',
+    request: flexSlotsUpdateRequest,
+    response: flexSlotsResponse,
+  }),
+  CLEAR_SLOTS: action({
+    summary: "Empty the signed-in user's dial slots (as flexibleLicense ClearSlots).",
+    auth: 'bearer',
+    request: flexSlotsRequest,
+    response: flexSlotsResponse,
+  }),
+});
