@@ -1,9 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+// Vitest 5's reporter calls Map.groupBy, which Node 20 lacks; without it a failing test crashes the
+// report instead of showing what failed.
+if (!('groupBy' in Map)) {
+  Object.defineProperty(Map, 'groupBy', {
+    value<K, V>(items: Iterable<V>, key: (item: V, index: number) => K): Map<K, V[]> {
+      const map = new Map<K, V[]>();
+      let i = 0;
+      for (const item of items) {
+        const k = key(item, i++);
+        const list = map.get(k);
+        if (list) list.push(item);
+        else map.set(k, [item]);
+      }
+      return map;
+    },
+  });
+}
+
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['packages/**/*.test.ts', 'apps/hub/**/*.test.ts', 'apps/web/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/**/*.test.ts', 'apps/hub/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+        },
+      },
       {
         test: {
           name: 'server',

@@ -7,7 +7,7 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@portal/'));
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/server.ts', 'src/cli.ts'],
+  entryPoints: ['src/server.ts'],
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -17,4 +17,6 @@ await build({
   external: [...external, 'zod'],
   logLevel: 'warning',
 });
-cpSync(new URL('./src/db/migrations', import.meta.url), new URL('./dist/migrations', import.meta.url), { recursive: true });
+cpSync(new URL('./src/db/migrations', import.meta.url), new URL('./dist/migrations', import.meta.url), {
+  recursive: true,
+});

@@ -13,6 +13,7 @@ import { RateLimiter } from './lib/rate-limit.ts';
 import { TokenService } from './lib/tokens.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { Sessions } from './modules/auth/auth.sessions.ts';
+import { supportRoutes } from './modules/support/support.routes.ts';
 import { useractionRoutes } from './modules/useraction/useraction.routes.ts';
 import { installErrorHandler } from './plugins/actions.ts';
 import { installSecurity } from './plugins/security.ts';
@@ -48,7 +49,12 @@ export interface BuildOptions {
 export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
   level,
   redact: {
-    paths: ['req.headers.authorization', 'req.headers["x-csrf-token"]', 'req.headers.cookie', 'res.headers["x-csrf-token"]'],
+    paths: [
+      'req.headers.authorization',
+      'req.headers["x-csrf-token"]',
+      'req.headers.cookie',
+      'res.headers["x-csrf-token"]',
+    ],
     censor: '[redacted]',
   },
 });
@@ -106,6 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(useractionRoutes);
   await app.register(authRoutes);
+  await app.register(supportRoutes);
 
   if (opts.serveWeb) await serveWeb(app, config);
   return app;
@@ -130,7 +137,8 @@ async function serveWeb(app: FastifyInstance, config: Config) {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/')) return reply.callNotFound();
     const file = path.slice(1);
-    if (file && !file.includes('..') && existsSync(join(root, file)) && !file.endsWith('/')) return reply.sendFile(file);
+    if (file && !file.includes('..') && existsSync(join(root, file)) && !file.endsWith('/'))
+      return reply.sendFile(file);
     reply.header('cache-control', 'no-cache');
     return reply.type('text/html').sendFile('index.html');
   });

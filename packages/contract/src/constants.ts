@@ -46,6 +46,13 @@ export const DELETE_CONFIRMATION_TEXT = 'delete my account';
 export const DEFAULT_TARGET = 'portal';
 export const DATE_LOCALE = 'en-GB';
 
+// Support requests (/dashboard/support)
+export const SUPPORT_SUBJECT_MIN = 3;
+export const SUPPORT_SUBJECT_MAX = 150;
+export const SUPPORT_MESSAGE_MIN = 10;
+export const SUPPORT_MESSAGE_MAX = 5_000;
+export const SUPPORT_ROBOT_MODEL_MAX = 200;
+
 // Error reporting
 export const TRACE_SAMPLE_RATE = 0.2;
 
@@ -86,13 +93,7 @@ export type TierShort = (typeof TIER_SHORT)[number];
 
 export const OverrideKind = { FreeTrial: 0, BowOverride: 1, Other: 2, None: 99 } as const;
 
-export const SUBSCRIPTION_STATUSES = [
-  'active',
-  'cancelled',
-  'expired',
-  'pending_assignment',
-  'inactive',
-] as const;
+export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'expired', 'pending_assignment', 'inactive'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** Hub sign-in hands credentials only to these hosts (RFC 8252 loopback redirect). */

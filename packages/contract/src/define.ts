@@ -52,15 +52,9 @@ export function response<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.object({ ...shape, error: errorObject });
 }
 
-export type RequestOf<S extends ServiceDef, A extends keyof S['actions']> = z.input<
-  S['actions'][A]['request']
->;
-export type ParsedRequestOf<S extends ServiceDef, A extends keyof S['actions']> = z.output<
-  S['actions'][A]['request']
->;
-export type ResponseOf<S extends ServiceDef, A extends keyof S['actions']> = z.output<
-  S['actions'][A]['response']
->;
+export type RequestOf<S extends ServiceDef, A extends keyof S['actions']> = z.input<S['actions'][A]['request']>;
+export type ParsedRequestOf<S extends ServiceDef, A extends keyof S['actions']> = z.output<S['actions'][A]['request']>;
+export type ResponseOf<S extends ServiceDef, A extends keyof S['actions']> = z.output<S['actions'][A]['response']>;
 
 /** A zod failure as one line that names each field and the rule it broke. */
 export function describeIssues(error: z.ZodError): string {

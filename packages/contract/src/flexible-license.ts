@@ -13,7 +13,11 @@ const bodyToken = jwt.optional();
 /** Upper bound of slots an account can hold; a sanity limit, not a rule of the spec. */
 export const MAX_FLEX_SLOTS = 100;
 
-export const slotId = z.number().int().min(0).max(MAX_FLEX_SLOTS - 1);
+export const slotId = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_FLEX_SLOTS - 1);
 
 export const flexSlot = z.object({
   slot_id: slotId,

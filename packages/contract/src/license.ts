@@ -95,8 +95,7 @@ export const sharingResponse = response({
 
 export const license = service('license', '/api/license', {
   GetLicences: action({
-    summary:
-      "The signed-in user's asset, robot and shared-robot licences. Code 23 (no licences) answers empty lists.",
+    summary: "The signed-in user's asset, robot and shared-robot licences. Code 23 (no licences) answers empty lists.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail }),
     response: response({ user_licenses: userLicences.optional() }),

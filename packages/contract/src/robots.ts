@@ -52,7 +52,7 @@ export const robotsResponse = response({
 export const robots = service('robots', '/api/robots', {
   GetRobots: action({
     summary:
-      "Robots bound to the given licences. The server answers only robots of licences the signed-in user holds or was shared; others are left out.",
+      'Robots bound to the given licences. The server answers only robots of licences the signed-in user holds or was shared; others are left out.',
     auth: 'bearer',
     request: z.object({
       user_token: bodyToken,

@@ -1,7 +1,24 @@
+import { assets } from './assets.ts';
 import { auth } from './auth.ts';
 import type { ServiceDef } from './define.ts';
+import { flexibleLicense } from './flexible-license.ts';
+import { license } from './license.ts';
+import { payment } from './payment.ts';
+import { robots } from './robots.ts';
+import { support } from './support.ts';
+import { time } from './time.ts';
 import { useraction } from './useraction.ts';
 
 /** Every service of the spec, by name. The server mounts this table; the API reference is made from it. */
-export const services = { useraction, auth } as const satisfies Record<string, ServiceDef>;
+export const services = {
+  useraction,
+  auth,
+  payment,
+  time,
+  license,
+  robots,
+  assets,
+  flexibleLicense,
+  support,
+} as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;

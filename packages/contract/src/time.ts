@@ -55,7 +55,6 @@ const minutesInput = z
 
 const idempotencyKey = z.string().trim().min(1).max(128);
 
-
 export const time = service('time', '/api/dial_manager', {
   CHECK_REMAINING_TIME: action({
     summary: "The signed-in user's dial time in both pools.",

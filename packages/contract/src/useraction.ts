@@ -50,8 +50,7 @@ export const useraction = service('useraction', '/api/useraction', {
     response: response({ user: publicUser.optional(), token_pair: tokenPair.optional() }),
   }),
   UserRegister: action({
-    summary:
-      'Create an account and email a verification link. Answers the same whether or not the email exists.',
+    summary: 'Create an account and email a verification link. Answers the same whether or not the email exists.',
     auth: 'none',
     request: z.object({ user: registrationFields, turnstile_token: z.string().max(4096).optional() }),
     response: response({}),
@@ -86,8 +85,7 @@ export const useraction = service('useraction', '/api/useraction', {
     response: response({}),
   }),
   UserUpdatePassword: action({
-    summary:
-      'Change the password of a signed-in user (tokentype 1). Revokes the other sessions; this one stays.',
+    summary: 'Change the password of a signed-in user (tokentype 1). Revokes the other sessions; this one stays.',
     auth: 'body',
     request: z.object({
       token: jwt,
@@ -109,7 +107,9 @@ export const useraction = service('useraction', '/api/useraction', {
         year_born: z
           .number()
           .int()
-          .refine((y) => y === -1 || yearOfBirthIssue(y) === undefined, { error: 'Please select a valid year of birth' }),
+          .refine((y) => y === -1 || yearOfBirthIssue(y) === undefined, {
+            error: 'Please select a valid year of birth',
+          }),
         country: registrationFields.shape.country,
         company: registrationFields.shape.company,
         profession: z.string().trim().max(100).optional(),

@@ -1,2 +1,3 @@
 /** The whole database schema for drizzle: one file of tables per service under tables/. */
 export * from './tables/accounts.ts';
+export * from './tables/support.ts';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
 
 export interface Mail {
   to: string;
@@ -33,7 +33,13 @@ export function createMailer(opts: {
     return {
       mode: 'smtp',
       async send(mail) {
-        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        await transport.sendMail({
+          from: opts.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
         opts.log.info({ subject: mail.subject }, 'mail sent');
       },
     };
@@ -51,9 +57,15 @@ export function createMailer(opts: {
       });
       await mkdir(opts.outboxDir, { recursive: true });
       const safeTo = mail.to.replace(/[^a-z0-9@._-]/gi, '_');
-      const file = join(opts.outboxDir, `${Date.now()}-${safeTo}-${info.messageId.replace(/[^a-z0-9]/gi, '').slice(0, 12)}.eml`);
+      const file = join(
+        opts.outboxDir,
+        `${Date.now()}-${safeTo}-${info.messageId.replace(/[^a-z0-9]/gi, '').slice(0, 12)}.eml`,
+      );
       await writeFile(file, info.message as Buffer);
-      opts.log.info({ file, ...(opts.logLinks && mail.link ? { link: mail.link } : {}) }, `mail written to outbox: ${mail.subject}`);
+      opts.log.info(
+        { file, ...(opts.logLinks && mail.link ? { link: mail.link } : {}) },
+        `mail written to outbox: ${mail.subject}`,
+      );
     },
   };
 }

@@ -20,13 +20,18 @@ export class RateLimiter {
     const [row] = await this.db
       .insert(rateLimits)
       .values({ key, windowStart, count: 1 })
-      .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
+      .onConflictDoUpdate({
+        target: [rateLimits.key, rateLimits.windowStart],
+        set: { count: sql`${rateLimits.count} + 1` },
+      })
       .returning({ count: rateLimits.count });
     if ((row?.count ?? 0) > limit) throw new ApiError('RATE_LIMITED', message);
   }
 
   /** Drops windows that ended long ago; called now and then, never on a request's path. */
   async prune(olderThanS = 86_400): Promise<void> {
-    await this.db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(this.clock.now().getTime() - olderThanS * 1000)));
+    await this.db
+      .delete(rateLimits)
+      .where(lt(rateLimits.windowStart, new Date(this.clock.now().getTime() - olderThanS * 1000)));
   }
 }

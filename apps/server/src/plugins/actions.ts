@@ -1,9 +1,9 @@
 import {
-  ApiError,
   type ActionDef,
+  ApiError,
   describeIssues,
-  type ErrorObject,
   ErrorCodes,
+  type ErrorObject,
   errorBody,
   OK,
   type ServiceDef,
@@ -45,7 +45,10 @@ function claimedEmail(input: unknown): string | undefined {
  */
 export function mountService<S extends ServiceDef>(app: FastifyInstance, service: S, handlers: Handlers<S>): void {
   const actions = service.actions as Record<string, ActionDef>;
-  const table = handlers as unknown as Record<string, (input: unknown, ctx: unknown) => Promise<Record<string, unknown>>>;
+  const table = handlers as unknown as Record<
+    string,
+    (input: unknown, ctx: unknown) => Promise<Record<string, unknown>>
+  >;
 
   app.post(service.path, async (request: FastifyRequest, reply: FastifyReply) => {
     const body = request.body;
@@ -102,7 +105,9 @@ export function installErrorHandler(app: FastifyInstance): void {
                 ? 'body: Empty JSON body'
                 : err.message;
       const name = status === 429 ? 'RATE_LIMITED' : status === 404 ? 'NOT_FOUND' : 'VALIDATION';
-      return reply.status(status).send({ error: { Success: false, Code: ErrorCodes[name].code, Description: description } });
+      return reply
+        .status(status)
+        .send({ error: { Success: false, Code: ErrorCodes[name].code, Description: description } });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send(errorBody('INTERNAL', `Internal server error (request ${request.id})`));

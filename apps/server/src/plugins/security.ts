@@ -1,7 +1,7 @@
 import { ApiError } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import type { CsrfTokens } from '../lib/csrf.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { CsrfTokens } from '../lib/csrf.ts';
 
 /**
  * Security headers on every answer, and the spec's CSRF protocol: `GET /api/useraction` answers a

@@ -136,7 +136,11 @@ export const emailEntryRule = z
 /** The fields the server takes for a new account. */
 export const registrationFields = z
   .object({
-    email: z.string().trim().toLowerCase().pipe(z.email({ error: 'Invalid email address' }).max(254)),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.email({ error: 'Invalid email address' }).max(254)),
     password: z.string(),
     name: nameRule,
     year_born: yearBornRule,
@@ -196,7 +200,10 @@ export type RegistrationForm = z.infer<typeof registrationFormSchema>;
 
 export const resetPasswordFormSchema = z
   .object({
-    email: z.string().trim().pipe(z.email({ error: 'Please enter a valid email address' })),
+    email: z
+      .string()
+      .trim()
+      .pipe(z.email({ error: 'Please enter a valid email address' })),
     password: z.string(),
     confirmPassword: z.string(),
   })

@@ -31,7 +31,10 @@ export function tokenExpiry(token: string | undefined | null): number | undefine
 }
 
 function decodeBase64Url(s: string): string {
-  const b64 = s.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(s.length / 4) * 4, '=');
+  const b64 = s
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(s.length / 4) * 4, '=');
   return new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
 }
 
@@ -39,7 +42,13 @@ function decodeBase64Url(s: string): string {
  * A token counts as expired `margin` seconds before its `exp`. Without a readable `exp` the
  * default lifetime counts from when it was stored (`storedAtS`).
  */
-function expired(token: string | undefined | null, nowS: number, margin: number, defaultLifetime: number, storedAtS?: number) {
+function expired(
+  token: string | undefined | null,
+  nowS: number,
+  margin: number,
+  defaultLifetime: number,
+  storedAtS?: number,
+) {
   if (!token) return true;
   const exp = tokenExpiry(token) ?? (storedAtS !== undefined ? storedAtS + defaultLifetime : undefined);
   if (exp === undefined) return true;
@@ -63,7 +72,12 @@ export function remainingDays(endS: number, nowS: number): number {
 export function isLoopbackRedirect(url: string): boolean {
   try {
     const u = new URL(url);
-    return u.protocol === 'http:' && (LOOPBACK_HOSTS as readonly string[]).includes(u.hostname) && u.username === '' && u.password === '';
+    return (
+      u.protocol === 'http:' &&
+      (LOOPBACK_HOSTS as readonly string[]).includes(u.hostname) &&
+      u.username === '' &&
+      u.password === ''
+    );
   } catch {
     return false;
   }

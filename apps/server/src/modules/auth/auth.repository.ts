@@ -4,7 +4,10 @@ import { refreshTokens, sessions, users } from '../../db/schema.ts';
 
 /** Sessions and their refresh-token families. */
 export const authRepository = {
-  async insertSession(db: Executor, row: { id: string; userId: string; target: string; expiresAt: Date; createdAt: Date }) {
+  async insertSession(
+    db: Executor,
+    row: { id: string; userId: string; target: string; expiresAt: Date; createdAt: Date },
+  ) {
     await db.insert(sessions).values(row);
   },
 
@@ -36,7 +39,10 @@ export const authRepository = {
   },
 
   async markRotated(db: Executor, jti: string, at: Date) {
-    await db.update(refreshTokens).set({ rotatedAt: at }).where(and(eq(refreshTokens.jti, jti), isNull(refreshTokens.rotatedAt)));
+    await db
+      .update(refreshTokens)
+      .set({ rotatedAt: at })
+      .where(and(eq(refreshTokens.jti, jti), isNull(refreshTokens.rotatedAt)));
   },
 
   async extendSession(db: Executor, sessionId: string, expiresAt: Date) {

@@ -1,7 +1,7 @@
 import { ApiError, type TokenPair } from '@portal/contract';
+import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, type TokenService } from '../../lib/tokens.ts';
-import type { Db, Executor } from '../../db/client.ts';
 import { authRepository as repo } from './auth.repository.ts';
 
 export interface Caller {

@@ -4,8 +4,21 @@ import type { Mail } from '../../lib/mailer.ts';
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-function mail(to: string, subject: string, greeting: string, lines: string[], link?: { href: string; label: string }): Mail {
-  const text = [greeting, '', ...lines, ...(link ? ['', `${link.label}: ${link.href}`] : []), '', `— ${PRODUCT_NAME}`].join('\n');
+function mail(
+  to: string,
+  subject: string,
+  greeting: string,
+  lines: string[],
+  link?: { href: string; label: string },
+): Mail {
+  const text = [
+    greeting,
+    '',
+    ...lines,
+    ...(link ? ['', `${link.label}: ${link.href}`] : []),
+    '',
+    `— ${PRODUCT_NAME}`,
+  ].join('\n');
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
 <p>${escape(greeting)}</p>
 ${lines.map((l) => `<p>${escape(l)}</p>`).join('\n')}
@@ -28,16 +41,11 @@ export function verificationMail(to: string, name: string, link: string, hours: 
 }
 
 export function alreadyRegisteredMail(to: string, name: string, signInLink: string, resetLink: string): Mail {
-  return mail(
-    to,
-    `Someone tried to create a ${PRODUCT_NAME} account with your email`,
-    `Hello ${name},`,
-    [
-      'Somebody (perhaps you) just tried to create a new account with this email address, but an account already exists for it, so nothing was changed.',
-      `If it was you, sign in at ${signInLink}. If you forgot your password, you can reset it at ${resetLink}.`,
-      'If it was not you, you can ignore this email.',
-    ],
-  );
+  return mail(to, `Someone tried to create a ${PRODUCT_NAME} account with your email`, `Hello ${name},`, [
+    'Somebody (perhaps you) just tried to create a new account with this email address, but an account already exists for it, so nothing was changed.',
+    `If it was you, sign in at ${signInLink}. If you forgot your password, you can reset it at ${resetLink}.`,
+    'If it was not you, you can ignore this email.',
+  ]);
 }
 
 export function resetMail(to: string, name: string, link: string, minutes: number): Mail {

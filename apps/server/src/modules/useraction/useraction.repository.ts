@@ -38,8 +38,17 @@ export const userRepository = {
     return created;
   },
 
-  async update(db: Executor, id: string, patch: Partial<typeof users.$inferInsert>, at: Date): Promise<UserRow | undefined> {
-    const [row] = await db.update(users).set({ ...patch, updatedAt: at }).where(eq(users.id, id)).returning();
+  async update(
+    db: Executor,
+    id: string,
+    patch: Partial<typeof users.$inferInsert>,
+    at: Date,
+  ): Promise<UserRow | undefined> {
+    const [row] = await db
+      .update(users)
+      .set({ ...patch, updatedAt: at })
+      .where(eq(users.id, id))
+      .returning();
     return row;
   },
 
@@ -49,7 +58,10 @@ export const userRepository = {
 
   // ---- single-use email tokens ----
 
-  async insertEmailToken(db: Executor, row: { userId: string; kind: 'verify' | 'reset'; tokenHash: string; expiresAt: Date }) {
+  async insertEmailToken(
+    db: Executor,
+    row: { userId: string; kind: 'verify' | 'reset'; tokenHash: string; expiresAt: Date },
+  ) {
     await db.insert(emailTokens).values(row);
   },
 
@@ -66,7 +78,12 @@ export const userRepository = {
       .select()
       .from(emailTokens)
       .where(
-        and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, now)),
+        and(
+          eq(emailTokens.tokenHash, tokenHash),
+          eq(emailTokens.kind, kind),
+          isNull(emailTokens.usedAt),
+          gt(emailTokens.expiresAt, now),
+        ),
       );
     return row;
   },
@@ -114,6 +131,10 @@ export const userRepository = {
   async clearFailures(db: Executor, userId: string, source?: string) {
     await db
       .delete(loginFailures)
-      .where(source ? and(eq(loginFailures.userId, userId), eq(loginFailures.source, source)) : eq(loginFailures.userId, userId));
+      .where(
+        source
+          ? and(eq(loginFailures.userId, userId), eq(loginFailures.source, source))
+          : eq(loginFailures.userId, userId),
+      );
   },
 };

@@ -1,20 +1,10 @@
-import {
-  ApiError,
-  changePasswordIssues,
-  newPasswordIssues,
-  useraction,
-} from '@portal/contract';
+import { ApiError, changePasswordIssues, newPasswordIssues, useraction } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { hashLinkToken, newLinkToken } from '../../lib/tokens.ts';
 import { mountService } from '../../plugins/actions.ts';
-import {
-  alreadyRegisteredMail,
-  passwordChangedMail,
-  resetMail,
-  verificationMail,
-} from './useraction.mails.ts';
+import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
 import { toPublicUser, userRepository as users } from './useraction.repository.ts';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -57,13 +47,23 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
       });
     });
     await mailer.send(
-      verificationMail(user.email, user.name, link(`/auth/verify/${token}`), Math.round(config.VERIFY_TOKEN_TTL_S / 3600)),
+      verificationMail(
+        user.email,
+        user.name,
+        link(`/auth/verify/${token}`),
+        Math.round(config.VERIFY_TOKEN_TTL_S / 3600),
+      ),
     );
   }
 
   mountService(app, useraction, {
     async login(input, { ip }) {
-      await limiter.hit(`login:addr:${ip}`, config.RATE_LOGIN_PER_ADDRESS, 15 * 60, 'Too many sign-in attempts from this address. Please try again later.');
+      await limiter.hit(
+        `login:addr:${ip}`,
+        config.RATE_LOGIN_PER_ADDRESS,
+        15 * 60,
+        'Too many sign-in attempts from this address. Please try again later.',
+      );
       const target = input.target ?? 'portal';
       if (target === 'hub' && !input.hub_public_key)
         throw new ApiError('VALIDATION', 'hub_public_key: Required when target is hub');
@@ -78,7 +78,8 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
       if (!(await verifyPassword(user.passwordHash, input.user.password))) {
         const lockUntil = new Date(now().getTime() + config.LOCKOUT_S * 1000);
         const { locked } = await users.recordFailure(db, user.id, ip, config.LOGIN_MAX_FAILURES, lockUntil, now());
-        if (locked) throw new ApiError('ACCOUNT_LOCKED', 'Account locked: too many failed attempts. Please try again later.');
+        if (locked)
+          throw new ApiError('ACCOUNT_LOCKED', 'Account locked: too many failed attempts. Please try again later.');
         throw new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS);
       }
       if (!user.emailValidated)
@@ -118,7 +119,12 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
     },
 
     async UserRegister(input, { ip }) {
-      await limiter.hit(`register:addr:${ip}`, config.RATE_REGISTER_PER_ADDRESS, 60 * 60, 'Too many registrations from this address. Please try again later.');
+      await limiter.hit(
+        `register:addr:${ip}`,
+        config.RATE_REGISTER_PER_ADDRESS,
+        60 * 60,
+        'Too many registrations from this address. Please try again later.',
+      );
       const u = input.user;
       const passwordHash = await hashPassword(u.password);
       const created = await users.insert(db, {
@@ -185,7 +191,12 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
           });
         });
         await mailer.send(
-          resetMail(user.email, user.name, link(`/auth/password/reset/${token}`), Math.round(config.RESET_TOKEN_TTL_S / 60)),
+          resetMail(
+            user.email,
+            user.name,
+            link(`/auth/password/reset/${token}`),
+            Math.round(config.RESET_TOKEN_TTL_S / 60),
+          ),
         );
       }
       return { error: { Success: true, Code: 0, Description: CHECK_EMAIL_RESET } };
@@ -262,4 +273,3 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 }
-

@@ -77,17 +77,40 @@ describe('login', () => {
   it('locks after the configured failures with code 45 and releases after the period', async () => {
     const user = await seedUser(t);
     const ip = '10.9.8.7';
-    expect((await t.api.call(useraction, 'login', { user: { email: user.email, password: 'bad-1' } }, { ip })).status).toBe(401);
-    expect((await t.api.call(useraction, 'login', { user: { email: user.email, password: 'bad-2' } }, { ip })).status).toBe(401);
+    expect(
+      (await t.api.call(useraction, 'login', { user: { email: user.email, password: 'bad-1' } }, { ip })).status,
+    ).toBe(401);
+    expect(
+      (await t.api.call(useraction, 'login', { user: { email: user.email, password: 'bad-2' } }, { ip })).status,
+    ).toBe(401);
     const third = await t.api.call(useraction, 'login', { user: { email: user.email, password: 'bad-3' } }, { ip });
     expect(third.body.error.Code).toBe(45);
-    const locked = await t.api.call(useraction, 'login', { user: { email: user.email, password: user.password } }, { ip });
+    const locked = await t.api.call(
+      useraction,
+      'login',
+      { user: { email: user.email, password: user.password } },
+      { ip },
+    );
     expect(locked.status).toBe(423);
     expect(locked.body.error.Code).toBe(45);
     // The lock binds the attacker's address only: the owner elsewhere still signs in.
-    expect((await t.api.call(useraction, 'login', { user: { email: user.email, password: user.password } }, { ip: '10.1.1.1' })).status).toBe(200);
+    expect(
+      (
+        await t.api.call(
+          useraction,
+          'login',
+          { user: { email: user.email, password: user.password } },
+          { ip: '10.1.1.1' },
+        )
+      ).status,
+    ).toBe(200);
     t.clock.advance(601_000);
-    const released = await t.api.call(useraction, 'login', { user: { email: user.email, password: user.password } }, { ip });
+    const released = await t.api.call(
+      useraction,
+      'login',
+      { user: { email: user.email, password: user.password } },
+      { ip },
+    );
     expect(released.status).toBe(200);
   });
 
@@ -98,7 +121,10 @@ describe('login', () => {
     expect(missing.body.error.Description).toContain('hub_public_key');
     const { generateKeyPair, exportJWK, compactDecrypt } = await import('jose');
     const { publicKey, privateKey } = await generateKeyPair('ECDH-ES+A256KW', { crv: 'P-256' });
-    const res = await login(user.email, user.password, { target: 'hub', hub_public_key: JSON.stringify(await exportJWK(publicKey)) });
+    const res = await login(user.email, user.password, {
+      target: 'hub',
+      hub_public_key: JSON.stringify(await exportJWK(publicKey)),
+    });
     expect(res.status).toBe(200);
     expect(res.body.token_pair).toBeUndefined();
     const { plaintext } = await compactDecrypt(String(res.body.enc_creds), privateKey);
@@ -133,7 +159,11 @@ describe('request protocol', () => {
     ['missing', null, 'x-csrf-token: header missing'],
     ['forged', '1.abc.def', 'x-csrf-token: token invalid'],
   ])('refuses a POST with a %s CSRF token', async (_label, csrf, message) => {
-    const res = await t.api.post(useraction.path, { action: 'login', user: { email: 'a@b.co', password: 'x' } }, { csrf });
+    const res = await t.api.post(
+      useraction.path,
+      { action: 'login', user: { email: 'a@b.co', password: 'x' } },
+      { csrf },
+    );
     expect(res.status).toBe(403);
     expect(res.body.error.Code).toBe(ErrorCodes.CSRF.code);
     expect(res.body.error.Description).toContain(message);
@@ -190,15 +220,21 @@ describe('sessions', () => {
 
   it('refuses a rotated refresh token after the grace window and revokes its whole family', async () => {
     const s = await signedIn();
-    const first = await t.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: s.pair.refresh_token } });
+    const first = await t.api.call(auth, 'refresh-access-token', {
+      tokenPair: { refresh_token: s.pair.refresh_token },
+    });
     expect(first.status).toBe(200);
     const next = first.body.tokenPair as { refresh_token: string; access_token: string };
     t.clock.advance(31_000);
-    const reuse = await t.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: s.pair.refresh_token } });
+    const reuse = await t.api.call(auth, 'refresh-access-token', {
+      tokenPair: { refresh_token: s.pair.refresh_token },
+    });
     expect(reuse.status).toBe(401);
     expect(reuse.body.valid).toBeUndefined();
     // theft detected: the legitimate successor is dead too
-    const successor = await t.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: next.refresh_token } });
+    const successor = await t.api.call(auth, 'refresh-access-token', {
+      tokenPair: { refresh_token: next.refresh_token },
+    });
     expect(successor.status).toBe(401);
     const profile = await t.api.call(useraction, 'UserUpdate', {
       token: next.access_token,
@@ -223,10 +259,14 @@ describe('sessions', () => {
 
   it('refuses an expired refresh token and a forged one', async () => {
     const s = await signedIn();
-    const forged = await t.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: `${s.pair.refresh_token}x` } });
+    const forged = await t.api.call(auth, 'refresh-access-token', {
+      tokenPair: { refresh_token: `${s.pair.refresh_token}x` },
+    });
     expect(forged.status).toBe(401);
     t.clock.advance(8 * 86_400_000);
-    const expired = await t.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: s.pair.refresh_token } });
+    const expired = await t.api.call(auth, 'refresh-access-token', {
+      tokenPair: { refresh_token: s.pair.refresh_token },
+    });
     expect(expired.status).toBe(401);
   });
 
@@ -234,7 +274,9 @@ describe('sessions', () => {
     const s = await signedIn();
     const out = await t.api.call(useraction, 'logout', { token_pair: s.pair, user: { email: s.email } });
     expect(out.status).toBe(200);
-    expect((await t.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: s.pair.refresh_token } })).status).toBe(401);
+    expect(
+      (await t.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: s.pair.refresh_token } })).status,
+    ).toBe(401);
     const update = await t.api.call(useraction, 'UserUpdate', {
       token: s.pair.access_token,
       user: { email: s.email, name: 'Someone', year_born: -1, country: 'France', company: '' },
@@ -252,7 +294,9 @@ describe('sessions', () => {
   it('revoke-token-pair ends the session', async () => {
     const s = await signedIn();
     expect((await t.api.call(auth, 'revoke-token-pair', { tokenPair: s.pair })).status).toBe(200);
-    expect((await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: s.pair.refresh_token } })).status).toBe(401);
+    expect(
+      (await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: s.pair.refresh_token } })).status,
+    ).toBe(401);
   });
 
   it('refuses body-token calls without a token, and a token of another account', async () => {
@@ -261,7 +305,10 @@ describe('sessions', () => {
     const none = await t.api.call(useraction, 'UserDelete', { user: { email: a.email, password: a.password } });
     expect(none.status).toBe(400);
     expect(none.body.error.Description).toContain('token');
-    const other = await t.api.call(useraction, 'UserDelete', { token: b.pair.access_token, user: { email: a.email, password: a.password } });
+    const other = await t.api.call(useraction, 'UserDelete', {
+      token: b.pair.access_token,
+      user: { email: a.email, password: a.password },
+    });
     expect(other.status).toBe(403);
   });
 });
@@ -312,7 +359,11 @@ describe('registration and verification', () => {
     ['name', { name: '' }, 'user.name: Please enter your name'],
     ['company', { company: 'X' }, 'Organisation name is too short (minimum is 2 characters)'],
     ['year_born', { year_born: 1850 }, 'user.year_born: Please select a valid year of birth'],
-    ['year_born', { year_born: new Date().getUTCFullYear() - 2 }, 'You must be at least 6 years old to use this service.'],
+    [
+      'year_born',
+      { year_born: new Date().getUTCFullYear() - 2 },
+      'You must be at least 6 years old to use this service.',
+    ],
     ['country', { country: '' }, 'user.country: Please enter your country'],
     ['termsagreed', { termsagreed: false }, 'user.termsagreed'],
   ])('refuses a bad %s', async (_field, overrides, description) => {
@@ -350,7 +401,9 @@ describe('forgot and reset password', () => {
     expect(weak.body.error.Description).toContain('password: Password must contain at least one uppercase letter');
     expect((await t.api.call(useraction, 'UserChangePassword', body)).status).toBe(200);
     expect((await t.api.call(useraction, 'UserChangePassword', body)).status).toBe(400);
-    expect((await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: s.pair.refresh_token } })).status).toBe(401);
+    expect(
+      (await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: s.pair.refresh_token } })).status,
+    ).toBe(401);
     expect((await login(s.email, s.password)).status).toBe(401);
     expect((await login(s.email, 'Brand-New-Pass-7?')).status).toBe(200);
   });
@@ -412,15 +465,31 @@ describe('change password, profile and delete', () => {
       password: 'Changed-Pass-9#',
     });
     expect(res.status).toBe(200);
-    expect((await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: otherPair.refresh_token } })).status).toBe(401);
-    expect((await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: s.pair.refresh_token } })).status).toBe(200);
+    expect(
+      (await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: otherPair.refresh_token } })).status,
+    ).toBe(401);
+    expect(
+      (await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: s.pair.refresh_token } })).status,
+    ).toBe(200);
     expect((await login(s.email, 'Changed-Pass-9#')).status).toBe(200);
   });
 
   it.each([
-    ['a wrong current password', { current: 'Not-The-One-1!', next: 'Changed-Pass-9#' }, 'user.password: Current password is incorrect'],
-    ['the same password', { current: GOOD_PASSWORD, next: GOOD_PASSWORD }, 'New password cannot be the same as the current password.'],
-    ['a weak password', { current: GOOD_PASSWORD, next: 'weakweak' }, 'Password must contain: 1 uppercase, 1 number and 1 special character.'],
+    [
+      'a wrong current password',
+      { current: 'Not-The-One-1!', next: 'Changed-Pass-9#' },
+      'user.password: Current password is incorrect',
+    ],
+    [
+      'the same password',
+      { current: GOOD_PASSWORD, next: GOOD_PASSWORD },
+      'New password cannot be the same as the current password.',
+    ],
+    [
+      'a weak password',
+      { current: GOOD_PASSWORD, next: 'weakweak' },
+      'Password must contain: 1 uppercase, 1 number and 1 special character.',
+    ],
   ])('refuses %s', async (_label, { current, next }, description) => {
     const s = await signedIn();
     const res = await t.api.call(useraction, 'UserUpdatePassword', {
@@ -449,10 +518,22 @@ describe('change password, profile and delete', () => {
     const s = await signedIn();
     const res = await t.api.call(useraction, 'UserUpdate', {
       token: s.pair.access_token,
-      user: { email: s.email, name: 'Ada Lovelace', year_born: -1, country: 'France', company: 'Engines', profession: 'Analyst' },
+      user: {
+        email: s.email,
+        name: 'Ada Lovelace',
+        year_born: -1,
+        country: 'France',
+        company: 'Engines',
+        profession: 'Analyst',
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body.user).toMatchObject({ name: 'Ada Lovelace', country: 'France', company: 'Engines', year_born: 1990 });
+    expect(res.body.user).toMatchObject({
+      name: 'Ada Lovelace',
+      country: 'France',
+      company: 'Engines',
+      year_born: 1990,
+    });
   });
 
   it.each([
@@ -471,11 +552,19 @@ describe('change password, profile and delete', () => {
 
   it('deletes the account only with its password', async () => {
     const s = await signedIn();
-    const wrong = await t.api.call(useraction, 'UserDelete', { token: s.pair.access_token, user: { email: s.email, password: 'nope-nope' } });
+    const wrong = await t.api.call(useraction, 'UserDelete', {
+      token: s.pair.access_token,
+      user: { email: s.email, password: 'nope-nope' },
+    });
     expect(wrong.status).toBe(400);
-    const ok = await t.api.call(useraction, 'UserDelete', { token: s.pair.access_token, user: { email: s.email, password: s.password } });
+    const ok = await t.api.call(useraction, 'UserDelete', {
+      token: s.pair.access_token,
+      user: { email: s.email, password: s.password },
+    });
     expect(ok.status).toBe(200);
     expect((await login(s.email, s.password)).status).toBe(401);
-    expect((await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: s.pair.refresh_token } })).status).toBe(401);
+    expect(
+      (await t.api.call(useraction, 'get-self', { token_pair: { refresh_token: s.pair.refresh_token } })).status,
+    ).toBe(401);
   });
 });

@@ -1,0 +1,82 @@
+import { PRODUCT_NAME } from '@portal/contract';
+import { BookOpenIcon, BotIcon, CodeIcon, CreditCardIcon, DownloadIcon, type LucideIcon, SparklesIcon } from 'lucide-react';
+import type * as React from 'react';
+import { env } from '@/config/env';
+
+export interface OnboardingStep {
+  icon: LucideIcon;
+  title: string;
+  body: React.ReactNode;
+  link?: { label: string; href: string };
+}
+
+/** The six steps of spec/000 §2, in order. `name` is what greetingName() returned. */
+export function onboardingSteps(name: string): OnboardingStep[] {
+  return [
+    {
+      icon: SparklesIcon,
+      title: `Hi ${name}, welcome to ${PRODUCT_NAME}!`,
+      body: (
+        <p>
+          This short tour shows you around: where to get the Hub, how to add robots, where to manage your subscription and
+          where to find help. It takes about a minute.
+        </p>
+      ),
+    },
+    {
+      icon: DownloadIcon,
+      title: 'Download the Hub',
+      body: (
+        <p>
+          The Hub is the desktop application that connects your computer to your robots. Open <strong>Downloads</strong>{' '}
+          in the sidebar, pick your operating system, accept the licence agreement and run the installer.
+        </p>
+      ),
+    },
+    {
+      icon: BotIcon,
+      title: 'Manage your robots',
+      body: (
+        <p>
+          Your dashboard lists your robots: paired robots with their status, unpaired licences with their pairing code,
+          and robots other people share with you. Use <strong>Add Robots</strong> to buy a licence for another model, then
+          enter its pairing code in the Hub to pair it.
+        </p>
+      ),
+    },
+    {
+      icon: CreditCardIcon,
+      title: 'Manage your subscription',
+      body: (
+        <p>
+          Under <strong>Subscriptions</strong>, the Subscription Dashboard shows your current plan, lets you upgrade and
+          update your payment details. Plans with flexible licence slots let you choose which robot models fill them in{' '}
+          <strong>Flexible Licenses</strong>.
+        </p>
+      ),
+    },
+    {
+      icon: BookOpenIcon,
+      title: 'Read the documentation',
+      body: (
+        <p>
+          The documentation covers installing the Hub, pairing robots, dial time and troubleshooting. It is always one
+          click away under <strong>Docs</strong> in the sidebar.
+        </p>
+      ),
+      link: { label: 'Open the documentation', href: env.docsUrl },
+    },
+    {
+      icon: CodeIcon,
+      title: 'SDK tutorials and API reference',
+      body: (
+        <p>
+          Building your own robot applications? The tutorials take you through the SDK step by step, and the API reference
+          describes every call. Find them under <strong>Tutorials</strong>. You can replay this tour at any time from{' '}
+          <strong>Onboarding Tour</strong> in the sidebar.
+        </p>
+      ),
+      link: { label: 'Open the tutorials', href: env.tutorialsUrl },
+    },
+  ];
+}

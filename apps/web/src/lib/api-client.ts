@@ -1,0 +1,118 @@
+import { type ErrorObject, errorObjectInput, type RequestOf, type ResponseOf, type ServiceDef } from '@portal/contract';
+import { readSession, refreshSession, SessionError, validAccessToken } from './session';
+
+/**
+ * The one way the web app calls the server (spec/000 §7): a CSRF token first, then a POST of the
+ * action to its service. Signed-in calls carry the access token (in the body for /api/useraction,
+ * as a Bearer header elsewhere), refreshed first when near expiry; a 401/403 other than code 32
+ * refreshes once and retries. Failures become ApiCallError with the server's Description.
+ */
+
+export class ApiCallError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | undefined,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'ApiCallError';
+  }
+}
+
+export const MISSING_AUTH = 'Missing required authentication';
+const NO_RESPONSE = 'No response received from server';
+
+export function isMissingAuth(err: unknown): boolean {
+  return err instanceof Error && err.message === MISSING_AUTH;
+}
+
+async function csrfToken(): Promise<string> {
+  try {
+    const res = await fetch('/api/useraction', { method: 'GET', credentials: 'same-origin' });
+    return res.headers.get('x-csrf-token') ?? '';
+  } catch {
+    throw new ApiCallError(NO_RESPONSE, undefined, 0);
+  }
+}
+
+async function post(
+  path: string,
+  body: unknown,
+  bearer?: string,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const csrf = await csrfToken();
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf-token': csrf,
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiCallError(NO_RESPONSE, undefined, 0);
+  }
+  const json = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (!json) throw new ApiCallError(NO_RESPONSE, undefined, res.status);
+  return { status: res.status, json };
+}
+
+function errorOf(json: Record<string, unknown>): ErrorObject | undefined {
+  const parsed = errorObjectInput.safeParse(json.error);
+  return parsed.success ? parsed.data : undefined;
+}
+
+type BodyOf<S extends ServiceDef, A extends keyof S['actions']> = Omit<RequestOf<S, A>, 'token' | 'action'>;
+
+export interface CallOptions {
+  /** a message for failures that carry no Description */
+  fallbackMessage?: string;
+}
+
+export async function callAction<S extends ServiceDef, A extends keyof S['actions'] & string>(
+  service: S,
+  action: A,
+  body: BodyOf<S, A>,
+  options: CallOptions = {},
+): Promise<ResponseOf<S, A>> {
+  const def = service.actions[action];
+  if (!def) throw new ApiCallError(`Unknown action ${action}`, undefined, 0);
+  const signedIn = def.auth === 'body' || def.auth === 'bearer';
+
+  const attempt = async (token?: string) => {
+    const payload = { action, ...body, ...(token ? { token } : {}) };
+    return post(service.path, payload, def.auth === 'bearer' ? token : undefined);
+  };
+
+  let token: string | undefined;
+  if (signedIn) {
+    try {
+      token = await validAccessToken();
+    } catch (err) {
+      if (err instanceof SessionError && err.kind === 'network') throw new ApiCallError(err.message, undefined, 0);
+      throw new ApiCallError(MISSING_AUTH, undefined, 401);
+    }
+  }
+  let { status, json } = await attempt(token);
+  let error = errorOf(json);
+  if (signedIn && (status === 401 || status === 403) && error?.Code !== 32 && readSession().refreshToken) {
+    try {
+      token = await refreshSession(true);
+    } catch {
+      throw new ApiCallError(MISSING_AUTH, 101, 401);
+    }
+    ({ status, json } = await attempt(token));
+    error = errorOf(json);
+  }
+  if (status >= 400 || (error && !error.Success)) {
+    const message = error?.Description || options.fallbackMessage || `Request failed (${status})`;
+    throw new ApiCallError(message, error?.Code, status);
+  }
+  const parsed = def.response.safeParse(json);
+  if (!parsed.success) throw new ApiCallError(options.fallbackMessage ?? NO_RESPONSE, undefined, status);
+  return parsed.data as ResponseOf<S, A>;
+}

@@ -1,0 +1,160 @@
+import {
+  auth as authService,
+  LOGOUT_BROADCAST_REPEATS_MS,
+  LOGOUT_TOAST_MS,
+  LOGOUT_WAIT_CAP_MS,
+  type PublicUser,
+  TOKEN_STORE_PAUSE_MS,
+  type TokenPair,
+  useraction,
+} from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import * as React from 'react';
+import { toast } from 'sonner';
+import { callAction } from './api-client';
+import {
+  broadcast,
+  clearStoredSession,
+  isRemembered,
+  onSessionEvent,
+  readSession,
+  type SessionEvent,
+  storeSession,
+} from './session';
+
+export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated';
+
+/** What the router context carries about the session. */
+export interface AuthSnapshot {
+  status: AuthStatus;
+  user: PublicUser | null;
+}
+
+export interface Auth extends AuthSnapshot {
+  /** Stores a fresh session (after sign-in), tells the other tabs and sets the user. */
+  signIn(pair: TokenPair, user: PublicUser, remember: boolean): Promise<void>;
+  /** Replaces the user after a profile change. */
+  setUser(user: PublicUser): void;
+  /** spec/000 §4 Logout: broadcast, revoke (at most 5 s), toast, clear, go to sign-in. */
+  logout(): Promise<void>;
+  /** Forgets the session without calling the server (a failed sign-in, a deleted account). */
+  clear(): void;
+}
+
+const AuthContext = React.createContext<Auth | null>(null);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function AuthProvider({
+  children,
+  onSignedOut,
+  onChange,
+}: {
+  children: React.ReactNode;
+  /** where to go after a logout (the router's sign-in page) */
+  onSignedOut: () => void;
+  /** the router re-checks its guards */
+  onChange: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [snapshot, setSnapshot] = React.useState<AuthSnapshot>({ status: 'loading', user: null });
+
+  const clear = React.useCallback(() => {
+    clearStoredSession();
+    queryClient.clear();
+    setSnapshot({ status: 'unauthenticated', user: null });
+  }, [queryClient]);
+
+  // Start-up: fetch the current user with the stored refresh token (spec/000 §4 Session).
+  React.useEffect(() => {
+    let cancelled = false;
+    const { refreshToken } = readSession();
+    if (!refreshToken) {
+      setSnapshot({ status: 'unauthenticated', user: null });
+      return;
+    }
+    callAction(useraction, 'get-self', { token_pair: { refresh_token: refreshToken } })
+      .then((res) => {
+        if (cancelled) return;
+        if (!res.user || !res.token_pair || !res.user.email_validated) throw new Error('no user');
+        storeSession(res.token_pair, res.user, isRemembered());
+        broadcast({ type: 'refresh', pair: res.token_pair });
+        setSnapshot({ status: 'authenticated', user: res.user });
+      })
+      .catch(() => {
+        if (cancelled) return;
+        clearStoredSession();
+        setSnapshot({ status: 'unauthenticated', user: null });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  // Other tabs' logins and logouts.
+  React.useEffect(
+    () =>
+      onSessionEvent((event: SessionEvent) => {
+        if (event.type === 'login') {
+          storeSession(event.pair, event.user, event.remember);
+          setSnapshot({ status: 'authenticated', user: event.user });
+        } else if (event.type === 'logout') {
+          clearStoredSession();
+          queryClient.clear();
+          setSnapshot((s) => (s.status === 'unauthenticated' ? s : { status: 'unauthenticated', user: null }));
+        } else if (event.type === 'login-error') {
+          toast.error(event.title, { description: event.message });
+        }
+      }),
+    [queryClient],
+  );
+
+  const firstRender = React.useRef(true);
+  React.useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    onChange();
+  }, [snapshot, onChange]);
+
+  const signIn = React.useCallback(async (pair: TokenPair, user: PublicUser, remember: boolean) => {
+    storeSession(pair, user, remember);
+    await sleep(TOKEN_STORE_PAUSE_MS);
+    broadcast({ type: 'login', pair, user, remember });
+    setSnapshot({ status: 'authenticated', user });
+  }, []);
+
+  const logout = React.useCallback(async () => {
+    const { accessToken, refreshToken, email } = readSession();
+    // Tabs may miss one message while busy, so it is repeated.
+    broadcast({ type: 'logout' });
+    for (const ms of LOGOUT_BROADCAST_REPEATS_MS) setTimeout(() => broadcast({ type: 'logout' }), ms);
+    if (refreshToken) {
+      const revoke = email
+        ? callAction(useraction, 'logout', {
+            token_pair: { refresh_token: refreshToken, access_token: accessToken ?? undefined },
+            user: { email },
+          })
+        : callAction(authService, 'revoke-token-pair', { tokenPair: { refresh_token: refreshToken } });
+      await Promise.race([revoke.catch(() => undefined), sleep(LOGOUT_WAIT_CAP_MS)]);
+    }
+    toast.success('Logged Out', { duration: LOGOUT_TOAST_MS });
+    clear();
+    onSignedOut();
+  }, [clear, onSignedOut]);
+
+  const setUser = React.useCallback((user: PublicUser) => setSnapshot({ status: 'authenticated', user }), []);
+
+  const value = React.useMemo<Auth>(
+    () => ({ ...snapshot, signIn, setUser, logout, clear }),
+    [snapshot, signIn, setUser, logout, clear],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): Auth {
+  const ctx = React.useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth must be used inside AuthProvider');
+  return ctx;
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import {
+  consumeMinutes,
+  dialPanelState,
+  dialSummary,
+  percentRemaining,
+  remainingDaysUntil,
+  remainingMinutes,
+} from './dial-time.ts';
+
+const DAY_MS = 86_400_000;
+
+describe('remainingMinutes', () => {
+  it.each([
+    [100, 30, 70],
+    [100, 100, 0],
+    [100, 130, 0],
+    [0, 0, 0],
+    [0, 5, 0],
+  ])('%i - %i = %i', (total, used, remaining) => {
+    expect(remainingMinutes(total, used)).toBe(remaining);
+  });
+});
+
+describe('percentRemaining', () => {
+  it.each([
+    [100, 25, 75],
+    [200, 50, 75],
+    [100, 0, 100],
+    [100, 100, 0],
+    [100, 150, 0],
+    [0, 0, 0],
+    [3, 1, (2 / 3) * 100],
+    [100, -10, 100],
+  ])('%i total, %i used -> %f %%', (total, used, pct) => {
+    expect(percentRemaining(total, used)).toBeCloseTo(pct);
+  });
+});
+
+const time = (durable: [number, number], perishable: [number, number], infinite = false) => ({
+  total_durable_time: durable[0],
+  used_durable_time: durable[1],
+  total_perishable_time: perishable[0],
+  used_perishable_time: perishable[1],
+  has_infinite_time: infinite,
+});
+
+describe('dialSummary', () => {
+  it.each([
+    ['both pools', time([100, 20], [600, 300]), 80, 80, 300, 50, 380],
+    ['overdrawn durable', time([10, 20], [0, 0]), 0, 0, 0, 0, 0],
+    ['empty', time([0, 0], [0, 0]), 0, 0, 0, 0, 0],
+  ] as const)('%s', (_name, t, dRem, dPct, pRem, pPct, total) => {
+    const s = dialSummary(t);
+    expect([
+      s.durable.remaining,
+      s.durable.percentRemaining,
+      s.perishable.remaining,
+      s.perishable.percentRemaining,
+      s.remaining,
+    ]).toEqual([dRem, dPct, pRem, pPct, total]);
+  });
+});
+
+describe('dialPanelState', () => {
+  const t = time([100, 0], [100, 50]);
+  it.each([
+    ['loading', { loading: true, tier: 'Lite' as const }, 'loading', undefined],
+    [
+      'no session',
+      { loading: false, unauthenticated: true, tier: 'Lite' as const },
+      'error',
+      'Authentication required',
+    ],
+    [
+      'failed load',
+      { loading: false, error: new Error('x'), tier: 'Lite' as const },
+      'error',
+      'Failed to load dial time information',
+    ],
+    ['no data', { loading: false, tier: 'Standard' as const }, 'error', 'Failed to load dial time information'],
+    ['Pro', { loading: false, tier: 'Pro' as const, userTime: t }, 'infinite', undefined],
+    [
+      'infinite flag',
+      { loading: false, tier: 'Standard' as const, userTime: time([0, 0], [0, 0], true) },
+      'infinite',
+      undefined,
+    ],
+    ['Standard', { loading: false, tier: 'Standard' as const, userTime: t }, 'normal', undefined],
+    ['Lite', { loading: false, tier: 'Lite' as const, userTime: t }, 'normal', undefined],
+  ])('%s', (_name, input, kind, message) => {
+    const state = dialPanelState(input);
+    expect(state.kind).toBe(kind);
+    if (state.kind === 'error') expect(state.message).toBe(message);
+  });
+
+  it.each([
+    ['Lite', true],
+    ['Standard', false],
+  ] as const)('%s shows the upgrade box: %s', (tier, show) => {
+    const state = dialPanelState({ loading: false, tier, userTime: t });
+    expect(state.kind === 'normal' && state.showUpgrade).toBe(show);
+  });
+});
+
+describe('remainingDaysUntil', () => {
+  const now = Date.UTC(2025, 0, 1);
+  it.each([
+    [now + 10 * DAY_MS, 10],
+    [now + 10.4 * DAY_MS, 10],
+    [now + 10.6 * DAY_MS, 11],
+    [now, 0],
+    [now - 5 * DAY_MS, 0],
+  ])('%i -> %i days', (end, days) => {
+    expect(remainingDaysUntil(end, now)).toBe(days);
+  });
+});
+
+describe('consumeMinutes', () => {
+  it.each([
+    ['perishable covers it', time([100, 0], [50, 0]), 30, { perishable: 30, durable: 0, uncovered: 0 }],
+    ['perishable first, then durable', time([100, 0], [50, 40]), 30, { perishable: 10, durable: 20, uncovered: 0 }],
+    ['only durable left', time([100, 90], [50, 50]), 5, { perishable: 0, durable: 5, uncovered: 0 }],
+    ['more than both pools', time([10, 0], [10, 0]), 25, { perishable: 10, durable: 10, uncovered: 5 }],
+    ['nothing left', time([0, 0], [0, 0]), 3, { perishable: 0, durable: 0, uncovered: 3 }],
+  ] as const)('%s', (_name, t, minutes, result) => {
+    expect(consumeMinutes(t, minutes)).toEqual(result);
+  });
+});

@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import type { FlexibleLicenceCard } from '../flexible-license.ts';
+import type { PaymentProduct } from '../payment.ts';
+import {
+  allSlotsEmpty,
+  cardInSlot,
+  clearAllDisabled,
+  clearAllSlots,
+  filledSlotCount,
+  flexCardsFromProducts,
+  hasChangesToSync,
+  isRemovalPending,
+  isSlotUnsynced,
+  licenceCountText,
+  moveBetweenSlots,
+  placeInSlot,
+  removeFromSlot,
+  type SlotSelection,
+  searchLicenceCards,
+  selectionFromServer,
+  slotPrompt,
+  sortLicenceCards,
+  toggleSortDirection,
+  unsyncedSlotIds,
+  updateDisabled,
+  updateSlotsPayload,
+} from './flex-slots.ts';
+
+const sel = (...robots: string[]): SlotSelection => robots.map((robot_id, slot_id) => ({ slot_id, robot_id }));
+const robots = (s: SlotSelection) => s.map((e) => e.robot_id);
+
+describe('selectionFromServer', () => {
+  it.each([
+    ['fills missing slots with empty', [{ slot_id: 1, robot_id: 'nao' }], 3, ['', 'nao', '']],
+    ['ignores slots beyond the amount', [{ slot_id: 5, robot_id: 'nao' }], 2, ['', '']],
+    ['no slots', [], 0, []],
+  ] as const)('%s', (_name, slots, amount, expected) => {
+    expect(robots(selectionFromServer(slots, amount))).toEqual(expected);
+  });
+});
+
+describe('sync state', () => {
+  it.each([
+    ['identical', sel('a', ''), sel('a', ''), []],
+    ['placed', sel('a', 'b'), sel('a', ''), [1]],
+    ['removed', sel('', ''), sel('a', ''), [0]],
+    ['replaced', sel('b', 'a'), sel('a', 'b'), [0, 1]],
+  ] as const)('%s', (_name, working, saved, ids) => {
+    expect(unsyncedSlotIds(working, saved)).toEqual(ids);
+    expect(hasChangesToSync(working, saved)).toBe(ids.length > 0);
+    for (const id of [0, 1]) expect(isSlotUnsynced(working, saved, id)).toBe((ids as readonly number[]).includes(id));
+  });
+
+  it.each([
+    [sel(''), sel('a'), true],
+    [sel(''), sel(''), false],
+    [sel('b'), sel('a'), false],
+  ])('removal pending for %o against %o: %s', (working, saved, pending) => {
+    expect(isRemovalPending(working, saved, 0)).toBe(pending);
+  });
+
+  it.each([
+    [sel('a'), sel(''), false, false],
+    [sel('a'), sel(''), true, true],
+    [sel('a'), sel('a'), false, true],
+  ])('update disabled for %o vs %o syncing %s: %s', (working, saved, syncing, disabled) => {
+    expect(updateDisabled(working, saved, syncing)).toBe(disabled);
+  });
+
+  it.each([
+    [sel('', ''), false, true],
+    [sel('a', ''), false, false],
+    [sel('a', ''), true, true],
+  ])('clear all disabled for %o clearing %s: %s', (working, clearing, disabled) => {
+    expect(clearAllDisabled(working, clearing)).toBe(disabled);
+    expect(allSlotsEmpty(working)).toBe(robots(working).every((r) => r === ''));
+  });
+});
+
+describe('changing the working selection', () => {
+  it.each([
+    ['place into empty', placeInSlot(sel('', ''), 1, 'nao'), ['', 'nao']],
+    ['place replaces', placeInSlot(sel('pepper', ''), 0, 'nao'), ['nao', '']],
+    ['move to empty', moveBetweenSlots(sel('nao', ''), 0, 1), ['', 'nao']],
+    ['move onto filled replaces, origin emptied', moveBetweenSlots(sel('nao', 'pepper'), 0, 1), ['', 'nao']],
+    ['move onto itself', moveBetweenSlots(sel('nao', ''), 0, 0), ['nao', '']],
+    ['remove keeps the slot', removeFromSlot(sel('nao', 'pepper'), 0), ['', 'pepper']],
+    ['clear all', clearAllSlots(sel('nao', 'pepper', '')), ['', '', '']],
+  ])('%s', (_name, result, expected) => {
+    expect(robots(result)).toEqual(expected);
+    expect(result.map((s) => s.slot_id)).toEqual(expected.map((_, i) => i));
+  });
+
+  it('does not change its input', () => {
+    const input = sel('nao', '');
+    placeInSlot(input, 1, 'x');
+    moveBetweenSlots(input, 0, 1);
+    removeFromSlot(input, 0);
+    clearAllSlots(input);
+    expect(robots(input)).toEqual(['nao', '']);
+  });
+});
+
+describe('payload and counts', () => {
+  it('UpdateSlots payload has every slot, an empty licence id and ms timestamps', () => {
+    expect(updateSlotsPayload(sel('nao', ''), 1_700_000_000_000)).toEqual([
+      { slot_id: 0, license_id: '', robot_id: 'nao', updated_on: 1_700_000_000_000 },
+      { slot_id: 1, license_id: '', robot_id: '', updated_on: 1_700_000_000_000 },
+    ]);
+  });
+
+  it.each([
+    [sel('', ''), 0, '0 licenses'],
+    [sel('a', ''), 1, '1 license'],
+    [sel('a', 'b'), 2, '2 licenses'],
+  ])('%o: %i, %s', (s, n, text) => {
+    expect(filledSlotCount(s)).toBe(n);
+    expect(licenceCountText(n)).toBe(text);
+  });
+});
+
+describe('slotPrompt', () => {
+  it.each([
+    [{ filled: false, removalPending: false }, 'Click to select a robot license', undefined],
+    [{ filled: true, removalPending: false }, 'Click to remove or replace', undefined],
+    [{ filled: false, removalPending: true }, 'Removal pending sync', 'Click to select a new license for this slot.'],
+    [{ filled: false, removalPending: false, drag: 'over-valid' as const }, 'Release to place', undefined],
+    [{ filled: true, removalPending: false, drag: 'over-valid' as const }, 'Release to replace', undefined],
+    [{ filled: true, removalPending: false, drag: 'over-invalid' as const }, 'Invalid drop target', undefined],
+  ])('%o -> %s', (input, text, detail) => {
+    expect(slotPrompt(input)).toEqual(detail ? { text, detail } : { text });
+  });
+});
+
+const card = (
+  manufacturer: string,
+  modelName: string,
+  extra: Partial<FlexibleLicenceCard> = {},
+): FlexibleLicenceCard => ({
+  id: `${manufacturer}-${modelName}`,
+  robot_id: modelName.toLowerCase(),
+  manufacturer,
+  modelName,
+  description: '',
+  robotType: [],
+  features: ['Support', '1 Physical Robot License'],
+  img: '',
+  ...extra,
+});
+
+describe('searchLicenceCards', () => {
+  const cards = [
+    card('SoftBank', 'Pepper', { description: 'Humanoid for retail', robotType: ['Humanoid'] }),
+    card('PAL Robotics', 'Tiago', { features: ['Support', 'Mobile base'], robotType: ['Mobile Manipulator'] }),
+    card('Aldebaran', 'Nao', { description: 'Small humanoid' }),
+  ];
+  it.each([
+    ['', ['Pepper', 'Tiago', 'Nao']],
+    ['softbank', ['Pepper']],
+    ['TIAGO', ['Tiago']],
+    ['humanoid', ['Pepper', 'Nao']],
+    ['manipulator', ['Tiago']],
+    ['mobile base', ['Tiago']],
+    ['support', ['Pepper', 'Tiago', 'Nao']],
+    ['nothing', []],
+  ])('%s -> %o', (query, models) => {
+    expect(searchLicenceCards(cards, query).map((c) => c.modelName)).toEqual(models);
+  });
+});
+
+describe('sortLicenceCards', () => {
+  const cards = [card('PAL', 'Tiago'), card('Aldebaran', 'Nao'), card('aldebaran', 'Pepper'), card('PAL', 'Reem')];
+  it.each([
+    ['asc', ['Nao', 'Pepper', 'Reem', 'Tiago']],
+    ['desc', ['Tiago', 'Reem', 'Pepper', 'Nao']],
+  ] as const)('%s', (direction, models) => {
+    expect(sortLicenceCards(cards, direction).map((c) => c.modelName)).toEqual(models);
+  });
+
+  it.each([
+    ['asc', 'desc'],
+    ['desc', 'asc'],
+  ] as const)('toggle %s -> %s', (from, to) => {
+    expect(toggleSortDirection(from)).toBe(to);
+  });
+});
+
+describe('flexCardsFromProducts', () => {
+  const product = (name: string, metadata: PaymentProduct['metadata']): PaymentProduct => ({
+    id: `prod_${name}`,
+    name,
+    description: `${name} driver`,
+    metadata,
+    prices: [],
+  });
+  const products = [
+    product('Nao', {
+      BOW_SORTING: 'driver',
+      BOW_UUID: 'r-nao',
+      manufacturer: 'Aldebaran',
+      robotType: 'Humanoid, Social',
+      features: 'Speech,Vision',
+    }),
+    product('Roboy', { BOW_SORTING: 'driver', BOW_UUID: 'r-roboy' }),
+    product('Pepper', { BOW_SORTING: 'subscription', BOW_UUID: 'r-pepper' }),
+    product('Rhino', { BOW_SORTING: 'driver' }),
+  ];
+
+  it('keeps approved driver products with a robot id', () => {
+    expect(flexCardsFromProducts(products)).toEqual([
+      {
+        id: 'prod_Nao',
+        robot_id: 'r-nao',
+        manufacturer: 'Aldebaran',
+        modelName: 'Nao',
+        description: 'Nao driver',
+        robotType: ['Humanoid', 'Social'],
+        features: ['Support', '1 Physical Robot License', 'Speech', 'Vision'],
+        img: '/images/robots/nao.png',
+      },
+    ]);
+  });
+
+  it.each([
+    [['roboy'], ['Roboy']],
+    [[], []],
+  ])('approved list %o -> %o', (approved, names) => {
+    expect(flexCardsFromProducts(products, approved).map((c) => c.modelName)).toEqual(names);
+  });
+
+  it.each([
+    [{ slot_id: 2, robot_id: 'nao' }, 'slot-2-Aldebaran-Nao', 2],
+    [{ slot_id: 0, robot_id: '' }, undefined, undefined],
+    [{ slot_id: 0, robot_id: 'unknown' }, undefined, undefined],
+  ])('cardInSlot %o', (entry, cardId, slotId) => {
+    const placed = cardInSlot(entry, [card('Aldebaran', 'Nao')]);
+    expect(placed?.cardId).toBe(cardId);
+    expect(placed?.slot_id).toBe(slotId);
+  });
+});

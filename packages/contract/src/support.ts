@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { jwt, normalisedEmail } from './common.ts';
+import {
+  SUPPORT_MESSAGE_MAX,
+  SUPPORT_MESSAGE_MIN,
+  SUPPORT_ROBOT_MODEL_MAX,
+  SUPPORT_SUBJECT_MAX,
+  SUPPORT_SUBJECT_MIN,
+} from './constants.ts';
+import { action, response, service } from './define.ts';
+
+/**
+ * The contact form of /dashboard/support: where "Get Help" and "Get in touch" lead. The request is
+ * stored server-side and answered with a ticket id the user can quote.
+ */
+
+export const SUPPORT_CATEGORIES = ['general', 'billing', 'robot_not_listed', 'technical'] as const;
+export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
+
+export const SUPPORT_CATEGORY_LABELS: Record<SupportCategory, string> = {
+  general: 'General question',
+  billing: 'Billing and subscriptions',
+  robot_not_listed: 'My robot is not listed',
+  technical: 'Technical problem',
+};
+
+/** The fields a person fills in; the web form and the server validate with this one schema. */
+export const supportRequestFields = z.object({
+  category: z.enum(SUPPORT_CATEGORIES, { error: 'Please choose a category' }),
+  subject: z
+    .string({ error: 'Please enter a subject' })
+    .trim()
+    .min(SUPPORT_SUBJECT_MIN, { error: `Subject must be at least ${SUPPORT_SUBJECT_MIN} characters` })
+    .max(SUPPORT_SUBJECT_MAX, { error: `Subject must be at most ${SUPPORT_SUBJECT_MAX} characters` }),
+  message: z
+    .string({ error: 'Please enter a message' })
+    .trim()
+    .min(SUPPORT_MESSAGE_MIN, { error: `Message must be at least ${SUPPORT_MESSAGE_MIN} characters` })
+    .max(SUPPORT_MESSAGE_MAX, { error: `Message must be at most ${SUPPORT_MESSAGE_MAX} characters` }),
+  robot_model: z
+    .string()
+    .trim()
+    .max(SUPPORT_ROBOT_MODEL_MAX, { error: `Robot model must be at most ${SUPPORT_ROBOT_MODEL_MAX} characters` })
+    .optional(),
+});
+export type SupportRequestFields = z.infer<typeof supportRequestFields>;
+
+export const support = service('support', '/api/support', {
+  SubmitSupportRequest: action({
+    summary: 'Store a support request of the signed-in user and answer its ticket id.',
+    auth: 'bearer',
+    request: z.object({
+      /** the web client also puts the access token here; the Bearer header is what counts */
+      token: jwt.optional(),
+      email: normalisedEmail,
+      ...supportRequestFields.shape,
+    }),
+    response: response({ ticket_id: z.string() }),
+  }),
+});

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, the API reference check, unit and server tests (vitest), the build,
+// then the end-to-end tests (Playwright in Chromium). Prints one closing line "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const out = '.test-output';
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+mkdirSync('screenshots', { recursive: true });
+
+const only = process.argv.slice(2);
+const want = (step) => only.length === 0 || only.includes(step);
+const failures = [];
+
+function run(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (res.status !== 0) failures.push(name);
+  return res.status === 0;
+}
+
+if (want('typecheck'))
+  for (const p of ['packages/contract', 'apps/server', 'apps/web', 'apps/hub', 'tsconfig.scripts.json'])
+    run(`typecheck ${p}`, 'npx', ['tsc', '-p', p]);
+if (want('lint')) run('lint', 'npx', ['biome', 'check', '.']);
+if (want('docs')) run('api reference up to date', 'npx', ['tsx', 'scripts/gen-api-docs.ts', '--check']);
+if (want('unit'))
+  run('unit and server tests', 'npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${out}/vitest.json`,
+  ]);
+if (want('e2e')) {
+  if (run('build', 'npm', ['run', 'build'])) run('end-to-end tests', 'npx', ['playwright', 'test']);
+}
+
+let passed = 0;
+let failed = 0;
+if (existsSync(`${out}/vitest.json`)) {
+  const v = JSON.parse(readFileSync(`${out}/vitest.json`, 'utf8'));
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+}
+if (existsSync(`${out}/e2e.json`)) {
+  const s = JSON.parse(readFileSync(`${out}/e2e.json`, 'utf8')).stats;
+  passed += s.expected + s.flaky;
+  failed += s.unexpected;
+}
+// A step that failed outside a test runner (typecheck, lint, build) counts as one failed check.
+const outsideRunners = failures.filter((f) => f !== 'unit and server tests' && f !== 'end-to-end tests');
+failed += outsideRunners.length;
+if (failures.length) console.log(`\nfailed steps: ${failures.join(', ')}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failures.length ? 1 : 0);
