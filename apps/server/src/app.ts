@@ -11,9 +11,13 @@ import { CsrfTokens } from './lib/csrf.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { TokenService } from './lib/tokens.ts';
+import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { Sessions } from './modules/auth/auth.sessions.ts';
+import { licenseRoutes } from './modules/license/license.routes.ts';
+import { robotsRoutes } from './modules/robots/robots.routes.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
+import { timeRoutes } from './modules/time/time.routes.ts';
 import { useractionRoutes } from './modules/useraction/useraction.routes.ts';
 import { installErrorHandler } from './plugins/actions.ts';
 import { installSecurity } from './plugins/security.ts';
@@ -69,7 +73,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 256 * 1024,
-    disableRequestLogging: config.NODE_ENV === 'test',
     genReqId: () => crypto.randomUUID(),
   });
 
@@ -98,7 +101,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('tokens', tokens);
 
   installErrorHandler(app);
-  installSecurity(app, { csrf: new CsrfTokens(config.JWT_SECRET), clock, publicUrl: config.PUBLIC_URL });
+  installSecurity(app, {
+    csrf: new CsrfTokens(config.JWT_SECRET),
+    clock,
+    publicUrl: config.PUBLIC_URL,
+    reportOrigin: config.SENTRY_DSN ? new URL(config.SENTRY_DSN).origin : undefined,
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
@@ -113,6 +121,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(useractionRoutes);
   await app.register(authRoutes);
   await app.register(supportRoutes);
+  await app.register(licenseRoutes);
+  await app.register(robotsRoutes);
+  await app.register(timeRoutes);
+  await app.register(assetsRoutes);
 
   if (opts.serveWeb) await serveWeb(app, config);
   return app;

@@ -45,6 +45,13 @@ export const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEB_DIST: z.string().optional(),
     SENTRY_DSN: z.url().optional(),
+    /** The operator credential of BUYASSET and ADD_TIME (header x-operator-token); unset disables them. */
+    OPERATOR_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    /** How long a signed download link works. */
+    DOWNLOAD_LINK_TTL_S: int(30, 3_600).default(300),
+    /** Pairing-code attempts (PAIRROBOT) per account and per address, per 15 minutes. */
+    RATE_PAIR_PER_ACCOUNT: int(1, 1_000_000).default(10),
+    RATE_PAIR_PER_ADDRESS: int(1, 1_000_000).default(30),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET)

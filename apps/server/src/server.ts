@@ -1,6 +1,7 @@
 import { buildApp, loggerOptions } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { startErrorReporting } from './lib/error-reporting.ts';
 import { seedDemo } from './seed.ts';
 
 async function main() {
@@ -17,6 +18,7 @@ async function main() {
   const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   await database.migrate();
   const app = await buildApp({ config, database, serveWeb: true, logger: loggerOptions(config.LOG_LEVEL) });
+  await startErrorReporting(app, config.SENTRY_DSN, config.NODE_ENV);
   await seedDemo(database.db, config, app.log);
 
   let closing = false;

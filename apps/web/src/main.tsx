@@ -4,10 +4,12 @@ import { StrictMode, useCallback } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Toaster } from 'sonner';
 import { AuthProvider, useAuth } from './lib/auth';
+import { startErrorReporting } from './lib/error-reporting';
 import { createQueryClient } from './lib/query-client';
 import { createAppRouter } from './router';
 import './styles.css';
 
+startErrorReporting();
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
 

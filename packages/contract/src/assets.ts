@@ -9,6 +9,15 @@ import { action, response, service } from './define.ts';
 
 const bodyToken = jwt.optional();
 
+/**
+ * The version of the licence agreement the Downloads dialog shows. GetDownload records the user's
+ * acceptance of it and refuses any other version; change it whenever the licence text changes.
+ */
+export const LICENCE_AGREEMENT_VERSION = '2026-01';
+
+/** What an asset is: the hub application (downloadable) or a robot driver (licensed per robot). */
+export const AssetType = { Application: 'application', RobotDriver: 'robot_driver' } as const;
+
 export const versionNumber = z.object({
   major: z.number().int().min(0),
   minor: z.number().int().min(0),
@@ -65,7 +74,7 @@ export type Asset = z.infer<typeof asset>;
 
 export const assets = service('assets', '/api/assets', {
   GetAll: action({
-    summary: 'Every downloadable asset with its artifacts.',
+    summary: 'Every downloadable asset (one with at least one artifact) with its artifacts, newest first.',
     auth: 'bearer',
     request: z.object({ token: bodyToken }),
     response: response({ assets: z.array(asset).default([]) }),
@@ -83,7 +92,7 @@ export const assets = service('assets', '/api/assets', {
       type: z.string().max(100).optional(),
       /** The spec sends it (empty); the server ignores it. */
       download_link: z.string().max(2048).optional(),
-      /** the version of the licence agreement the user ticked */
+      /** the version of the licence agreement the user ticked: LICENCE_AGREEMENT_VERSION */
       agreement_version: z.string().trim().min(1).max(50),
       accepted: z.literal(true, { error: 'The licence agreement must be accepted' }),
     }),

@@ -8,8 +8,10 @@ import { errorObject } from './errors.ts';
  *   that service carries no auth header.
  * - `bearer`: an `Authorization: Bearer` access token, as every other service.
  * - `refresh`: the refresh token in the body proves the caller.
+ * - `operator`: an operator, not a portal user: the `x-operator-token` header must carry the
+ *   server's OPERATOR_TOKEN. No user session is involved; a body `email` names the target account.
  */
-export type AuthKind = 'none' | 'body' | 'bearer' | 'refresh';
+export type AuthKind = 'none' | 'body' | 'bearer' | 'refresh' | 'operator';
 
 export interface ActionDef<
   Req extends z.ZodType = z.ZodType,

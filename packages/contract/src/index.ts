@@ -16,6 +16,7 @@ export * from './domain/sdk-version.ts';
 export * from './domain/session.ts';
 export * from './domain/subscriptions.ts';
 export * from './domain/tiers.ts';
+export * from './domain/time-ledger.ts';
 export * from './errors.ts';
 export * from './flexible-license.ts';
 export * from './license.ts';

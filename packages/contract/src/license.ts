@@ -24,6 +24,9 @@ export const pairCode = z
   .toUpperCase()
   .regex(/^[A-Z0-9]{6,16}$/, { error: 'Invalid pairing code' });
 
+/** The term of a granted driver licence when BUYASSET names none: one year, in seconds. */
+export const DEFAULT_LICENCE_DURATION_S = 365 * 86_400;
+
 /** Longest share a licence owner can grant; the server also stops a share at the licence's end. */
 export const MAX_SHARE_DURATION_S = 366 * 86_400;
 
@@ -102,8 +105,8 @@ export const license = service('license', '/api/license', {
   }),
   BUYASSET: action({
     summary:
-      'Grant an asset licence to the account of `email`. Operators only: portal users buy through checkout, and a portal token is refused.',
-    auth: 'bearer',
+      'Grant an asset licence to the account of `email`; a robot-driver asset also grants an unpaired robot licence with a pairing code. Operators only (x-operator-token): portal users buy through checkout, and a portal token is refused.',
+    auth: 'operator',
     caller: 'operator',
     request: z.object({
       token: bodyToken,

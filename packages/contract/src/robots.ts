@@ -52,7 +52,7 @@ export const robotsResponse = response({
 export const robots = service('robots', '/api/robots', {
   GetRobots: action({
     summary:
-      'Robots bound to the given licences. The server answers only robots of licences the signed-in user holds or was shared; others are left out.',
+      'Robots bound to the given licences. The server answers only robots the signed-in user registered or that are bound to a licence shared with them; others are left out. An empty list answers every robot the user registered.',
     auth: 'bearer',
     request: z.object({
       user_token: bodyToken,

@@ -83,8 +83,8 @@ export const time = service('time', '/api/dial_manager', {
   }),
   ADD_TIME: action({
     summary:
-      "Add durable minutes to the account of `email`. Operators only: a portal user's token is refused. A repeated idempotency key is not added again.",
-    auth: 'bearer',
+      "Add durable minutes to the account of `email`. Operators only (x-operator-token): a portal user's token is refused. A repeated idempotency key is not added again.",
+    auth: 'operator',
     caller: 'operator',
     request: z.object({
       token: bodyToken,

@@ -10,6 +10,7 @@ import {
 } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { safeEqual } from '../lib/keys.ts';
 import type { Caller } from '../modules/auth/auth.sessions.ts';
 
 export interface ActionContext {
@@ -66,6 +67,7 @@ export function mountService<S extends ServiceDef>(app: FastifyInstance, service
     const input = parsed.data;
 
     let caller: Caller | undefined;
+    if (def.auth === 'operator') checkOperator(request, app.deps.config.OPERATOR_TOKEN);
     if (def.auth === 'body' || def.auth === 'bearer') {
       const token =
         def.auth === 'body'
@@ -83,6 +85,20 @@ export function mountService<S extends ServiceDef>(app: FastifyInstance, service
     reply.status(200);
     return { ...result, error: result.error ?? OK };
   });
+}
+
+export const OPERATOR_HEADER = 'x-operator-token';
+
+/**
+ * Operator actions need the OPERATOR_TOKEN in the x-operator-token header, compared in constant
+ * time. A portal user's session is not enough: there are no roles in the portal.
+ */
+function checkOperator(request: FastifyRequest, configured: string | undefined): void {
+  if (!configured) throw new ApiError('FORBIDDEN', `${OPERATOR_HEADER}: operator actions are disabled (OPERATOR_TOKEN is not set)`);
+  const header = request.headers[OPERATOR_HEADER];
+  const given = Array.isArray(header) ? header[0] : header;
+  if (!given || !safeEqual(given, configured))
+    throw new ApiError('FORBIDDEN', `${OPERATOR_HEADER}: operator credential missing or wrong; this action is for operators only`);
 }
 
 /** Turns every failure into the contract's error object; a 5xx never carries internals. */

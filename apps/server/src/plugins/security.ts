@@ -9,7 +9,14 @@ import type { CsrfTokens } from '../lib/csrf.ts';
  */
 export function installSecurity(
   app: FastifyInstance,
-  opts: { csrf: CsrfTokens; clock: Clock; publicUrl: string; avatarOrigin?: string; csrfExempt?: string[] },
+  opts: {
+    csrf: CsrfTokens;
+    clock: Clock;
+    publicUrl: string;
+    /** error reporting ingest, allowed as a connect-src */
+    reportOrigin?: string;
+    csrfExempt?: string[];
+  },
 ): void {
   const publicOrigin = new URL(opts.publicUrl).origin;
   const https = publicOrigin.startsWith('https:');
@@ -18,9 +25,10 @@ export function installSecurity(
     "script-src 'self'",
     // Radix positions popovers with inline style attributes.
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob:${opts.avatarOrigin ? ` ${opts.avatarOrigin}` : ''}`,
+    // Avatars come from a Gravatar-compatible service (initials are the fallback).
+    "img-src 'self' data: blob: https://www.gravatar.com",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    `connect-src 'self'${opts.reportOrigin ? ` ${opts.reportOrigin}` : ''}`,
     // The hub sign-in posts the encrypted credentials to the hub's loopback listener (RFC 8252).
     "form-action 'self' http://127.0.0.1:* http://localhost:* http://[::1]:*",
     "frame-ancestors 'none'",

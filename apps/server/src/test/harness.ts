@@ -151,7 +151,7 @@ export const GOOD_PASSWORD = 'Robot-Pass-42!';
 
 /** Seeds a user row directly (verified unless told otherwise). */
 export async function seedUser(
-  t: TestApp,
+  t: Pick<TestApp, 'app'>,
   opts: { email?: string; password?: string; verified?: boolean; name?: string } = {},
 ): Promise<{ id: string; email: string; password: string }> {
   const { hashPassword } = await import('../lib/passwords.ts');

@@ -66,7 +66,10 @@ function errorOf(json: Record<string, unknown>): ErrorObject | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-type BodyOf<S extends ServiceDef, A extends keyof S['actions']> = Omit<RequestOf<S, A>, 'token' | 'action'>;
+/** The body a caller writes: the session token is added here for signed-in actions, never by callers. */
+type BodyOf<S extends ServiceDef, A extends keyof S['actions']> = S['actions'][A]['auth'] extends 'body' | 'bearer'
+  ? Omit<RequestOf<S, A>, 'token' | 'action'>
+  : Omit<RequestOf<S, A>, 'action'>;
 
 export interface CallOptions {
   /** a message for failures that carry no Description */

@@ -101,7 +101,7 @@ export function deleteConfirmationValid(confirmation: string, password: string):
 export const nameRule = z
   .string()
   .trim()
-  .min(1, { error: 'Please enter your name' })
+  .min(1, { error: 'Please enter your name', abort: true })
   .min(NAME_MIN, { error: 'Name must be at least 3 characters' })
   .max(100, { error: 'Name must be at most 100 characters' });
 
@@ -116,7 +116,7 @@ export const organisationRule = z
 export const countryRule = z
   .string()
   .trim()
-  .min(1, { error: 'Please enter your country' })
+  .min(1, { error: 'Please enter your country', abort: true })
   .refine((v) => COUNTRY_NAMES.has(v), { error: 'Please choose a country from the list' });
 
 export const yearBornRule = z

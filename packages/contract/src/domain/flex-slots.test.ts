@@ -216,7 +216,7 @@ describe('flexCardsFromProducts', () => {
         description: 'Nao driver',
         robotType: ['Humanoid', 'Social'],
         features: ['Support', '1 Physical Robot License', 'Speech', 'Vision'],
-        img: '/images/robots/nao.png',
+        img: '/images/robots/nao.svg',
       },
     ]);
   });

@@ -42,14 +42,14 @@ describe('robot lists', () => {
   });
 
   it.each([
-    ['Tiago++', '/images/robots/tiago-plus-plus.png'],
-    ['Tiago_Steel', '/images/robots/tiago-steel.png'],
-    ['iCub', '/images/robots/icub.png'],
-    ['ICUB', '/images/robots/icub.png'],
-    ['Nao', '/images/robots/nao.png'],
-    ['Mystery', '/images/robots/generic.png'],
-    ['', '/images/robots/generic.png'],
-    [undefined, '/images/robots/generic.png'],
+    ['Tiago++', '/images/robots/tiago-plus-plus.svg'],
+    ['Tiago_Steel', '/images/robots/tiago-steel.svg'],
+    ['iCub', '/images/robots/icub.svg'],
+    ['ICUB', '/images/robots/icub.svg'],
+    ['Nao', '/images/robots/nao.svg'],
+    ['Mystery', '/images/robots/generic.svg'],
+    ['', '/images/robots/generic.svg'],
+    [undefined, '/images/robots/generic.svg'],
   ])('image of %s is %s', (model, path) => {
     expect(robotImage(model)).toBe(path);
   });

@@ -55,9 +55,9 @@ export const GENERIC_MODEL = 'Generic';
 /** Where the web app serves model images. */
 export const ROBOT_IMAGE_BASE = '/images/robots/';
 
-/** File name of a model's image: lower case, "++" as "-plus-plus", "_" as "-" (Tiago++ -> tiago-plus-plus.png). */
+/** File name of a model's image: lower case, "++" as "-plus-plus", "_" as "-" (Tiago++ -> tiago-plus-plus.svg). */
 export function robotImageFile(model: KnownRobotModel): string {
-  return `${model.toLowerCase().replace(/\+\+/g, '-plus-plus').replace(/_/g, '-')}.png`;
+  return `${model.toLowerCase().replace(/\+\+/g, '-plus-plus').replace(/_/g, '-')}.svg`;
 }
 
 function knownModel(model: string | null | undefined): KnownRobotModel | undefined {

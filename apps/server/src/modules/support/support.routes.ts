@@ -24,13 +24,16 @@ function acknowledgementMail(to: string, ticketId: string, subject: string): Mai
     `Your ticket id is ${ticketId}. Please quote it if you contact us about this request.`,
     `— ${PRODUCT_NAME}`,
   ];
-  const escape = (s: string) =>
-    s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  const escapeHtml = (s: string) =>
+    s.replace(
+      /[&<>"']/g,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+    );
   return {
     to,
     subject: `[${ticketId}] ${PRODUCT_NAME} support request received`,
     text: lines.join('\n\n'),
-    html: `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${lines.map((l) => `<p>${escape(l)}</p>`).join('')}</body></html>`,
+    html: `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</body></html>`,
   };
 }
 

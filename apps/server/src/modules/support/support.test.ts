@@ -78,14 +78,26 @@ describe('SubmitSupportRequest', () => {
   it.each([
     ['a subject under 3 characters', { subject: 'Hi' }, 'subject: Subject must be at least 3 characters'],
     ['a subject of only spaces', { subject: '     ' }, 'subject: Subject must be at least 3 characters'],
-    ['a subject over 150 characters', { subject: 'x'.repeat(SUPPORT_SUBJECT_MAX + 1) }, 'subject: Subject must be at most 150 characters'],
+    [
+      'a subject over 150 characters',
+      { subject: 'x'.repeat(SUPPORT_SUBJECT_MAX + 1) },
+      'subject: Subject must be at most 150 characters',
+    ],
     ['a missing subject', { subject: undefined }, 'subject: Please enter a subject'],
     ['a message under 10 characters', { message: 'Help me' }, 'message: Message must be at least 10 characters'],
-    ['a message over 5000 characters', { message: 'x'.repeat(SUPPORT_MESSAGE_MAX + 1) }, 'message: Message must be at most 5000 characters'],
+    [
+      'a message over 5000 characters',
+      { message: 'x'.repeat(SUPPORT_MESSAGE_MAX + 1) },
+      'message: Message must be at most 5000 characters',
+    ],
     ['a missing message', { message: undefined }, 'message: Please enter a message'],
     ['an unknown category', { category: 'sales' }, 'category: Please choose a category'],
     ['a missing category', { category: undefined }, 'category: Please choose a category'],
-    ['a robot model over 200 characters', { robot_model: 'm'.repeat(201) }, 'robot_model: Robot model must be at most 200 characters'],
+    [
+      'a robot model over 200 characters',
+      { robot_model: 'm'.repeat(201) },
+      'robot_model: Robot model must be at most 200 characters',
+    ],
     ['a malformed email', { email: 'not-an-email' }, 'email: Invalid email address'],
   ])('refuses %s with 400 naming the field', async (_label, patch, description) => {
     const user = await signedIn();
@@ -107,7 +119,10 @@ describe('SubmitSupportRequest', () => {
     const user = await seedUser(t);
     const res = await submit({ email: user.email, ...valid });
     expect(res.status).toBe(401);
-    expect(res.body.error).toMatchObject({ Code: ErrorCodes.UNAUTHENTICATED.code, Description: 'Missing required authentication' });
+    expect(res.body.error).toMatchObject({
+      Code: ErrorCodes.UNAUTHENTICATED.code,
+      Description: 'Missing required authentication',
+    });
   });
 
   it('refuses a forged or body-only token', async () => {

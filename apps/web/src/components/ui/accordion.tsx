@@ -9,9 +9,17 @@ export function AccordionItem({ className, ...props }: React.ComponentProps<type
   return <AccordionPrimitive.Item data-slot="accordion-item" className={cn('border-b last:border-b-0', className)} {...props} />;
 }
 
-export function AccordionTrigger({ className, children, ...props }: React.ComponentProps<typeof AccordionPrimitive.Trigger>) {
+export function AccordionTrigger({
+  className,
+  children,
+  headingLevel = 3,
+  ...props
+}: React.ComponentProps<typeof AccordionPrimitive.Trigger> & { headingLevel?: 2 | 3 | 4 }) {
+  // The heading level must follow the page's outline, which only the caller knows.
+  const Heading = `h${headingLevel}` as 'h2' | 'h3' | 'h4';
   return (
-    <AccordionPrimitive.Header className="flex">
+    <AccordionPrimitive.Header asChild>
+      <Heading className="flex">
       <AccordionPrimitive.Trigger
         data-slot="accordion-trigger"
         className={cn(
@@ -23,6 +31,7 @@ export function AccordionTrigger({ className, children, ...props }: React.Compon
         {children}
         <ChevronDownIcon aria-hidden className="pointer-events-none size-4 shrink-0 translate-y-0.5 text-muted-foreground transition-transform duration-200" />
       </AccordionPrimitive.Trigger>
+      </Heading>
     </AccordionPrimitive.Header>
   );
 }

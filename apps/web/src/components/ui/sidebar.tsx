@@ -146,15 +146,16 @@ export function Sidebar({ className, children, id }: { className?: string; child
     >
       {/* Reserves the sidebar's width in the page flow; the sidebar itself is fixed. */}
       <div className="relative w-(--sidebar-width) transition-[width] duration-200 ease-linear group-data-[collapsible=icon]:w-(--sidebar-width-icon)" />
-      <div
+      <aside
         id={id}
+        aria-label="Sidebar"
         className={cn(
           'fixed inset-y-0 left-0 z-10 hidden h-svh w-(--sidebar-width) border-r border-sidebar-border bg-sidebar transition-[width] duration-200 ease-linear group-data-[collapsible=icon]:w-(--sidebar-width-icon) md:flex',
           className,
         )}
       >
         <div className="flex h-full w-full flex-col">{children}</div>
-      </div>
+      </aside>
     </div>
   );
 }
@@ -239,6 +240,7 @@ export function SidebarMenuButton({
   ...props
 }: React.ComponentProps<'button'> & { asChild?: boolean; isActive?: boolean; tooltip?: string }) {
   const { isMobile, state } = useSidebar();
+  const [tooltipOpen, setTooltipOpen] = React.useState(false);
   const Comp = asChild ? Slot.Root : 'button';
   const button = (
     <Comp
@@ -250,11 +252,13 @@ export function SidebarMenuButton({
     />
   );
   if (!tooltip) return button;
+  // Only icons are visible when collapsed, so the label moves into a tooltip. Otherwise the tooltip
+  // stays closed rather than hidden: an open one would swallow the Escape meant for the mobile sheet.
+  const showTooltip = state === 'collapsed' && !isMobile;
   return (
-    <Tooltip>
+    <Tooltip open={showTooltip && tooltipOpen} onOpenChange={setTooltipOpen}>
       <TooltipTrigger asChild>{button}</TooltipTrigger>
-      {/* Only icons are visible when collapsed, so the label moves into a tooltip. */}
-      <TooltipContent side="right" align="center" hidden={state !== 'collapsed' || isMobile}>
+      <TooltipContent side="right" align="center">
         {tooltip}
       </TooltipContent>
     </Tooltip>

@@ -34,6 +34,7 @@ export function OnboardingTour() {
     };
   }, [open]);
 
+  const primaryRef = React.useRef<HTMLButtonElement>(null);
   const current = steps[step];
   if (!current) return null;
   const isFirst = step === 0;
@@ -42,7 +43,15 @@ export function OnboardingTour() {
 
   return (
     <Dialog open={open} onOpenChange={(next) => !next && closeTour()}>
-      <DialogContent className="sm:max-w-lg" data-testid="onboarding-tour">
+      <DialogContent
+        className="sm:max-w-lg"
+        data-testid="onboarding-tour"
+        onOpenAutoFocus={(event) => {
+          // Start on the way forward, so Enter walks through the tour.
+          event.preventDefault();
+          primaryRef.current?.focus();
+        }}
+      >
         <DialogHeader className="flex-row items-center gap-3 pr-6 text-left">
           <OnboardingProgressRing step={step} steps={steps.length} />
           <DialogTitle className="leading-snug">{current.title}</DialogTitle>
@@ -80,9 +89,13 @@ export function OnboardingTour() {
             </Button>
           )}
           {isLast ? (
-            <Button onClick={closeTour}>Finish</Button>
+            <Button ref={primaryRef} onClick={closeTour}>
+              Finish
+            </Button>
           ) : (
-            <Button onClick={() => goToStep(step + 1)}>Next</Button>
+            <Button ref={primaryRef} onClick={() => goToStep(step + 1)}>
+              Next
+            </Button>
           )}
         </DialogFooter>
       </DialogContent>

@@ -1,9 +1,41 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
+import { z } from 'zod';
+import { userTimeQueryOptions } from '@/features/dial-time/api/dial-time-user-time';
+import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
+import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
+import { licencesQueryOptions } from '@/features/robots/api/robots-licences';
+import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
+import { useAuth } from '@/lib/auth';
 
-export const Route = createFileRoute('/_authenticated/dashboard/')({
-  component: RobotManagerPlaceholder,
+const searchSchema = z.object({
+  filter: z.enum(['all', 'paired', 'unpaired']).default('all').catch('all'),
 });
 
-function RobotManagerPlaceholder() {
-  return <h1 className="text-2xl font-semibold">Robot Manager</h1>;
+export const Route = createFileRoute('/_authenticated/dashboard/')({
+  validateSearch: searchSchema,
+  search: { middlewares: [stripSearchParams({ filter: 'all' })] },
+  // Starts the fetches without waiting: the screen owns the spec's 700 ms loader and its error state.
+  loader: ({ context }) => {
+    const user = context.auth.user;
+    if (!user) return;
+    void context.queryClient.prefetchQuery(licencesQueryOptions(user.email));
+    void context.queryClient.prefetchQuery(userTimeQueryOptions(user.email, user.user_id));
+  },
+  component: RobotManagerRoute,
+});
+
+function RobotManagerRoute() {
+  const { filter } = Route.useSearch();
+  const { user } = useAuth();
+  const navigate = Route.useNavigate();
+  const email = user?.email ?? '';
+  return (
+    <RobotManagerScreen
+      email={email}
+      filter={filter}
+      onFilterChange={(next) => void navigate({ search: { filter: next }, replace: true })}
+      helpButton={<ShowOnboardingButton />}
+      dialTimePanel={<DialTimePanel email={email} userId={user?.user_id ?? ''} />}
+    />
+  );
 }

@@ -1,0 +1,210 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { time, useraction } from '@portal/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/src/db/client.ts';
+import { asOperator, grantLicence, roboticsConfig } from '../../server/src/test/fixtures.ts';
+import { freshDatabase, seedUser, type TestApp, testApp } from '../../server/src/test/harness.ts';
+import { main } from './cli.ts';
+import { HubClient } from './hub-client.ts';
+import { CredentialsStore } from './hub-credentials.ts';
+import { startHubLogin } from './hub-login.ts';
+import { hubKeyFromUrl, postForm } from './hub-test-helpers.ts';
+
+/**
+ * The hub against the real server, over real HTTP: the browser's part of sign-in (the login
+ * action with the hub target, then the form post of enc_creds) is played by the test.
+ */
+
+let database: Database;
+let t: TestApp;
+let portal: string;
+let root: string;
+let dir: string;
+let store: CredentialsStore;
+let dirs = 0;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  // The operator credential lets the test add dial time (ADD_TIME) the way support staff would.
+  t = await testApp(database, roboticsConfig());
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  portal = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  root = await mkdtemp(join(tmpdir(), 'hub-integration-'));
+}, 60_000);
+
+// Each test signs in to its own credentials folder, so no test sees another's session.
+beforeEach(() => {
+  dirs += 1;
+  dir = join(root, String(dirs));
+  store = new CredentialsStore(dir);
+});
+
+afterAll(async () => {
+  await t?.app.close();
+  await database?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** Runs a hub command line against the test server; HUB_* variables of the shell stay out. */
+async function hub(...args: string[]) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await main([...args, '--config', dir, '--json'], {
+    stdout: (line) => stdout.push(line),
+    stderr: (line) => stderr.push(line),
+    env: {},
+    openBrowser: () => false,
+  });
+  const last = stdout.at(-1);
+  return { code, json: last ? (JSON.parse(last) as Record<string, unknown>) : undefined, stderr: stderr.join('\n') };
+}
+
+const robotIdOf = (json: Record<string, unknown> | undefined) =>
+  (json?.robot as { robot_id?: string } | undefined)?.robot_id;
+
+/** The portal's sign-in page for `target=hub`: the login action with the hub's key, then the hand-over. */
+async function signInThroughPortal(email: string, password: string) {
+  const pending = await startHubLogin({ portal, store });
+  const redirect = new URL(pending.url).searchParams.get('redirect') ?? '';
+  expect(redirect).toBe(pending.callbackUrl);
+
+  const browser = new HubClient({ portal });
+  const answer = await browser.call(useraction, 'login', {
+    user: { email, password },
+    target: 'hub',
+    hub_public_key: JSON.stringify(hubKeyFromUrl(pending.url)),
+  });
+  // The browser never holds usable hub tokens (ADR 005).
+  expect(answer.token_pair).toBeUndefined();
+  expect(answer.enc_creds).toEqual(expect.any(String));
+
+  const handOver = await postForm(redirect, { enc_creds: answer.enc_creds ?? '' });
+  return { pending, handOver };
+}
+
+describe('hub sign-in against the server', () => {
+  it('signs in, shows who is signed in, refreshes, and signs out', { timeout: 30_000 }, async () => {
+    const user = await seedUser(t, { name: 'Hub Tester' });
+
+    const { pending, handOver } = await signInThroughPortal(user.email, user.password);
+    expect(handOver.status).toBe(303);
+    expect(handOver.headers.get('location')).toBe(`${portal}/auth/complete?success=true`);
+    const credentials = await pending.done;
+    expect(credentials.user).toEqual({ user_id: user.id, email: user.email, name: 'Hub Tester' });
+    expect(await store.load()).toEqual(credentials);
+
+    // whoami asks the server (get-self), which rotates the refresh token; the new one is kept.
+    const who = await hub('whoami');
+    expect(who.code).toBe(0);
+    expect(who.json).toMatchObject({ email: user.email, name: 'Hub Tester', user_id: user.id, portal, verified: true });
+    const afterWhoami = await store.load();
+    expect(afterWhoami?.token_pair.refresh_token).not.toBe(credentials.token_pair.refresh_token);
+
+    // Near the access token's expiry the client refreshes and saves the rotated pair.
+    const lifetimeS = afterWhoami?.token_pair.access_token_expires_in ?? 0;
+    const late = new HubClient({
+      portal,
+      credentials: afterWhoami,
+      store,
+      nowMs: () => Date.now() + (lifetimeS - 20) * 1000,
+    });
+    const access = await late.accessToken();
+    // Access tokens carry no unique id (one issued in the same second is byte-identical), so the
+    // rotation shows in the refresh token.
+    const afterRefresh = await store.load();
+    expect(afterRefresh?.token_pair.refresh_token).not.toBe(afterWhoami?.token_pair.refresh_token);
+    expect(afterRefresh?.token_pair.access_token).toBe(access);
+    await expect(t.app.sessions.authenticate(access)).resolves.toMatchObject({ email: user.email });
+
+    const out = await hub('logout');
+    expect(out.code).toBe(0);
+    expect(out.json).toMatchObject({ signed_out: true, revoked: true });
+    expect(await store.load()).toBeUndefined();
+    // The session is revoked on the server, not only forgotten here.
+    await expect(t.app.sessions.authenticate(access)).rejects.toThrow();
+
+    const after = await hub('whoami');
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain('Not signed in');
+  });
+
+  it('refuses a wrong password at the portal, so nothing reaches the hub', async () => {
+    const user = await seedUser(t);
+    const pending = await startHubLogin({ portal, store });
+    const browser = new HubClient({ portal });
+    await expect(
+      browser.call(useraction, 'login', {
+        user: { email: user.email, password: 'wrong-password' },
+        target: 'hub',
+        hub_public_key: JSON.stringify(hubKeyFromUrl(pending.url)),
+      }),
+    ).rejects.toMatchObject({ code: 101, message: 'Invalid email or password' });
+    pending.cancel();
+    expect(await store.load()).toBeUndefined();
+  });
+});
+
+describe('hub robot commands against the server', () => {
+  it('registers, lists, pairs, reports availability and dials', { timeout: 30_000 }, async () => {
+    const user = await seedUser(t);
+    const { pending, handOver } = await signInThroughPortal(user.email, user.password);
+    expect(handOver.status).toBe(303);
+    await pending.done;
+
+    const registered = await hub('robot', 'register', '--make', 'Pepper', '--model', 'Pepper', '--name', 'Lobby');
+    expect(registered.code, registered.stderr).toBe(0);
+    const robotId = robotIdOf(registered.json) ?? '';
+    expect(robotId).not.toBe('');
+    // Without --hardware-hash the simulator's identity is derived, so registering again is a no-op.
+    const again = await hub('robot', 'register', '--make', 'Pepper', '--model', 'Pepper', '--name', 'Lobby');
+    expect(robotIdOf(again.json)).toBe(robotId);
+
+    const { licenceId, code } = await grantLicence(t, user.id, 'Pepper');
+    const before = await hub('robots');
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.json?.robots).toEqual([
+      expect.objectContaining({ license_id: licenceId, paired: false, pair_code: code, robot_id: '' }),
+      expect.objectContaining({ license_id: '', robot_id: robotId, name: 'Lobby', paired: false }),
+    ]);
+
+    const paired = await hub('robot', 'pair', '--code', code.toLowerCase(), '--robot', robotId);
+    expect(paired.code, paired.stderr).toBe(0);
+    expect(paired.json?.robot_license).toMatchObject({ robot_id: robotId, paired_status: true, pair_code: '' });
+    const on = await hub('robot', 'available', '--robot', robotId, '--on');
+    expect(on.json?.robot).toMatchObject({ robot_state: { available: true } });
+
+    const after = await hub('robots');
+    expect(after.json?.robots).toEqual([
+      expect.objectContaining({
+        license_id: licenceId,
+        robot_id: robotId,
+        name: 'Lobby',
+        paired: true,
+        available: true,
+      }),
+    ]);
+
+    // Pairing again is refused; the server's Description reaches the user, with exit code 1.
+    const reuse = await hub('robot', 'pair', '--code', code, '--robot', robotId);
+    expect(reuse.code).toBe(1);
+    expect(reuse.json?.error).toMatchObject({
+      Success: false,
+      Description: expect.stringMatching(/^robot_id: |^pair_code: /),
+    });
+
+    const added = await asOperator(t, time)('ADD_TIME', { email: user.email, minutes: 60, reason: 'hub test' });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const start = await hub('time');
+    expect(start.code, start.stderr).toBe(0);
+    const startMinutes = start.json?.remaining_minutes as number;
+    expect(startMinutes).toBeGreaterThanOrEqual(60);
+
+    const dialled = await hub('dial', '--robot', robotId, '--minutes', '5');
+    expect(dialled.code, dialled.stderr).toBe(0);
+    expect(dialled.json).toMatchObject({ recorded_minutes: 5, remaining_minutes: startMinutes - 5 });
+    expect((await hub('time')).json?.remaining_minutes).toBe(startMinutes - 5);
+  });
+});

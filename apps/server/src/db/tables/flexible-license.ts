@@ -1,0 +1,36 @@
+import { MAX_FLEX_SLOTS } from '@portal/contract';
+import { sql } from 'drizzle-orm';
+import { check, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { robotLicences } from './license.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** How many flexible slots a user may hold (user_slot_amount): an operator grant for now. */
+export const flexSlotAllowances = pgTable(
+  'flex_slot_allowances',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    source: text('source', { enum: ['operator', 'subscription'] }).notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('flex_slot_allowances_amount', sql`${t.amount} between 0 and ${sql.raw(String(MAX_FLEX_SLOTS))}`)],
+);
+
+/** The user's flexible slots: each holds one catalogue robot id ('' when empty) and the licence made for it. */
+export const flexSlots = pgTable(
+  'flex_slots',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    slotId: integer('slot_id').notNull(),
+    robotId: text('robot_id').notNull().default(''),
+    licenceId: uuid('licence_id').references(() => robotLicences.id, { onDelete: 'set null' }),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.slotId] })],
+);

@@ -1,0 +1,92 @@
+import type { ResellerInfo } from '@portal/contract';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { assets } from './assets.ts';
+import { robots } from './robots.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * Robot licences: the right to drive one robot of a model for a period. An unpaired licence holds a
+ * pairing code (docs/decisions/007): its keyed hash for lookup and the code sealed for its owner.
+ * Pairing binds `robot_id` and clears both.
+ */
+export const robotLicences = pgTable(
+  'robot_licences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** the robot-driver asset licensed; '' when granted without one */
+    assetId: text('asset_id').notNull().default(''),
+    robotMake: text('robot_make').notNull().default(''),
+    robotModel: text('robot_model').notNull(),
+    /** one licence per robot */
+    robotId: uuid('robot_id')
+      .unique()
+      .references(() => robots.id, { onDelete: 'set null' }),
+    isFlexible: boolean('is_flexible').notNull().default(false),
+    startsAt: ts('starts_at').notNull(),
+    durationS: integer('duration_s').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    resellerInfo: jsonb('reseller_info').$type<ResellerInfo>(),
+    /** HMAC-SHA256 of the pairing code (hex); null once paired */
+    pairCodeHash: text('pair_code_hash').unique(),
+    /** the pairing code, AES-256-GCM sealed, so its owner can see it; null once paired */
+    pairCodeSealed: text('pair_code_sealed'),
+    pairCodeIssuedAt: ts('pair_code_issued_at'),
+    pairedAt: ts('paired_at'),
+    source: text('source', { enum: ['purchase', 'operator', 'flexible', 'demo'] }).notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('robot_licences_user_idx').on(t.userId)],
+);
+
+/** A licence shared with another account for a while; stopped early by setting `stopped_at`. */
+export const licenceShares = pgTable(
+  'licence_shares',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    licenceId: uuid('licence_id')
+      .notNull()
+      .references(() => robotLicences.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    stoppedAt: ts('stopped_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('licence_shares_recipient_idx').on(t.recipientId, t.endsAt),
+    index('licence_shares_licence_idx').on(t.licenceId),
+  ],
+);
+
+/** Asset licences granted by BUYASSET (fulfilment, operators). */
+export const assetLicences = pgTable(
+  'asset_licences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    assetId: text('asset_id')
+      .notNull()
+      .references(() => assets.id),
+    startsAt: ts('starts_at').notNull(),
+    durationS: integer('duration_s').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    resellerInfo: jsonb('reseller_info').$type<ResellerInfo>(),
+    /** the robot licence a robot-driver asset granted with it */
+    robotLicenceId: uuid('robot_licence_id').references(() => robotLicences.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('asset_licences_user_idx').on(t.userId)],
+);

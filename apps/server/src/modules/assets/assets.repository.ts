@@ -1,0 +1,58 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { artifacts, assets, licenceAcceptances } from '../../db/schema.ts';
+
+export type AssetRow = typeof assets.$inferSelect;
+export type ArtifactRow = typeof artifacts.$inferSelect;
+
+export const assetRepository = {
+  /** Assets that have at least one artifact, with their artifacts. */
+  async downloadable(db: Executor): Promise<{ asset: AssetRow; artifacts: ArtifactRow[] }[]> {
+    const files = await db.select().from(artifacts);
+    const ids = [...new Set(files.map((f) => f.assetId))];
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select()
+      .from(assets)
+      .where(inArray(assets.id, ids))
+      .orderBy(assets.createdAt, assets.id);
+    return rows.map((asset) => ({ asset, artifacts: files.filter((f) => f.assetId === asset.id) }));
+  },
+
+  async asset(db: Executor, id: string): Promise<AssetRow | undefined> {
+    const [row] = await db.select().from(assets).where(eq(assets.id, id));
+    return row;
+  },
+
+  async upsertAsset(db: Executor, row: typeof assets.$inferInsert): Promise<void> {
+    const { id, ...rest } = row;
+    await db.insert(assets).values(row).onConflictDoUpdate({ target: assets.id, set: rest });
+  },
+
+  async artifact(db: Executor, id: string): Promise<ArtifactRow | undefined> {
+    const [row] = await db.select().from(artifacts).where(eq(artifacts.id, id));
+    return row;
+  },
+
+  async artifactOf(db: Executor, assetId: string, storeKey: string): Promise<ArtifactRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(artifacts)
+      .where(and(eq(artifacts.assetId, assetId), eq(artifacts.storeKey, storeKey)));
+    return row;
+  },
+
+  async insertArtifact(db: Executor, row: typeof artifacts.$inferInsert): Promise<ArtifactRow> {
+    const [created] = await db.insert(artifacts).values(row).returning();
+    if (!created) throw new Error('artifact insert returned no row');
+    return created;
+  },
+
+  async recordAcceptance(db: Executor, row: typeof licenceAcceptances.$inferInsert): Promise<void> {
+    await db.insert(licenceAcceptances).values(row);
+  },
+
+  async acceptances(db: Executor, userId: string) {
+    return db.select().from(licenceAcceptances).where(eq(licenceAcceptances.userId, userId));
+  },
+};

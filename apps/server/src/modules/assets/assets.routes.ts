@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { ApiError, assets } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import { mountService } from '../../plugins/actions.ts';
+import { DOWNLOAD_PATH, DownloadLinks } from './assets.links.ts';
+import { AssetService } from './assets.service.ts';
+import { type ArtifactStore, LocalArtifactStore } from './assets.store.ts';
+
+/** Where the local-disk store keeps artifacts. */
+export const artifactsDir = (dataDir: string) => join(dataDir, 'artifacts');
+
+/** A file name safe inside a Content-Disposition header. */
+const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
+
+export async function assetsRoutes(app: FastifyInstance, opts: { store?: ArtifactStore } = {}): Promise<void> {
+  const { db, clock, config } = app.deps;
+  const store = opts.store ?? new LocalArtifactStore(artifactsDir(config.dataDir));
+  const links = new DownloadLinks(config.JWT_SECRET, config.DOWNLOAD_LINK_TTL_S, clock);
+  const service = new AssetService(db, clock, store, links);
+
+  mountService(app, assets, {
+    async GetAll() {
+      return { assets: await service.all() };
+    },
+
+    async GetDownload(input, { caller }) {
+      const chosen = input.assets.artifacts[0]!;
+      const download_link = await service.download(caller.userId, {
+        assetId: input.asset_id,
+        requestedAssetId: input.assets.id,
+        path: chosen.path,
+        agreementVersion: input.agreement_version,
+      });
+      return { download_link };
+    },
+  });
+
+  // A plain GET, so the browser can follow the link; the link's signature is the permission.
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>(
+    `${DOWNLOAD_PATH}/:id`,
+    async (request, reply) => {
+      const checked = links.check(request.params.id, request.query);
+      if (!checked.ok)
+        throw new ApiError(
+          'FORBIDDEN',
+          checked.reason === 'expired'
+            ? 'expires: this download link has expired; start the download again'
+            : 'sig: this download link is not valid',
+        );
+      const file = await service.openArtifact(request.params.id);
+      if (!file) throw new ApiError('NOT_FOUND', 'id: this artifact is no longer available');
+      request.log.info({ artifact: file.artifact.id, user: checked.userId }, 'artifact download');
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', String(file.size))
+        .header('content-disposition', `attachment; filename="${safeFileName(file.artifact.fileName)}"`)
+        .header('x-checksum-sha256', file.artifact.checksum)
+        .header('cache-control', 'private, no-store')
+        .send(file.stream);
+    },
+  );
+}

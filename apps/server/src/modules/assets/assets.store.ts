@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface StoredArtifact {
+  size: number;
+  /** hex */
+  sha256: string;
+}
+
+/**
+ * Where artifact bytes live. Keys are relative names like `robot-hub/1.4.2.0/robot-hub-windows.zip`.
+ * The local-disk store serves development and single-host installs; an object-storage store
+ * (S3-compatible, presigned URLs) can implement the same interface later.
+ */
+export interface ArtifactStore {
+  put(key: string, data: Uint8Array | Readable): Promise<StoredArtifact>;
+  /** The bytes and their size, or undefined when nothing is stored under the key. */
+  open(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+}
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+export function isValidKey(key: string): boolean {
+  return KEY.test(key) && !key.split('/').some((part) => part === '..' || part === '.');
+}
+
+/** Artifacts under a folder on local disk (DATA_DIR/artifacts). */
+export class LocalArtifactStore implements ArtifactStore {
+  private readonly root: string;
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  private pathOf(key: string): string {
+    const path = resolve(join(this.root, key));
+    if (!isValidKey(key) || !path.startsWith(this.root + sep)) throw new Error(`invalid artifact key: ${key}`);
+    return path;
+  }
+
+  async put(key: string, data: Uint8Array | Readable): Promise<StoredArtifact> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const partial = `${path}.partial-${process.pid}-${Date.now()}`;
+    const hash = createHash('sha256');
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(data instanceof Readable ? data : Readable.from([data]), counter, createWriteStream(partial));
+      // Written whole, then moved into place: a reader never sees half a file.
+      await rename(partial, path);
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+    return { size, sha256: hash.digest('hex') };
+  }
+
+  async open(key: string): Promise<{ stream: Readable; size: number } | undefined> {
+    if (!isValidKey(key)) return undefined;
+    const path = this.pathOf(key);
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) return undefined;
+    return { stream: createReadStream(path), size: info.size };
+  }
+}

@@ -1,0 +1,60 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { assets, flexSlotAllowances, flexSlots, robotLicences } from '../../db/schema.ts';
+
+export type FlexSlotRow = typeof flexSlots.$inferSelect;
+
+/** Flexible-licence slots: how many a user may hold, and what each holds. */
+export const flexSlotRepository = {
+  async amount(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ amount: flexSlotAllowances.amount })
+      .from(flexSlotAllowances)
+      .where(eq(flexSlotAllowances.userId, userId));
+    return row?.amount ?? 0;
+  },
+
+  async setAmount(db: Executor, userId: string, amount: number, source: 'operator' | 'subscription', now: Date) {
+    await db
+      .insert(flexSlotAllowances)
+      .values({ userId, amount, source, updatedAt: now })
+      .onConflictDoUpdate({ target: flexSlotAllowances.userId, set: { amount, source, updatedAt: now } });
+  },
+
+  async slots(db: Executor, userId: string): Promise<FlexSlotRow[]> {
+    return db.select().from(flexSlots).where(eq(flexSlots.userId, userId)).orderBy(flexSlots.slotId);
+  },
+
+  async upsertSlot(db: Executor, row: { userId: string; slotId: number; robotId: string; licenceId: string | null; now: Date }) {
+    await db
+      .insert(flexSlots)
+      .values({ userId: row.userId, slotId: row.slotId, robotId: row.robotId, licenceId: row.licenceId, updatedAt: row.now })
+      .onConflictDoUpdate({
+        target: [flexSlots.userId, flexSlots.slotId],
+        set: { robotId: row.robotId, licenceId: row.licenceId, updatedAt: row.now },
+      });
+  },
+
+  /** Deletes flexible licences of the user (their robots are released with them). */
+  async deleteFlexibleLicences(db: Executor, userId: string, licenceIds: readonly string[]): Promise<void> {
+    if (licenceIds.length === 0) return;
+    await db
+      .delete(robotLicences)
+      .where(
+        and(
+          eq(robotLicences.userId, userId),
+          eq(robotLicences.isFlexible, true),
+          inArray(robotLicences.id, [...licenceIds]),
+        ),
+      );
+  },
+
+  /** Robot-driver assets by id: the catalogue robot ids a slot may hold. */
+  async drivers(db: Executor, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(assets)
+      .where(inArray(assets.id, [...ids]));
+  },
+};

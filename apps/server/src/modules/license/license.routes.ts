@@ -1,0 +1,78 @@
+import { ApiError, errorBody, license } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import { mountService } from '../../plugins/actions.ts';
+import { userRepository } from '../useraction/useraction.repository.ts';
+import { LicenceService } from './license.service.ts';
+
+/** The pairing-code window of RATE_PAIR_PER_ACCOUNT and RATE_PAIR_PER_ADDRESS. */
+export const PAIR_WINDOW_S = 15 * 60;
+/** Shares one account may start per hour: sharing answers whether an email has an account. */
+export const SHARES_PER_HOUR = 30;
+
+export async function licenseRoutes(app: FastifyInstance): Promise<void> {
+  const { db, clock, config, limiter } = app.deps;
+  const licences = new LicenceService(db, clock, config.JWT_SECRET);
+  const account = (caller: { userId: string; email: string }) => ({ userId: caller.userId, email: caller.email });
+
+  mountService(app, license, {
+    async GetLicences(_input, { caller }) {
+      const user_licenses = await licences.licencesOf(account(caller));
+      const none =
+        user_licenses.robot_licenses.length === 0 &&
+        user_licenses.shared_robot_licenses.length === 0 &&
+        user_licenses.asset_licenses.length === 0;
+      // Code 23 answers empty lists with HTTP 200, as the spec's client expects.
+      return none ? { user_licenses, ...errorBody('NO_LICENCES', 'No licences') } : { user_licenses };
+    },
+
+    async BUYASSET(input, { request }) {
+      const user = await userRepository.byEmail(db, input.email);
+      if (!user) throw new ApiError('NOT_FOUND', 'email: no account with this email');
+      const granted = await licences.grantAsset(user.id, {
+        assetId: input.asset_id,
+        durationS: input.duration,
+        source: 'operator',
+      });
+      request.log.info({ user: user.id, asset: input.asset_id }, 'operator granted an asset licence');
+      return { asset_license: granted.assetLicence };
+    },
+
+    async SHARELICENSE(input, { caller }) {
+      await limiter.hit(`share:acct:${caller.userId}`, SHARES_PER_HOUR, 60 * 60, 'Too many shares. Please try again later.');
+      return licences.share(account(caller), {
+        licenceId: input.license_id,
+        recipientEmail: input.recipient_email,
+        durationS: input.duration,
+      });
+    },
+
+    async STOPSHAREDLICENSE(input, { caller }) {
+      return licences.stopSharing(account(caller), {
+        licenceId: input.license_id,
+        recipientEmail: input.recipient_email,
+      });
+    },
+
+    async GETSHAREDLICENSES(_input, { caller }) {
+      return licences.sharesOf(account(caller));
+    },
+
+    async PAIRROBOT(input, { caller, ip }) {
+      // Counted before the code is looked at: guesses cost attempts whether they hit or not.
+      const message = 'Too many pairing attempts. Please wait a few minutes and try again.';
+      await limiter.hit(`pair:acct:${caller.userId}`, config.RATE_PAIR_PER_ACCOUNT, PAIR_WINDOW_S, message);
+      await limiter.hit(`pair:ip:${ip}`, config.RATE_PAIR_PER_ADDRESS, PAIR_WINDOW_S, message);
+      return {
+        robot_license: await licences.pair(account(caller), { pairCode: input.pair_code, robotId: input.robot_id }),
+      };
+    },
+
+    async REGENERATEPAIRCODE(input, { caller }) {
+      return { robot_license: await licences.regenerate(account(caller), input.license_id) };
+    },
+
+    async UNPAIR(input, { caller }) {
+      return { robot_license: await licences.unpair(account(caller), input.license_id) };
+    },
+  });
+}

@@ -1,0 +1,417 @@
+import { ErrorCodes, license, PAIR_CODE_LENGTH, robots } from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client.ts';
+import {
+  as,
+  asOperator,
+  driverAsset,
+  expectFieldError,
+  grantLicence,
+  hardwareHash,
+  JUNK_BODIES,
+  nextIp,
+  OPERATOR_TOKEN,
+  roboticsConfig,
+  type SignedIn,
+  relogin,
+  signIn,
+} from '../../test/fixtures.ts';
+import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
+
+const PAIR_LIMIT = 5;
+const PAIR_ADDRESS_LIMIT = 8;
+
+let database: Database;
+let t: TestApp;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  t = await testApp(
+    database,
+    roboticsConfig({ RATE_PAIR_PER_ACCOUNT: String(PAIR_LIMIT), RATE_PAIR_PER_ADDRESS: String(PAIR_ADDRESS_LIMIT) }),
+  );
+});
+afterAll(async () => {
+  await t.app.close();
+  await database.close();
+});
+
+type Lic = {
+  robot_id: string;
+  pair_code: string;
+  paired_status: boolean;
+  isFlexible: boolean;
+  robot_model: string;
+  robot_license: { license_id: string; start_date: number; end_date: number; duration: number };
+};
+type Licences = { robot_licenses: Lic[]; shared_robot_licenses: Lic[]; asset_licenses: unknown[] };
+
+const licencesOf = async (user: SignedIn) => {
+  const res = await as(t, user, license)('GetLicences');
+  expect(res.status).toBe(200);
+  return res.body.user_licenses as Licences;
+};
+
+async function registerRobot(user: SignedIn, name = 'Robbie', model = 'Pepper') {
+  const res = await as(t, user, robots)('REGISTERSIM', { make: model, model, name, hardware_hash: hardwareHash() });
+  expect(res.status).toBe(200);
+  return (res.body.robot as { robot_id: string }).robot_id;
+}
+
+/** A user with a licence paired to a registered robot. */
+async function pairedOwner() {
+  const owner = await signIn(t);
+  const { licenceId, code } = await grantLicence(t, owner.id, 'Pepper');
+  const robotId = await registerRobot(owner);
+  const res = await as(t, owner, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId });
+  expect(res.status).toBe(200);
+  return { owner, licenceId, robotId };
+}
+
+describe('GetLicences', () => {
+  it('answers code 23 with empty lists and HTTP 200 when the user has no licences', async () => {
+    const user = await signIn(t);
+    const res = await as(t, user, license)('GetLicences');
+    expect(res.status).toBe(200);
+    expect(res.body.error).toMatchObject({ Success: false, Code: ErrorCodes.NO_LICENCES.code });
+    expect(res.body.user_licenses).toEqual({
+      email: user.email,
+      asset_licenses: [],
+      robot_licenses: [],
+      shared_robot_licenses: [],
+    });
+  });
+
+  it('shows an unpaired licence with its pairing code to its owner', async () => {
+    const user = await signIn(t);
+    const { licenceId, code } = await grantLicence(t, user.id, 'Tiago_Steel');
+    const res = await as(t, user, license)('GetLicences');
+    expect(res.body.error.Success).toBe(true);
+    const [lic] = (res.body.user_licenses as Licences).robot_licenses;
+    expect(code).toMatch(new RegExp(`^[A-Z2-9]{${PAIR_CODE_LENGTH}}$`));
+    expect(lic).toMatchObject({
+      robot_id: '',
+      pair_code: code,
+      paired_status: false,
+      robot_model: 'Tiago_Steel',
+      robot_license: { license_id: licenceId },
+    });
+    expect(lic!.robot_license.end_date - lic!.robot_license.start_date).toBe(lic!.robot_license.duration * 1000);
+  });
+
+  it('refuses a caller without a session', async () => {
+    const user = await signIn(t);
+    const res = await t.api.call(license, 'GetLicences', { email: user.email });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('ownership', () => {
+  it("gives user B nothing of user A's licences", async () => {
+    const { owner: a, licenceId } = await pairedOwner();
+    const { licenceId: unpaired } = await grantLicence(t, a.id);
+    const b = await signIn(t);
+    const c = await signIn(t);
+
+    const res = await as(t, b, license)('GetLicences');
+    expect(res.body.error.Code).toBe(ErrorCodes.NO_LICENCES.code);
+    expect(JSON.stringify(res.body)).not.toContain(licenceId);
+
+    for (const [action, body] of [
+      ['REGENERATEPAIRCODE', { license_id: unpaired }],
+      ['UNPAIR', { license_id: licenceId }],
+      ['SHARELICENSE', { license_id: licenceId, recipient_email: c.email, duration: 3600 }],
+      ['STOPSHAREDLICENSE', { license_id: licenceId }],
+    ] as const)
+      expectFieldError(await as(t, b, license)(action, body), 404, 'license_id');
+    // B naming A's email is refused before anything is read.
+    const spoofed = await t.api.call(license, 'GetLicences', { email: a.email }, { bearer: b.token });
+    expect(spoofed.status).toBe(403);
+  });
+});
+
+describe('PAIRROBOT', () => {
+  it('binds the licence to the robot and clears the code; the code works once', async () => {
+    const user = await signIn(t);
+    const { licenceId, code } = await grantLicence(t, user.id);
+    const robotId = await registerRobot(user, 'Reception');
+    const ip = nextIp();
+
+    const res = await as(t, user, license, ip)('PAIRROBOT', { pair_code: ` ${code.toLowerCase()} `, robot_id: robotId });
+    expect(res.status).toBe(200);
+    expect(res.body.robot_license).toMatchObject({ robot_id: robotId, pair_code: '', paired_status: true });
+
+    const [lic] = (await licencesOf(user)).robot_licenses;
+    expect(lic).toMatchObject({ robot_id: robotId, pair_code: '', paired_status: true });
+    expect(lic!.robot_license.license_id).toBe(licenceId);
+
+    const other = await registerRobot(user, 'Second');
+    expectFieldError(await as(t, user, license, ip)('PAIRROBOT', { pair_code: code, robot_id: other }), 404, 'pair_code');
+  });
+
+  it.each([
+    ['a code of another account', 'other', 404, 'pair_code'],
+    ['a robot of another account', 'foreign-robot', 404, 'robot_id'],
+    ['a robot that is already paired', 'paired-robot', 409, 'robot_id'],
+    ['an unknown robot id', 'unknown-robot', 404, 'robot_id'],
+    ['a malformed code', 'bad-code', 400, 'pair_code'],
+  ] as const)('refuses %s', async (_name, kind, status, field) => {
+    const user = await signIn(t);
+    const stranger = await signIn(t);
+    const mine = await grantLicence(t, user.id);
+    const theirs = await grantLicence(t, stranger.id);
+    let robotId = await registerRobot(user);
+    let code = mine.code;
+    if (kind === 'other') code = theirs.code;
+    if (kind === 'foreign-robot') robotId = await registerRobot(stranger);
+    if (kind === 'unknown-robot') robotId = '3f1c8f9e-0000-4000-8000-000000000000';
+    if (kind === 'bad-code') code = 'no!';
+    if (kind === 'paired-robot') {
+      const first = await grantLicence(t, user.id);
+      await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: first.code, robot_id: robotId });
+    }
+    expectFieldError(await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId }), status, field);
+    // Nothing was bound by the refused attempt.
+    const stillUnpaired = (await licencesOf(user)).robot_licenses.find(
+      (l) => l.robot_license.license_id === mine.licenceId,
+    );
+    expect(stillUnpaired?.pair_code).toBe(mine.code);
+  });
+
+  it('limits attempts per account: after the limit even the right code is refused', async () => {
+    const user = await signIn(t);
+    const { code } = await grantLicence(t, user.id);
+    const robotId = await registerRobot(user);
+    for (let i = 0; i < PAIR_LIMIT; i++) {
+      const res = await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: 'WRONGCODE', robot_id: robotId });
+      expect(res.status).toBe(404);
+    }
+    const limited = await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.Code).toBe(ErrorCodes.RATE_LIMITED.code);
+    // The window passes, the right code works.
+    t.clock.advance(15 * 60 * 1000);
+    const later = await as(t, await relogin(t, user), license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId });
+    expect(later.status).toBe(200);
+  });
+
+  it('limits attempts per address across accounts', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < PAIR_ADDRESS_LIMIT; i++) {
+      const user = await signIn(t);
+      const robotId = await registerRobot(user);
+      const res = await as(t, user, license, ip)('PAIRROBOT', { pair_code: 'WRONGCODE', robot_id: robotId });
+      expect(res.status).toBe(404);
+    }
+    const user = await signIn(t);
+    const { code } = await grantLicence(t, user.id);
+    const robotId = await registerRobot(user);
+    expect((await as(t, user, license, ip)('PAIRROBOT', { pair_code: code, robot_id: robotId })).status).toBe(429);
+    expect((await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('REGENERATEPAIRCODE', () => {
+  it('replaces the code: the old one stops working, the new one pairs', async () => {
+    const user = await signIn(t);
+    const { licenceId, code: old } = await grantLicence(t, user.id);
+    const res = await as(t, user, license)('REGENERATEPAIRCODE', { license_id: licenceId });
+    expect(res.status).toBe(200);
+    const fresh = (res.body.robot_license as Lic).pair_code;
+    expect(fresh).toMatch(/^[A-Z2-9]{8}$/);
+    expect(fresh).not.toBe(old);
+    expect((await licencesOf(user)).robot_licenses[0]!.pair_code).toBe(fresh);
+
+    const robotId = await registerRobot(user);
+    const ip = nextIp();
+    expect((await as(t, user, license, ip)('PAIRROBOT', { pair_code: old, robot_id: robotId })).status).toBe(404);
+    expect((await as(t, user, license, ip)('PAIRROBOT', { pair_code: fresh, robot_id: robotId })).status).toBe(200);
+  });
+
+  it('refuses a paired licence', async () => {
+    const { owner, licenceId } = await pairedOwner();
+    expectFieldError(await as(t, owner, license)('REGENERATEPAIRCODE', { license_id: licenceId }), 409, 'license_id');
+  });
+});
+
+describe('UNPAIR', () => {
+  it('releases the robot and gives the licence a new code that pairs again', async () => {
+    const { owner, licenceId, robotId } = await pairedOwner();
+    const res = await as(t, owner, license)('UNPAIR', { license_id: licenceId });
+    expect(res.status).toBe(200);
+    const lic = res.body.robot_license as Lic;
+    expect(lic).toMatchObject({ robot_id: '', paired_status: false });
+    expect(lic.pair_code).toMatch(/^[A-Z2-9]{8}$/);
+
+    // The robot is still registered and can be paired again with the new code.
+    const again = await as(t, owner, license, nextIp())('PAIRROBOT', { pair_code: lic.pair_code, robot_id: robotId });
+    expect(again.status).toBe(200);
+  });
+
+  it('refuses a licence that is not paired', async () => {
+    const user = await signIn(t);
+    const { licenceId } = await grantLicence(t, user.id);
+    expectFieldError(await as(t, user, license)('UNPAIR', { license_id: licenceId }), 409, 'license_id');
+  });
+});
+
+describe('sharing', () => {
+  it('the recipient sees the licence and robot read-only until the owner stops sharing', async () => {
+    const { owner, licenceId, robotId } = await pairedOwner();
+    const recipient = await signIn(t);
+
+    const shared = await as(t, owner, license)('SHARELICENSE', {
+      license_id: licenceId,
+      recipient_email: recipient.email.toUpperCase(),
+      duration: 7 * 86_400,
+    });
+    expect(shared.status).toBe(200);
+    expect(shared.body).toMatchObject({
+      owner_email: owner.email,
+      sharees_robots: [{ sharee_email: recipient.email, license: { robot_id: robotId } }],
+    });
+    const listed = await as(t, owner, license)('GETSHAREDLICENSES');
+    expect(listed.body.sharees_robots).toHaveLength(1);
+
+    const seen = await licencesOf(recipient);
+    expect(seen.robot_licenses).toEqual([]);
+    expect(seen.shared_robot_licenses).toHaveLength(1);
+    expect(seen.shared_robot_licenses[0]).toMatchObject({ robot_id: robotId, pair_code: '', paired_status: true });
+    expect(seen.shared_robot_licenses[0]!.robot_license.duration).toBe(7 * 86_400);
+
+    const robotsSeen = await as(t, recipient, robots)('GetRobots', { robot_licenses: [{ robot_id: robotId }] });
+    expect(robotsSeen.body.robots).toEqual([expect.objectContaining({ robot_id: robotId, hardware_hash: '' })]);
+    // Read-only: the recipient cannot change, unpair or re-share it.
+    expect((await as(t, recipient, robots)('UPDATEROBOT', { robot_id: robotId, name: 'Mine now' })).status).toBe(404);
+    expect((await as(t, recipient, license)('UNPAIR', { license_id: licenceId })).status).toBe(404);
+
+    const stopped = await as(t, owner, license)('STOPSHAREDLICENSE', {
+      license_id: licenceId,
+      recipient_email: recipient.email,
+    });
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.sharees_robots).toEqual([]);
+    expect((await as(t, recipient, license)('GetLicences')).body.error.Code).toBe(ErrorCodes.NO_LICENCES.code);
+    const afterStop = await as(t, recipient, robots)('GetRobots', { robot_licenses: [{ robot_id: robotId }] });
+    expect(afterStop.body.robots).toEqual([]);
+  });
+
+  it('ends by itself when its duration passes', async () => {
+    const { owner, licenceId } = await pairedOwner();
+    const recipient = await signIn(t);
+    await as(t, owner, license)('SHARELICENSE', { license_id: licenceId, recipient_email: recipient.email, duration: 60 });
+    expect((await licencesOf(recipient)).shared_robot_licenses).toHaveLength(1);
+    t.clock.advance(61_000);
+    expect((await licencesOf(recipient)).shared_robot_licenses).toEqual([]);
+    expect((await as(t, owner, license)('GETSHAREDLICENSES')).body.sharees_robots).toEqual([]);
+  });
+
+  it('never outlasts the licence', async () => {
+    const owner = await signIn(t);
+    const { licenceId, code } = await grantLicence(t, owner.id, 'Nao', 3_600);
+    const robotId = await registerRobot(owner);
+    await as(t, owner, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId });
+    const recipient = await signIn(t);
+    const res = await as(t, owner, license)('SHARELICENSE', {
+      license_id: licenceId,
+      recipient_email: recipient.email,
+      duration: 30 * 86_400,
+    });
+    expect((res.body.sharees_robots as { license: Lic }[])[0]!.license.robot_license.duration).toBeLessThanOrEqual(3_600);
+  });
+
+  it('stopping with no recipient stops every share of the licence', async () => {
+    const { owner, licenceId } = await pairedOwner();
+    const [r1, r2] = [await signIn(t), await signIn(t)];
+    for (const r of [r1, r2])
+      await as(t, owner, license)('SHARELICENSE', { license_id: licenceId, recipient_email: r.email, duration: 3600 });
+    const res = await as(t, owner, license)('STOPSHAREDLICENSE', { license_id: licenceId });
+    expect(res.body.sharees_robots).toEqual([]);
+    for (const r of [r1, r2]) expect((await licencesOf(r)).shared_robot_licenses).toEqual([]);
+    expectFieldError(await as(t, owner, license)('STOPSHAREDLICENSE', { license_id: licenceId }), 404, 'license_id');
+  });
+
+  it.each([
+    ['yourself', 'self', 400, 'recipient_email'],
+    ['an unknown email', 'unknown', 404, 'recipient_email'],
+    ['a malformed email', 'malformed', 400, 'recipient_email'],
+    ['a zero duration', 'zero', 400, 'duration'],
+    ['a fractional duration', 'fraction', 400, 'duration'],
+    ['an unpaired licence', 'unpaired', 409, 'license_id'],
+    ['a malformed licence id', 'bad-id', 404, 'license_id'],
+  ] as const)('refuses sharing with %s, naming the field', async (_name, kind, status, field) => {
+    const { owner, licenceId } = await pairedOwner();
+    const recipient = await signIn(t);
+    const body: Record<string, unknown> = { license_id: licenceId, recipient_email: recipient.email, duration: 3600 };
+    if (kind === 'self') body.recipient_email = owner.email;
+    if (kind === 'unknown') body.recipient_email = 'nobody-here@example.test';
+    if (kind === 'malformed') body.recipient_email = 'not-an-email';
+    if (kind === 'zero') body.duration = 0;
+    if (kind === 'fraction') body.duration = 1.5;
+    if (kind === 'unpaired') body.license_id = (await grantLicence(t, owner.id)).licenceId;
+    if (kind === 'bad-id') body.license_id = 'x';
+    expectFieldError(await as(t, owner, license)('SHARELICENSE', body), status, field);
+    expect((await licencesOf(recipient)).shared_robot_licenses).toEqual([]);
+  });
+});
+
+describe('BUYASSET', () => {
+  it('is for operators only: a portal session is refused', async () => {
+    const user = await signIn(t);
+    const asset = await driverAsset(t, 'Pepper');
+    const res = await as(t, user, license)('BUYASSET', { asset_id: asset });
+    expectFieldError(res, 403, 'x-operator-token');
+    const wrong = await asOperator(t, license, `${OPERATOR_TOKEN}x`)('BUYASSET', { email: user.email, asset_id: asset });
+    expectFieldError(wrong, 403, 'x-operator-token');
+    expect((await as(t, user, license)('GetLicences')).body.error.Code).toBe(ErrorCodes.NO_LICENCES.code);
+  });
+
+  it('grants an asset licence and, for a robot driver, an unpaired robot licence with a code', async () => {
+    const user = await signIn(t);
+    const asset = await driverAsset(t, 'Tiago++');
+    const res = await asOperator(t, license)('BUYASSET', { email: user.email, asset_id: asset, duration: 86_400 });
+    expect(res.status).toBe(200);
+    expect(res.body.asset_license).toMatchObject({ asset_id: asset, asset_license: { duration: 86_400 } });
+    const seen = await licencesOf(user);
+    expect(seen.asset_licenses).toHaveLength(1);
+    expect(seen.robot_licenses).toEqual([
+      expect.objectContaining({ asset_id: asset, robot_model: 'Tiago++', paired_status: false }),
+    ]);
+    expect(seen.robot_licenses[0]!.pair_code).toMatch(/^[A-Z2-9]{8}$/);
+  });
+
+  it.each([
+    ['an unknown asset', { asset_id: 'no-such-asset' }, 404, 'asset_id'],
+    ['an unknown account', { email: 'nobody-here@example.test' }, 404, 'email'],
+    ['a missing asset id', { asset_id: undefined }, 400, 'asset_id'],
+    ['a negative duration', { duration: -5 }, 400, 'duration'],
+  ] as const)('refuses %s, naming the field', async (_name, patch, status, field) => {
+    const user = await signIn(t);
+    const asset = await driverAsset(t, 'Nao');
+    expectFieldError(await asOperator(t, license)('BUYASSET', { email: user.email, asset_id: asset, ...patch }), status, field);
+  });
+
+  it('is disabled when no OPERATOR_TOKEN is configured', async () => {
+    const plain = await testApp(database, roboticsConfig({ OPERATOR_TOKEN: '' }));
+    try {
+      const res = await asOperator(plain, license)('BUYASSET', { email: 'x@example.test', asset_id: 'a' });
+      expectFieldError(res, 403, 'x-operator-token');
+      expect(res.body.error.Description).toContain('disabled');
+    } finally {
+      await plain.app.close();
+    }
+  });
+});
+
+describe('never a 500', () => {
+  it.each(Object.keys(license.actions))('%s answers junk with a 4xx naming what is wrong', async (action) => {
+    const user = await signIn(t);
+    for (const body of JUNK_BODIES) {
+      const res = await as(t, user, license, nextIp())(action as keyof typeof license.actions, body);
+      expect(res.status, `${action} ${JSON.stringify(body)} -> ${JSON.stringify(res.body)}`).toBeLessThan(500);
+      if (res.status >= 400) expect(res.body.error.Description).toMatch(/^[\w.[\]-]+: /);
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { robots } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import { mountService } from '../../plugins/actions.ts';
+import { LicenceService } from '../license/license.service.ts';
+import { RobotService } from './robots.service.ts';
+
+/** Registrations one account may make per hour: a hub registers a handful, a loop would fill the table. */
+export const REGISTRATIONS_PER_HOUR = 60;
+
+export async function robotsRoutes(app: FastifyInstance): Promise<void> {
+  const { db, clock, config, limiter } = app.deps;
+  const service = new RobotService(db, clock, new LicenceService(db, clock, config.JWT_SECRET));
+
+  mountService(app, robots, {
+    async GetRobots(input, { caller }) {
+      return service.visible(caller, input.robot_licenses);
+    },
+
+    async REGISTERSIM(input, { caller }) {
+      await limiter.hit(
+        `robots:register:acct:${caller.userId}`,
+        REGISTRATIONS_PER_HOUR,
+        60 * 60,
+        'Too many robot registrations. Please try again later.',
+      );
+      return {
+        robot: await service.register(caller, {
+          make: input.make,
+          model: input.model,
+          name: input.name,
+          hardwareHash: input.hardware_hash,
+        }),
+      };
+    },
+
+    async UPDATEROBOT(input, { caller }) {
+      return {
+        robot: await service.update(caller, input.robot_id, {
+          name: input.name,
+          available: input.robot_state?.available,
+          config: input.robot_config,
+        }),
+      };
+    },
+
+    async UNREGISTER(input, { caller }) {
+      await service.unregister(caller, input.robot_id);
+      return {};
+    },
+
+    async UPDATEMODALITIES(input, { caller }) {
+      return { robot: await service.update(caller, input.robot_id, { config: { modalities: input.modalities } }) };
+    },
+  });
+}

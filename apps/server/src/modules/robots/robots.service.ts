@@ -1,0 +1,114 @@
+import { ApiError, type Robot, type RobotLicence } from '@portal/contract';
+import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { isUuid } from '../../lib/keys.ts';
+import { licenceRepository, type RobotLicenceRow } from '../license/license.repository.ts';
+import type { Account, LicenceService } from '../license/license.service.ts';
+import { robotRepository as repo, type RobotRow } from './robots.repository.ts';
+
+const NO_ROBOT = 'robot_id: no robot with this id is registered to your account';
+
+/**
+ * Robots (DESIGN §4): the hub registers them and reports their state; the portal reads those the
+ * user registered and those bound to a licence shared with the user (read-only, no hardware hash).
+ */
+export class RobotService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly licences: LicenceService,
+  ) {}
+
+  private view(row: RobotRow, licence: RobotLicenceRow | undefined, owner: boolean): Robot {
+    return {
+      robot_id: row.id,
+      make: row.make,
+      model: row.model,
+      name: row.name,
+      hardware_hash: owner ? row.hardwareHash : '',
+      license: { license_id: licence?.id ?? '' },
+      join_date: row.registeredAt.getTime(),
+      robot_config: row.config,
+      robot_state: { available: row.available },
+      pair_code: '',
+      isFlexible: licence?.isFlexible ?? false,
+    };
+  }
+
+  private async ownViews(row: RobotRow): Promise<Robot> {
+    return this.view(row, await licenceRepository.byRobot(this.db, row.id), true);
+  }
+
+  /**
+   * GetRobots: of the robots asked about, those the user registered or holds a live share of; an
+   * empty question answers every robot the user registered. Ids that are not the user's are left
+   * out silently, as if they did not exist.
+   */
+  async visible(account: Account, refs: readonly { robot_id: string }[]): Promise<{ robots: Robot[]; robot_licenses: RobotLicence[] }> {
+    const now = this.clock.now();
+    const ids = [...new Set(refs.map((r) => r.robot_id).filter(isUuid))];
+    const rows = refs.length === 0 ? await repo.ofUser(this.db, account.userId) : await repo.byIds(this.db, ids);
+    const [bound, shared] = await Promise.all([
+      licenceRepository.byRobots(
+        this.db,
+        rows.map((r) => r.id),
+      ),
+      licenceRepository.sharedWith(this.db, account.userId, now),
+    ]);
+    const licenceOf = new Map(bound.map((l) => [l.robotId, l]));
+    const shareOf = new Map(shared.map((s) => [s.licence.id, s.share]));
+    const robots: Robot[] = [];
+    const robotLicences: RobotLicence[] = [];
+    for (const row of rows) {
+      const licence = licenceOf.get(row.id);
+      if (row.userId === account.userId) {
+        robots.push(this.view(row, licence, true));
+        if (licence) robotLicences.push(this.licences.ownerView(licence));
+        continue;
+      }
+      const share = licence ? shareOf.get(licence.id) : undefined;
+      if (!licence || !share) continue;
+      robots.push(this.view(row, licence, false));
+      robotLicences.push(this.licences.sharedView(licence, share));
+    }
+    return { robots, robot_licenses: robotLicences };
+  }
+
+  async register(
+    account: Account,
+    input: { make: string; model: string; name: string; hardwareHash: string },
+  ): Promise<Robot> {
+    const { robot } = await repo.register(this.db, { userId: account.userId, ...input, now: this.clock.now() });
+    return this.ownViews(robot);
+  }
+
+  async update(
+    account: Account,
+    robotId: string,
+    patch: { name?: string | undefined; available?: boolean | undefined; config?: Record<string, unknown> | undefined },
+  ): Promise<Robot> {
+    const row = isUuid(robotId)
+      ? await repo.update(this.db, robotId, account.userId, {
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.available !== undefined ? { available: patch.available } : {}),
+          ...(patch.config !== undefined ? { config: patch.config } : {}),
+          now: this.clock.now(),
+        })
+      : undefined;
+    if (!row) throw new ApiError('NOT_FOUND', NO_ROBOT);
+    return this.ownViews(row);
+  }
+
+  /** UNREGISTER: the robot goes; a licence bound to it becomes unpaired with a new code. */
+  async unregister(account: Account, robotId: string): Promise<void> {
+    const deleted =
+      isUuid(robotId) &&
+      (await this.db.transaction(async (tx) => {
+        const robot = await repo.byIdOfOwner(tx, robotId, account.userId);
+        if (!robot) return false;
+        await this.licences.releaseRobot(tx, robot.id);
+        return repo.delete(tx, robot.id, account.userId);
+      }));
+    if (!deleted) throw new ApiError('NOT_FOUND', NO_ROBOT);
+  }
+}

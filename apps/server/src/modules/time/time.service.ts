@@ -1,0 +1,109 @@
+import {
+  ApiError,
+  type CreditKind,
+  creditEntry,
+  type LedgerContext,
+  openPeriod,
+  type UserTime,
+  useEntry,
+  userTimeFromLedger,
+} from '@portal/contract';
+import type { Db, Executor } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { subscriptionRepository } from '../subscriptions/subscriptions.repository.ts';
+import { type LedgerWrite, timeRepository as repo } from './time.repository.ts';
+
+/**
+ * Dial time (docs/decisions/008): the arithmetic is the contract's ledger functions; this class adds
+ * the database around it. Every write runs in one transaction holding the user's lock, so
+ * concurrent reports never double-spend.
+ */
+export class TimeService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  private async context(ex: Executor, userId: string, now: Date): Promise<LedgerContext> {
+    const info = await subscriptionRepository.tierOf(ex, userId, now);
+    if (!info) throw new ApiError('NOT_FOUND', 'email: no account with this email');
+    return {
+      tier: info.tier,
+      anchorMs: info.anchor.getTime(),
+      nowMs: now.getTime(),
+      subscriptionEndMs: info.endsAt?.getTime() ?? 0,
+    };
+  }
+
+  /** The user's time now. Reading writes nothing: a period not yet opened is opened in the answer only. */
+  async check(userId: string): Promise<UserTime> {
+    const now = this.clock.now();
+    const ctx = await this.context(this.db, userId, now);
+    return userTimeFromLedger(await repo.sums(this.db, userId), ctx);
+  }
+
+  /**
+   * Records minutes of use (perishable first, never below 0). A key already recorded for the same
+   * robot and minutes changes nothing and answers the balance; for a different report it is a conflict.
+   */
+  async use(userId: string, input: { minutes: number; robotId: string; idempotencyKey: string }): Promise<UserTime> {
+    const key = `use:${input.idempotencyKey}`;
+    return this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      await repo.lock(tx, userId, now);
+      const ctx = await this.context(tx, userId, now);
+      const previous = await repo.byIdempotencyKey(tx, userId, key);
+      if (previous) {
+        if (previous.minutes !== input.minutes || previous.robotId !== input.robotId)
+          throw new ApiError(
+            'CONFLICT',
+            `idempotency_key: already used for a different report (${previous.minutes} minutes on robot ${previous.robotId})`,
+          );
+        return userTimeFromLedger(await repo.sums(tx, userId), ctx);
+      }
+      const entries = await this.openCurrentPeriod(tx, userId, ctx, now);
+      const use = useEntry(entries, ctx, input.minutes);
+      await repo.append(tx, userId, [
+        { ...use, robotId: input.robotId, idempotencyKey: key, reason: 'dial', createdAt: now },
+      ]);
+      return userTimeFromLedger([...entries, use], ctx);
+    });
+  }
+
+  /** Adds durable minutes: a purchase (fulfilment) or an operator's grant. A repeated key adds nothing. */
+  async credit(
+    userId: string,
+    input: { kind: CreditKind; minutes: number; reason: string; idempotencyKey?: string | undefined },
+  ): Promise<UserTime> {
+    const key = input.idempotencyKey ? `add:${input.idempotencyKey}` : null;
+    return this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      await repo.lock(tx, userId, now);
+      const ctx = await this.context(tx, userId, now);
+      if (key && (await repo.byIdempotencyKey(tx, userId, key)))
+        return userTimeFromLedger(await repo.sums(tx, userId), ctx);
+      const entries = await this.openCurrentPeriod(tx, userId, ctx, now);
+      const credit = creditEntry(ctx, input.kind, input.minutes);
+      await repo.append(tx, userId, [{ ...credit, reason: input.reason, idempotencyKey: key, createdAt: now }]);
+      return userTimeFromLedger([...entries, credit], ctx);
+    });
+  }
+
+  /** Writes the current period's allocation and closes earlier periods; answers the ledger after it. */
+  private async openCurrentPeriod(tx: Executor, userId: string, ctx: LedgerContext, now: Date) {
+    const entries = await repo.sums(tx, userId);
+    const opening = openPeriod(entries, ctx);
+    await repo.append(
+      tx,
+      userId,
+      opening.map(
+        (e): LedgerWrite => ({
+          ...e,
+          reason: e.kind === 'allocation' ? `yearly allocation (${ctx.tier})` : 'period ended',
+          createdAt: now,
+        }),
+      ),
+    );
+    return [...entries, ...opening];
+  }
+}

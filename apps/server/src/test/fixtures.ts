@@ -1,0 +1,110 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AssetType, type ServiceDef, useraction } from '@portal/contract';
+import { expect } from 'vitest';
+import { assetRepository } from '../modules/assets/assets.repository.ts';
+import { LicenceService } from '../modules/license/license.service.ts';
+import { type Answer, GOOD_PASSWORD, seedUser, type TestApp } from './harness.ts';
+
+/** Helpers for the robot, licence, dial-time and download tests. */
+
+export const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789abcdef';
+
+/** Configuration of the robotics test apps: an operator credential and a private data folder. */
+export function roboticsConfig(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    OPERATOR_TOKEN,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-test-')),
+    ...overrides,
+  };
+}
+
+export interface SignedIn {
+  id: string;
+  email: string;
+  token: string;
+}
+
+export async function signIn(t: TestApp, opts: { email?: string } = {}): Promise<SignedIn> {
+  const user = await seedUser(t, opts);
+  const res = await t.api.call(useraction, 'login', { user: { email: user.email, password: user.password } });
+  expect(res.status).toBe(200);
+  return { id: user.id, email: user.email, token: (res.body.token_pair as { access_token: string }).access_token };
+}
+
+/** A new access token for the user (after the test clock moved past the old one's life). */
+export async function relogin(t: TestApp, user: SignedIn): Promise<SignedIn> {
+  const res = await t.api.call(useraction, 'login', { user: { email: user.email, password: GOOD_PASSWORD } });
+  expect(res.status).toBe(200);
+  return { ...user, token: (res.body.token_pair as { access_token: string }).access_token };
+}
+
+/** A call as the signed-in user, from their own address unless told. */
+export function as<S extends ServiceDef>(t: TestApp, user: SignedIn, service: S, ip?: string) {
+  return (action: keyof S['actions'] & string, body: Record<string, unknown> = {}): Promise<Answer> =>
+    t.api.call(service, action, { email: user.email, ...body }, { bearer: user.token, ...(ip ? { ip } : {}) });
+}
+
+/** An operator's call: the x-operator-token header and no session. */
+export function asOperator<S extends ServiceDef>(t: TestApp, service: S, token = OPERATOR_TOKEN) {
+  return (action: keyof S['actions'] & string, body: Record<string, unknown>): Promise<Answer> =>
+    t.api.post(service.path, { action, ...body }, { headers: { 'x-operator-token': token } });
+}
+
+let ipCounter = 0;
+/** A fresh client address, so per-address limits of one test never touch another. */
+export function nextIp(): string {
+  ipCounter += 1;
+  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+export function licenceService(t: TestApp): LicenceService {
+  return new LicenceService(t.app.deps.db, t.app.deps.clock, t.config.JWT_SECRET);
+}
+
+/** An unpaired licence for the user, granted directly; answers its id and pairing code. */
+export async function grantLicence(t: TestApp, userId: string, model = 'Pepper', durationS?: number) {
+  const { licence, code } = await licenceService(t).grantRobotLicence(t.app.deps.db, {
+    userId,
+    model,
+    make: model,
+    source: 'operator',
+    ...(durationS ? { durationS } : {}),
+  });
+  return { licenceId: licence.id, code };
+}
+
+export async function driverAsset(t: TestApp, model: string, id = `driver-${model.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`) {
+  await assetRepository.upsertAsset(t.app.deps.db, {
+    id,
+    type: AssetType.RobotDriver,
+    name: `${model} driver`,
+    make: model,
+    model,
+  });
+  return id;
+}
+
+let hardware = 0;
+export function hardwareHash(): string {
+  hardware += 1;
+  return `hw-${hardware}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** A 4xx that names the field: the Description starts with `field:`. */
+export function expectFieldError(res: Answer, status: number, field: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.error.Success).toBe(false);
+  expect(res.body.error.Description).toMatch(new RegExp(`(^|; )${field.replace(/[.[\]]/g, '\\$&')}: `));
+}
+
+/** Bodies that must never make an action answer 5xx. */
+export const JUNK_BODIES: Record<string, unknown>[] = [
+  {},
+  { email: 42 },
+  { license_id: 'not-a-uuid', robot_id: 'not-a-uuid', asset_id: '', pair_code: '!!', minutes: 'x' },
+  { license_id: '00000000-0000-0000-0000-000000000000', robot_id: '00000000-0000-0000-0000-000000000000' },
+  { robot_licenses: 'x', user_slots: [{ slot_id: -1 }], assets: { artifacts: [] } },
+  { duration: 1e20, minutes: 1e20, recipient_email: 'nobody', idempotency_key: '' },
+];

@@ -1,0 +1,220 @@
+import { Link, useRouterState } from '@tanstack/react-router';
+import { BookOpenIcon, ChevronRightIcon, CompassIcon, ExternalLinkIcon, GraduationCapIcon } from 'lucide-react';
+import * as React from 'react';
+import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import {
+  Sidebar,
+  SidebarContent,
+  SidebarFooter,
+  SidebarGroup,
+  SidebarGroupLabel,
+  SidebarHeader,
+  SidebarMenu,
+  SidebarMenuButton,
+  SidebarMenuItem,
+  SidebarMenuSub,
+  SidebarMenuSubButton,
+  SidebarMenuSubItem,
+  useSidebar,
+} from '@/components/ui/sidebar';
+import { env } from '@/config/env';
+import { restartOnboarding } from '@/features/onboarding/onboarding-store';
+import { AppShellLogo } from './app-shell-logo';
+import {
+  initialGroupOpen,
+  isNavGroup,
+  isPathActive,
+  type NavGroup,
+  type NavLink,
+  type NavPath,
+  PLATFORM_NAV,
+} from './app-shell-nav';
+
+export const SIDEBAR_ID = 'app-sidebar';
+
+/**
+ * The spec/001 pages (downloads, add robots, subscriptions) are built in another workstream; until
+ * their routes exist, the dashboard's catch-all sends those links to the dashboard. NavPath is the
+ * closed list of the spec's menu, so this widening cannot admit a typo.
+ */
+function navTo(path: NavPath): '/dashboard' {
+  return path as '/dashboard';
+}
+
+function usePathname(): string {
+  return useRouterState({ select: (s) => s.location.pathname });
+}
+
+/** On mobile the sidebar is a sheet over the page; following a link should reveal the page. */
+function useCloseOnMobile(): () => void {
+  const { isMobile, setOpenMobile } = useSidebar();
+  return React.useCallback(() => {
+    if (isMobile) setOpenMobile(false);
+  }, [isMobile, setOpenMobile]);
+}
+
+function NavLinkItem({ item }: { item: NavLink }) {
+  const close = useCloseOnMobile();
+  const Icon = item.icon;
+  return (
+    <SidebarMenuItem>
+      <SidebarMenuButton asChild tooltip={item.title}>
+        <Link to={navTo(item.to)} activeOptions={{ exact: item.exact ?? false }} onClick={close}>
+          <Icon aria-hidden />
+          <span>{item.title}</span>
+        </Link>
+      </SidebarMenuButton>
+    </SidebarMenuItem>
+  );
+}
+
+function NavGroupItem({ group }: { group: NavGroup }) {
+  const pathname = usePathname();
+  const { state, isMobile } = useSidebar();
+  const close = useCloseOnMobile();
+  const childActive = group.items.some((i) => isPathActive(pathname, i.to));
+  const [open, setOpen] = React.useState(() => initialGroupOpen(group.collapse, childActive));
+  const Icon = group.icon;
+
+  React.useEffect(() => {
+    if (childActive) setOpen(true);
+  }, [childActive]);
+
+  // With icons only there is no room for the children, so they move into a menu beside the icon.
+  if (state === 'collapsed' && !isMobile) {
+    return (
+      <SidebarMenuItem>
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <SidebarMenuButton tooltip={group.title} isActive={childActive}>
+              <Icon aria-hidden />
+              <span>{group.title}</span>
+            </SidebarMenuButton>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent side="right" align="start" className="min-w-48">
+            <DropdownMenuLabel>{group.title}</DropdownMenuLabel>
+            {group.items.map((item) => (
+              <DropdownMenuItem key={item.to} asChild>
+                <Link to={navTo(item.to)}>{item.title}</Link>
+              </DropdownMenuItem>
+            ))}
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </SidebarMenuItem>
+    );
+  }
+
+  const subMenu = (
+    <SidebarMenuSub>
+      {group.items.map((item) => (
+        <SidebarMenuSubItem key={item.to}>
+          <SidebarMenuSubButton asChild>
+            <Link to={navTo(item.to)} onClick={close}>
+              <span>{item.title}</span>
+            </Link>
+          </SidebarMenuSubButton>
+        </SidebarMenuSubItem>
+      ))}
+    </SidebarMenuSub>
+  );
+
+  if (group.collapse === 'always') {
+    return (
+      <SidebarMenuItem>
+        <SidebarMenuButton asChild isActive={childActive} className="hover:bg-transparent">
+          <span>
+            <Icon aria-hidden />
+            <span>{group.title}</span>
+          </span>
+        </SidebarMenuButton>
+        {subMenu}
+      </SidebarMenuItem>
+    );
+  }
+
+  return (
+    <Collapsible asChild open={open} onOpenChange={setOpen}>
+      <SidebarMenuItem className="group/collapsible">
+        <CollapsibleTrigger asChild>
+          <SidebarMenuButton tooltip={group.title} isActive={childActive && !open}>
+            <Icon aria-hidden />
+            <span>{group.title}</span>
+            <ChevronRightIcon
+              aria-hidden
+              className="ml-auto transition-transform duration-200 group-data-[state=open]/collapsible:rotate-90"
+            />
+          </SidebarMenuButton>
+        </CollapsibleTrigger>
+        <CollapsibleContent>{subMenu}</CollapsibleContent>
+      </SidebarMenuItem>
+    </Collapsible>
+  );
+}
+
+function ExternalItem({ title, href, icon: Icon }: { title: string; href: string; icon: typeof BookOpenIcon }) {
+  return (
+    <SidebarMenuItem>
+      <SidebarMenuButton asChild tooltip={title}>
+        <a href={href} target="_blank" rel="noreferrer">
+          <Icon aria-hidden />
+          <span className="flex flex-1 items-center justify-between gap-2">
+            {title}
+            <ExternalLinkIcon aria-hidden className="size-3.5 opacity-60" />
+            <span className="sr-only">(opens in a new tab)</span>
+          </span>
+        </a>
+      </SidebarMenuButton>
+    </SidebarMenuItem>
+  );
+}
+
+/** The app's navigation; `footer` is the slot under the menu (the cart widget goes there). */
+export function AppShellSidebar({ footer }: { footer?: React.ReactNode }) {
+  const close = useCloseOnMobile();
+  return (
+    <Sidebar id={SIDEBAR_ID}>
+      <SidebarHeader className="h-14 justify-center border-b border-sidebar-border">
+        <AppShellLogo onNavigate={close} />
+      </SidebarHeader>
+      <nav aria-label="Main" className="flex min-h-0 flex-1 flex-col">
+        <SidebarContent>
+          <SidebarGroup aria-labelledby="sidebar-platform">
+            <SidebarGroupLabel id="sidebar-platform">Platform</SidebarGroupLabel>
+            <SidebarMenu>
+              {PLATFORM_NAV.map((entry) =>
+                isNavGroup(entry) ? <NavGroupItem key={entry.title} group={entry} /> : <NavLinkItem key={entry.to} item={entry} />,
+              )}
+            </SidebarMenu>
+          </SidebarGroup>
+          <SidebarGroup aria-labelledby="sidebar-useful-links">
+            <SidebarGroupLabel id="sidebar-useful-links">Useful Links</SidebarGroupLabel>
+            <SidebarMenu>
+              <SidebarMenuItem>
+                <SidebarMenuButton
+                  tooltip="Onboarding Tour"
+                  onClick={() => {
+                    close();
+                    restartOnboarding();
+                  }}
+                >
+                  <CompassIcon aria-hidden />
+                  <span>Onboarding Tour</span>
+                </SidebarMenuButton>
+              </SidebarMenuItem>
+              <ExternalItem title="Docs" href={env.docsUrl} icon={BookOpenIcon} />
+              <ExternalItem title="Tutorials" href={env.tutorialsUrl} icon={GraduationCapIcon} />
+            </SidebarMenu>
+          </SidebarGroup>
+        </SidebarContent>
+      </nav>
+      <SidebarFooter data-slot="sidebar-cart-slot">{footer}</SidebarFooter>
+    </Sidebar>
+  );
+}

@@ -1,0 +1,20 @@
+import { type ProfileForm, useraction } from '@portal/contract';
+import { useMutation } from '@tanstack/react-query';
+import { callAction } from '@/lib/api-client';
+
+export function updateProfile(input: { email: string; form: ProfileForm }) {
+  return callAction(useraction, 'UserUpdate', {
+    user: {
+      email: input.email,
+      name: input.form.name,
+      company: input.form.organisation,
+      country: input.form.country,
+      // The year is not on the profile form; -1 keeps the stored one (spec/000 §3).
+      year_born: -1,
+    },
+  });
+}
+
+export function useUpdateProfileMutation() {
+  return useMutation({ mutationFn: updateProfile });
+}

@@ -1,0 +1,98 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { COUNTRIES, ERROR_TOAST_MS, type ProfileForm, type PublicUser, profileFormSchema } from '@portal/contract';
+import { Loader2Icon } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormField, fieldProps } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
+import { useAuth } from '@/lib/auth';
+import { useUpdateProfileMutation } from '../api/update-profile';
+
+const formValues = (user: PublicUser): ProfileForm => ({
+  name: user.name,
+  organisation: user.company,
+  country: user.country,
+  yearBorn: -1,
+});
+
+/** Profile Details: name, organisation and country, validated as they are typed (spec/000 §5). */
+export function AccountProfileDetailsCard({ user }: { user: PublicUser }) {
+  const auth = useAuth();
+  const mutation = useUpdateProfileMutation();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ProfileForm>({
+    resolver: zodResolver(profileFormSchema),
+    mode: 'onChange',
+    defaultValues: formValues(user),
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const res = await mutation.mutateAsync({ email: user.email, form: values });
+      if (res.user) {
+        auth.setUser(res.user);
+        reset(formValues(res.user));
+      } else reset(values);
+      toast.success('Profile Details Updated', { description: 'Your profile details have been saved.' });
+    } catch (err) {
+      toast.error('Failed to update profile. Please try again.', {
+        description: err instanceof Error && err.message ? err.message : undefined,
+        duration: ERROR_TOAST_MS,
+      });
+    }
+  });
+
+  // A stored country from before the list existed is offered too, so the select never shows a wrong value.
+  const knownCountry = COUNTRIES.some((c) => c.name === user.country);
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Profile Details</CardTitle>
+        <CardDescription>How we address you, and where you are.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form noValidate onSubmit={onSubmit} className="grid gap-4">
+          <FormField id="profile-name" label="Name" error={errors.name?.message}>
+            <Input {...fieldProps('profile-name', errors.name?.message)} autoComplete="name" {...register('name')} />
+          </FormField>
+          <FormField id="profile-organisation" label="Organisation" error={errors.organisation?.message}>
+            <Input
+              {...fieldProps('profile-organisation', errors.organisation?.message)}
+              autoComplete="organization"
+              {...register('organisation')}
+            />
+          </FormField>
+          <FormField id="profile-country" label="Country" error={errors.country?.message}>
+            <NativeSelect
+              {...fieldProps('profile-country', errors.country?.message)}
+              autoComplete="country-name"
+              {...register('country')}
+            >
+              <option value="">Select country</option>
+              {!knownCountry && user.country && <option value={user.country}>{user.country}</option>}
+              {COUNTRIES.map((c) => (
+                <option key={c.code} value={c.name}>
+                  {c.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormField>
+          <div>
+            <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting || undefined}>
+              {isSubmitting && <Loader2Icon className="animate-spin" aria-hidden />}
+              Save changes
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,22 @@
+import { type RegistrationForm, useraction } from '@portal/contract';
+import { useMutation } from '@tanstack/react-query';
+import { callAction } from '@/lib/api-client';
+
+export function registerAccount(form: RegistrationForm) {
+  return callAction(useraction, 'UserRegister', {
+    user: {
+      email: form.email,
+      password: form.password,
+      name: form.name,
+      year_born: form.yearBorn,
+      country: form.country,
+      company: form.organisation,
+      marketing: form.marketing,
+      termsagreed: true,
+    },
+  });
+}
+
+export function useRegisterMutation() {
+  return useMutation({ mutationFn: registerAccount });
+}

@@ -1,0 +1,11 @@
+import { TokenType, useraction } from '@portal/contract';
+import { useMutation } from '@tanstack/react-query';
+import { callAction } from '@/lib/api-client';
+
+export function verifyEmail(token: string) {
+  return callAction(useraction, 'UserVerifyEmail', { token, tokentype: TokenType.EmailVerification });
+}
+
+export function useVerifyEmailMutation() {
+  return useMutation({ mutationFn: verifyEmail });
+}

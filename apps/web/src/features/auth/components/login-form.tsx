@@ -1,0 +1,138 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type LoginForm as LoginValues, loginFormSchema, type Notice, type SignInTarget } from '@portal/contract';
+import { Loader2Icon } from 'lucide-react';
+import * as React from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { FormField, fieldProps } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PasswordInput } from '@/components/ui/password-input';
+import { useSignIn } from '../hooks/use-sign-in';
+import { decodeHubKey, hubLoginProblem } from '../utils/hub-login';
+
+export interface LoginFormProps {
+  target: SignInTarget;
+  redirect?: string | undefined;
+  hubKey?: string | undefined;
+  /** lets the Forgot Password section start from the address typed here */
+  onEmailChange?: (email: string) => void;
+  onSuccess?: () => void;
+}
+
+export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }: LoginFormProps) {
+  const hub = target === 'hub';
+  const hubProblem = hub ? hubLoginProblem(redirect, hubKey) : undefined;
+  const hubPublicKey = hub ? decodeHubKey(hubKey) : undefined;
+  const { signIn, handingToHub } = useSignIn({ target, redirect, hubPublicKey, onSuccess });
+  const [failure, setFailure] = React.useState<Notice>();
+
+  const {
+    register,
+    handleSubmit,
+    control,
+    getValues,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginValues>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { email: '', password: '', rememberMe: !hub },
+  });
+
+  const emailField = register('email', {
+    onChange: (event: React.ChangeEvent<HTMLInputElement>) => {
+      // spec/000 §4: editing the email clears a form error, and a new email clears the password.
+      setFailure(undefined);
+      onEmailChange?.(event.target.value);
+      if (getValues('password')) setValue('password', '');
+    },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    if (hubProblem) return;
+    setFailure(undefined);
+    const notice = await signIn(values);
+    if (notice) setFailure(notice);
+  });
+
+  const busy = isSubmitting || handingToHub;
+  const hubHost = hub && !hubProblem && redirect ? new URL(redirect).host : undefined;
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-4">
+      {hubProblem && (
+        <Alert variant="destructive">
+          <AlertTitle>This Hub sign-in link cannot be used</AlertTitle>
+          <AlertDescription>{hubProblem}</AlertDescription>
+        </Alert>
+      )}
+      {hubHost && (
+        <p className="rounded-md border bg-muted/50 px-3 py-2 text-sm text-muted-foreground">
+          After you sign in, your credentials are sent encrypted to the Hub on this computer (
+          <span className="font-mono text-foreground">{hubHost}</span>). They are not kept in this browser.
+        </p>
+      )}
+
+      <FormField id="login-email" label="Email" error={errors.email?.message}>
+        <Input
+          {...fieldProps('login-email', errors.email?.message)}
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          autoFocus
+          {...emailField}
+        />
+      </FormField>
+
+      <FormField id="login-password" label="Password" error={errors.password?.message}>
+        <PasswordInput
+          {...fieldProps('login-password', errors.password?.message)}
+          autoComplete="current-password"
+          toggleLabel="Show password"
+          {...register('password')}
+        />
+      </FormField>
+
+      {!hub && (
+        <div className="flex items-center gap-2">
+          <Controller
+            control={control}
+            name="rememberMe"
+            render={({ field }) => (
+              <Checkbox
+                id="login-remember"
+                checked={field.value}
+                onCheckedChange={(checked) => field.onChange(checked === true)}
+                onBlur={field.onBlur}
+                ref={field.ref}
+              />
+            )}
+          />
+          <Label htmlFor="login-remember" className="font-normal">
+            Remember me
+          </Label>
+        </div>
+      )}
+
+      <Button type="submit" className="w-full" disabled={busy || Boolean(hubProblem)} aria-busy={busy || undefined}>
+        {busy && <Loader2Icon className="animate-spin" aria-hidden />}
+        {hub ? 'Sign in to Hub' : 'Sign in to Portal'}
+      </Button>
+
+      {handingToHub && (
+        <p role="status" className="text-center text-sm text-muted-foreground">
+          Handing your sign-in to the Hub…
+        </p>
+      )}
+
+      {failure && (
+        <Alert variant="destructive">
+          <AlertTitle>{failure.title}</AlertTitle>
+          <AlertDescription>{failure.text}</AlertDescription>
+        </Alert>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+import { Freshness, time, type UserTime } from '@portal/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ApiCallError, callAction, isMissingAuth } from '@/lib/api-client';
+
+export const CHECK_TIME_FAILED = 'Failed to check remaining time';
+export const NO_USER_TIME = 'No user time data received';
+
+/** CHECK_REMAINING_TIME: the signed-in user's dial time in both pools. */
+export async function fetchUserTime(email: string, userId: string): Promise<UserTime> {
+  let userTime: UserTime | undefined;
+  try {
+    userTime = (await callAction(time, 'CHECK_REMAINING_TIME', { email, user_id: userId })).user_time;
+  } catch (err) {
+    if (isMissingAuth(err)) throw err;
+    throw err instanceof ApiCallError
+      ? new ApiCallError(CHECK_TIME_FAILED, err.code, err.status)
+      : new ApiCallError(CHECK_TIME_FAILED, undefined, 0);
+  }
+  if (!userTime) throw new ApiCallError(NO_USER_TIME, undefined, 200);
+  return userTime;
+}
+
+export const userTimeKey = (email: string) => ['time', 'CHECK_REMAINING_TIME', email] as const;
+
+export function userTimeQueryOptions(email: string, userId: string) {
+  return queryOptions({
+    queryKey: userTimeKey(email),
+    queryFn: () => fetchUserTime(email, userId),
+    staleTime: Freshness.userTime.staleMs,
+    refetchInterval: Freshness.userTime.refetchMs,
+  });
+}
+
+export function useUserTime(email: string, userId: string) {
+  return useQuery(userTimeQueryOptions(email, userId));
+}

@@ -1,0 +1,131 @@
+import { canPurchaseTime, DIAL_PANEL_TEXT, type DialSummary, dialPanelState } from '@portal/contract';
+import { Link } from '@tanstack/react-router';
+import { ArrowRightIcon, InfinityIcon, SparklesIcon, TriangleAlertIcon } from 'lucide-react';
+import type * as React from 'react';
+import { Alert, AlertTitle } from '@/components/ui/alert';
+import { Skeleton } from '@/components/ui/skeleton';
+import { isMissingAuth } from '@/lib/api-client';
+import { useUserTime } from '../api/dial-time-user-time';
+import { dialTimeTier } from '../dial-time-tier';
+import { DialTimePie, formatPercent, POOL_STYLE } from './dial-time-pie';
+
+const minutes = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'minute' : 'minutes'}`;
+
+function PoolLegend({ pool, summary }: { pool: keyof typeof POOL_STYLE; summary: DialSummary }) {
+  const p = summary[pool];
+  return (
+    <li className="flex items-start gap-2">
+      <span aria-hidden className={`mt-1 size-3 shrink-0 rounded-sm ${POOL_STYLE[pool].swatch}`} />
+      <span>
+        <span className="font-medium">{POOL_STYLE[pool].label}</span>: {formatPercent(p.percentRemaining)} remaining
+        <span className="block text-xs text-muted-foreground">
+          {minutes(p.remaining)} of {minutes(p.total)}
+        </span>
+      </span>
+    </li>
+  );
+}
+
+/** The "Upgrade to Pro" box for Lite users: the whole box links to the plans. */
+function UpgradeBox() {
+  return (
+    <Link
+      // Through the catch-all until the Subscription Manager route exists; the URL is the same.
+      to="/dashboard/$"
+      params={{ _splat: 'subscriptions/manage' }}
+      className="flex flex-col gap-1 rounded-lg border border-primary/30 bg-primary/5 p-4 transition-colors hover:bg-primary/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+    >
+      <span className="flex items-center gap-2 font-semibold text-primary">
+        <SparklesIcon aria-hidden className="size-4" />
+        {DIAL_PANEL_TEXT.upgrade}
+        <ArrowRightIcon aria-hidden className="ml-auto size-4" />
+      </span>
+      <span className="text-sm text-muted-foreground">
+        Pro gives you infinite dial time: dial any robot without counting minutes.
+      </span>
+    </Link>
+  );
+}
+
+export interface DialTimePanelProps {
+  email: string;
+  userId: string;
+  /**
+   * Where the "Buy More Time" flow (a later issue) plugs in: rendered in the normal state for tiers
+   * that may buy time. Nothing is shown until it is provided.
+   */
+  buyMoreTimeSlot?: React.ReactNode;
+}
+
+/** The dial time panel of spec/001 §2: loading, error, Pro/infinite and normal states. */
+export function DialTimePanel({ email, userId, buyMoreTimeSlot }: DialTimePanelProps) {
+  const query = useUserTime(email, userId);
+  const tier = dialTimeTier(query.data);
+  const state = dialPanelState({
+    loading: query.isPending,
+    unauthenticated: !email || isMissingAuth(query.error),
+    // A failed background refresh keeps the numbers already shown.
+    error: query.data ? undefined : query.error,
+    tier,
+    userTime: query.data,
+  });
+
+  return (
+    <section
+      aria-label="Dial time"
+      className="rounded-xl border bg-card p-4 text-card-foreground shadow-sm sm:p-5"
+      data-testid="dial-time-panel"
+    >
+      {state.kind === 'loading' && (
+        <div role="status" className="flex items-center gap-4">
+          <Skeleton className="size-24 rounded-full" />
+          <div className="flex flex-1 flex-col gap-2">
+            <Skeleton className="h-4 w-40" />
+            <Skeleton className="h-4 w-56" />
+          </div>
+          <span className="sr-only">Loading dial time...</span>
+        </div>
+      )}
+      {state.kind === 'error' && (
+        <Alert variant="destructive">
+          <TriangleAlertIcon />
+          <AlertTitle>{state.message}</AlertTitle>
+        </Alert>
+      )}
+      {state.kind === 'infinite' && (
+        <div className="flex flex-col gap-3">
+          <div className="flex h-10 items-center justify-center gap-2 rounded-full bg-gradient-to-r from-primary to-violet-500 px-4 font-semibold text-primary-foreground">
+            <InfinityIcon aria-hidden className="size-5" />
+            {DIAL_PANEL_TEXT.infiniteBar}
+          </div>
+          <p className="text-sm text-muted-foreground">{DIAL_PANEL_TEXT.infinite}</p>
+        </div>
+      )}
+      {state.kind === 'normal' && (
+        <div className="flex flex-col gap-5 md:flex-row md:items-center">
+          <div className="flex items-center gap-5">
+            <DialTimePie summary={state.summary} />
+            <div className="flex flex-col gap-3">
+              <p>
+                <span className="block text-sm text-muted-foreground">Remaining dial time</span>
+                <span className="text-2xl font-semibold" data-testid="remaining-minutes">
+                  {minutes(state.summary.remaining)}
+                </span>
+              </p>
+              <ul className="flex flex-col gap-2 text-sm">
+                <PoolLegend pool="durable" summary={state.summary} />
+                <PoolLegend pool="perishable" summary={state.summary} />
+              </ul>
+            </div>
+          </div>
+          {(state.showUpgrade || (buyMoreTimeSlot && canPurchaseTime(tier))) && (
+            <div className="flex flex-col gap-3 md:ml-auto md:max-w-xs">
+              {buyMoreTimeSlot && canPurchaseTime(tier) && buyMoreTimeSlot}
+              {state.showUpgrade && <UpgradeBox />}
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+export interface FaqItem {
+  id: string;
+  question: string;
+  answer: readonly string[];
+}
+
+export const FAQ_ITEMS: readonly FaqItem[] = [
+  {
+    id: 'add-robot',
+    question: 'How do I add a new robot?',
+    answer: [
+      'Open Add Robots, find your robot’s make and model, and add its licence to your cart. After checkout, an unpaired licence with a pairing code appears in MY ROBOTS on your dashboard.',
+      'Install and open the Hub on a computer connected to the robot, then enter the pairing code to pair the robot with that licence.',
+    ],
+  },
+  {
+    id: 'pairing-code',
+    question: 'What is a pairing code and where do I find it?',
+    answer: [
+      'A pairing code is a short code that links one robot licence to one physical robot. Each unpaired licence shows its code on its card in MY ROBOTS.',
+      'Once the robot is paired, the code disappears and the card shows the robot’s name and whether it is Active or Inactive.',
+    ],
+  },
+  {
+    id: 'robot-inactive',
+    question: 'Why does my robot show as Inactive?',
+    answer: [
+      'Inactive means the robot is not reporting to us right now. Check that the robot is switched on and connected to the network, and that the Hub is running on the computer it is connected to.',
+      'If it stays inactive, the documentation has a troubleshooting guide, or you can get in touch with our support team.',
+    ],
+  },
+  {
+    id: 'dial-time',
+    question: 'What is dial time?',
+    answer: [
+      'Dial time is the number of minutes you spend connected to (dialling) a robot you do not hold a licence for. It is not used when you drive your own licensed robots.',
+      'You have two kinds: a yearly allowance from your plan, which resets at the start of each period, and time you buy, which never expires. The yearly allowance is used first. Pro subscribers have infinite dial time.',
+    ],
+  },
+  {
+    id: 'buy-dial-time',
+    question: 'How do I buy more dial time?',
+    answer: [
+      'On your dashboard, open the dial time panel and choose Buy More Time, then pick a package and complete the payment. The minutes are added as soon as the payment succeeds.',
+      'Pro subscribers do not need to buy time: their dial time is unlimited.',
+    ],
+  },
+  {
+    id: 'licence-types',
+    question: 'What is the difference between a robot licence and a flexible licence?',
+    answer: [
+      'A robot driver licence is bought for one robot model and lasts a year. It belongs to you and can be paired with one physical robot of that model.',
+      'Flexible licences come with some subscription plans as a number of slots. In Flexible Licenses you choose which approved robot models fill your slots, and you can change the selection later; robots using a replaced licence need pairing again.',
+    ],
+  },
+  {
+    id: 'download-hub',
+    question: 'Where do I download the Hub?',
+    answer: [
+      'Open Downloads in the sidebar, choose your operating system and select Download Now. You need to accept the licence agreement before the download starts.',
+      'The page only offers the operating systems the current Hub release supports, and links to a quickstart guide for installing it.',
+    ],
+  },
+  {
+    id: 'subscription-change',
+    question: 'How do I upgrade, update payment details or cancel my subscription?',
+    answer: [
+      'Open Subscription Dashboard. To upgrade, choose a higher plan and complete the checkout. To change your card or cancel, use Update Payment Info / Cancel, which opens our payment provider’s secure billing page.',
+      'If a change does not appear straight away, use Refresh Subscriptions.',
+    ],
+  },
+  {
+    id: 'forgot-password',
+    question: 'I forgot my password. What should I do?',
+    answer: [
+      'On the sign-in page, open Forgot Password?, enter your email address and select Recover. We will email you a link to choose a new password.',
+    ],
+  },
+  {
+    id: 'delete-account',
+    question: 'How do I delete my account?',
+    answer: [
+      'Open Profile from the user menu and go to the Danger Zone. Type “delete my account”, enter your password and confirm. Deleting your account signs you out and cannot be undone.',
+    ],
+  },
+];

@@ -1,0 +1,46 @@
+import { Freshness, type Robot, robots as robotsService } from '@portal/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callAction } from '@/lib/api-client';
+import { robotsCallError } from './robots-api-error';
+
+export type RobotsKind = 'paired' | 'shared';
+
+export const ROBOTS_FAILED: Record<RobotsKind, string> = {
+  paired: 'Failed to fetch paired robots',
+  shared: 'Failed to fetch shared robots',
+};
+
+export interface RobotRef {
+  robot_id: string;
+  asset_id: string;
+}
+
+/**
+ * GetRobots, called once for the user's licences that have a robot and once for the shared ones
+ * (spec/001 §7). Nothing to ask about answers no robots without a call.
+ */
+export async function fetchRobots(email: string, kind: RobotsKind, refs: readonly RobotRef[]): Promise<Robot[]> {
+  if (refs.length === 0) return [];
+  try {
+    const res = await callAction(robotsService, 'GetRobots', { email, robot_licenses: [...refs] });
+    return res.robots;
+  } catch (err) {
+    throw robotsCallError(err, ROBOTS_FAILED[kind]);
+  }
+}
+
+/** Every GetRobots query of a user; mutations invalidate through it. */
+export const robotsBaseKey = (email: string) => ['robots', 'GetRobots', email] as const;
+
+export function robotsQueryOptions(email: string, kind: RobotsKind, refs: readonly RobotRef[]) {
+  return queryOptions({
+    queryKey: [...robotsBaseKey(email), kind, refs.map((r) => r.robot_id)] as const,
+    queryFn: () => fetchRobots(email, kind, refs),
+    staleTime: Freshness.robots.staleMs,
+    refetchInterval: Freshness.robots.refetchMs,
+  });
+}
+
+export function useRobots(email: string, kind: RobotsKind, refs: readonly RobotRef[] | undefined) {
+  return useQuery({ ...robotsQueryOptions(email, kind, refs ?? []), enabled: refs !== undefined });
+}

@@ -1,0 +1,110 @@
+import { Link } from '@tanstack/react-router';
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/lib/utils';
+import { useFitText } from '../hooks/robots-use-fit-text';
+import type { RobotCardModel } from '../robots-cards';
+
+export const PAIRING_CODE_LABEL = 'Pairing Code';
+export const FLEX_BADGE = 'Flex';
+
+function RobotStatus({ status }: { status: RobotCardModel['status'] }) {
+  const active = status === 'Active';
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center gap-1.5 text-sm font-medium',
+        active ? 'text-success' : 'text-muted-foreground',
+      )}
+    >
+      <span aria-hidden className={cn('size-2 rounded-full', active ? 'bg-success' : 'border border-current')} />
+      {status}
+    </span>
+  );
+}
+
+function RobotName({ name }: { name: string }) {
+  const ref = useFitText<HTMLParagraphElement>(name);
+  return (
+    <p
+      ref={ref}
+      className="overflow-hidden font-semibold leading-tight text-ellipsis whitespace-nowrap"
+      style={{ fontSize: 36 }}
+      title={name}
+    >
+      {name}
+    </p>
+  );
+}
+
+function CardBody({ card }: { card: RobotCardModel }) {
+  return (
+    <>
+      <div className="flex items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h3 className="flex flex-wrap items-center gap-2 text-lg leading-tight font-semibold">
+            <span className="truncate">{card.model || 'Unknown model'}</span>
+            {card.version && (
+              <Badge variant="secondary" aria-label={`Version ${card.version}`}>
+                {card.version}
+              </Badge>
+            )}
+          </h3>
+          <p className="truncate text-sm text-muted-foreground">{card.make}</p>
+        </div>
+        {card.isFlexible && <Badge variant="outline">{FLEX_BADGE}</Badge>}
+      </div>
+      <img
+        src={card.image}
+        alt={`${card.model || 'Robot'} illustration`}
+        className="mx-auto aspect-square w-full max-w-36 rounded-lg object-contain"
+        loading="lazy"
+        width={144}
+        height={144}
+      />
+      {card.pairCode ? (
+        <p className="flex flex-wrap items-baseline justify-between gap-x-2 text-sm">
+          <span className="text-muted-foreground">{PAIRING_CODE_LABEL}</span>
+          <span className="font-mono text-base font-semibold tracking-widest" data-testid="pair-code">
+            {card.pairCode}
+          </span>
+        </p>
+      ) : (
+        <div className="flex min-w-0 flex-col gap-1">
+          <RobotName name={card.name || card.model} />
+          <RobotStatus status={card.status} />
+        </div>
+      )}
+    </>
+  );
+}
+
+const cardClass =
+  'flex h-full flex-col gap-3 rounded-xl border-2 bg-card p-4 text-card-foreground shadow-sm transition-colors';
+
+/**
+ * A robot card (spec/001 §2). Only the owner's cards with a robot are links to the manager page;
+ * unpaired cards have a dashed border; shared cards are plain.
+ */
+export function RobotCard({ card }: { card: RobotCardModel }) {
+  const className = cn(cardClass, card.unpaired ? 'border-dashed' : 'border-solid');
+  if (card.clickable) {
+    return (
+      <Link
+        to="/dashboard/robot/manager/$robotID"
+        params={{ robotID: card.robotId }}
+        className={cn(
+          className,
+          'hover:border-primary/60 hover:bg-accent/40 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+        )}
+        data-testid="robot-card"
+      >
+        <CardBody card={card} />
+      </Link>
+    );
+  }
+  return (
+    <div className={className} data-testid="robot-card" data-shared={card.shared || undefined}>
+      <CardBody card={card} />
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import type { RobotCardModel } from '../robots-cards';
+import { RobotCard } from './robots-card';
+
+/** A titled grid of robot cards: 1 to 5 columns by the room the grid has (spec/001 §2). */
+export function RobotsGrid({
+  id,
+  title,
+  cards,
+  emptyText,
+}: {
+  id: string;
+  title: string;
+  cards: readonly RobotCardModel[];
+  emptyText: string;
+}) {
+  return (
+    <section aria-labelledby={id} className="@container flex flex-col gap-3">
+      <h2 id={id} className="text-sm font-semibold tracking-wider text-muted-foreground">
+        {title}
+      </h2>
+      {cards.length === 0 ? (
+        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">{emptyText}</p>
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 @md:grid-cols-2 @2xl:grid-cols-3 @4xl:grid-cols-4 @6xl:grid-cols-5">
+          {cards.map((card) => (
+            <li key={card.key} className="min-w-0">
+              <RobotCard card={card} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

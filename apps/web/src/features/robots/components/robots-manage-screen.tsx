@@ -1,0 +1,357 @@
+import {
+  displayModel,
+  formatDateGB,
+  LOADER_DELAY_MS,
+  type Robot,
+  type RobotLicence,
+  remainingDaysUntil,
+  robotImage,
+  robotStatusLabel,
+} from '@portal/contract';
+import { Link } from '@tanstack/react-router';
+import { ArrowLeftIcon, KeyRoundIcon, RefreshCwIcon, TriangleAlertIcon, UnlinkIcon } from 'lucide-react';
+import * as React from 'react';
+import { toast } from 'sonner';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { cn } from '@/lib/utils';
+import { useLicences } from '../api/robots-licences';
+import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
+import { useRobots } from '../api/robots-robots';
+import { useUnpair } from '../api/robots-unpair';
+import { useDelayedFlag } from '../hooks/robots-use-delayed-flag';
+import { findManagedRobot, licencesWithRobot } from '../robots-cards';
+import { PAIRING_CODE_LABEL } from './robots-card';
+
+export const MANAGE_TEXT = {
+  back: 'Back to Robot Manager',
+  notFoundTitle: 'Robot not found',
+  notFound: 'None of your robots has this ID. It may have been unpaired, or it belongs to another account.',
+  sharedTitle: 'This robot is shared with you',
+  shared: 'Only its owner can manage it. You can see it under Shared Robots on your dashboard.',
+  unpairTitle: 'Unpair this robot?',
+  unpairBody:
+    'The robot loses this licence and can no longer be used with it until it is paired again. The licence gets a new pairing code, which you can enter in the Hub to pair this or another robot.',
+  unpaired: 'Robot unpaired',
+  regenerated: 'New pairing code created',
+} as const;
+
+function Field({ label, children, className }: { label: string; children: React.ReactNode; className?: string }) {
+  return (
+    <div className={cn('flex flex-col gap-0.5', className)}>
+      <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
+      <dd className="text-sm">{children}</dd>
+    </div>
+  );
+}
+
+function BackLink() {
+  return (
+    <Button asChild variant="outline" className="w-fit">
+      <Link to="/dashboard">
+        <ArrowLeftIcon />
+        {MANAGE_TEXT.back}
+      </Link>
+    </Button>
+  );
+}
+
+function Notice({ title, body }: { title: string; body: string }) {
+  return (
+    <Card className="max-w-xl">
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{body}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <BackLink />
+      </CardContent>
+    </Card>
+  );
+}
+
+function RobotDetails({ robot, licence }: { robot: Robot | undefined; licence: RobotLicence }) {
+  const rawModel = robot?.model || licence.robot_model;
+  const shown = displayModel(rawModel);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Robot</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4 sm:flex-row">
+        <img
+          src={robotImage(rawModel)}
+          alt={`${shown.model || 'Robot'} illustration`}
+          width={120}
+          height={120}
+          className="size-28 shrink-0 rounded-lg"
+        />
+        <dl className="grid min-w-0 flex-1 grid-cols-1 gap-3 sm:grid-cols-2">
+          <Field label="Name">{robot?.name || '-'}</Field>
+          <Field label="Make">{robot?.make || licence.robot_make || '-'}</Field>
+          <Field label="Model">
+            <span className="inline-flex items-center gap-2">
+              {shown.model || '-'}
+              {shown.version && <Badge variant="secondary">{shown.version}</Badge>}
+            </span>
+          </Field>
+          <Field label="Joined">{robot?.join_date ? formatDateGB(robot.join_date) : '-'}</Field>
+          <Field label="Hardware hash" className="sm:col-span-2">
+            <span className="font-mono text-xs break-all">{robot?.hardware_hash || '-'}</span>
+          </Field>
+          <Field label="Robot ID" className="sm:col-span-2">
+            <span className="font-mono text-xs break-all">{licence.robot_id || robot?.robot_id || '-'}</span>
+          </Field>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function LicenceDetails({ licence }: { licence: RobotLicence }) {
+  const l = licence.robot_license;
+  const days = remainingDaysUntil(l.end_date, Date.now());
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Licence</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+          <Field label="Licence ID" className="sm:col-span-2">
+            <span className="font-mono text-xs break-all">{l.license_id}</span>
+          </Field>
+          <Field label="Start date">{l.start_date ? formatDateGB(l.start_date) : '-'}</Field>
+          <Field label="End date">{l.end_date ? formatDateGB(l.end_date) : '-'}</Field>
+          <Field label="Remaining">
+            {days} {days === 1 ? 'day' : 'days'}
+          </Field>
+          <Field label="Type">{licence.isFlexible ? 'Flexible licence' : 'Robot licence'}</Field>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Availability({ available }: { available: boolean }) {
+  const label = robotStatusLabel(available);
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center gap-1.5 font-medium',
+        available ? 'text-success' : 'text-muted-foreground',
+      )}
+    >
+      <span aria-hidden className={cn('size-2 rounded-full', available ? 'bg-success' : 'border border-current')} />
+      {label}
+    </span>
+  );
+}
+
+function UnpairButton({ onConfirm, pending }: { onConfirm: () => Promise<unknown>; pending: boolean }) {
+  const [open, setOpen] = React.useState(false);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <Button variant="destructive" className="w-fit" onClick={() => setOpen(true)}>
+        <UnlinkIcon />
+        Unpair robot
+      </Button>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{MANAGE_TEXT.unpairTitle}</DialogTitle>
+          <DialogDescription>{MANAGE_TEXT.unpairBody}</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline">Cancel</Button>
+          </DialogClose>
+          <Button
+            variant="destructive"
+            disabled={pending}
+            onClick={() => {
+              void onConfirm().then(
+                () => setOpen(false),
+                () => setOpen(false),
+              );
+            }}
+          >
+            {pending ? 'Unpairing...' : 'Unpair robot'}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function PairingCard({
+  licence,
+  robot,
+  email,
+  onReleased,
+}: {
+  licence: RobotLicence;
+  robot: Robot | undefined;
+  email: string;
+  onReleased: (licence: RobotLicence) => void;
+}) {
+  const unpair = useUnpair(email);
+  const regenerate = useRegeneratePairCode(email);
+  const paired = licence.robot_id !== '' && !licence.pair_code;
+
+  const doUnpair = () =>
+    unpair.mutateAsync(licence.robot_license.license_id).then(
+      (next) => {
+        toast.success(MANAGE_TEXT.unpaired);
+        onReleased(next ?? { ...licence, robot_id: '', paired_status: false });
+      },
+      (err: Error) => {
+        toast.error(err.message);
+      },
+    );
+
+  const doRegenerate = () =>
+    regenerate.mutateAsync(licence.robot_license.license_id).then(
+      (next) => {
+        toast.success(MANAGE_TEXT.regenerated);
+        if (next) onReleased(next);
+      },
+      (err: Error) => {
+        toast.error(err.message);
+      },
+    );
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Status and pairing</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <Field label="Availability">
+            {paired ? <Availability available={Boolean(robot?.robot_state.available)} /> : '-'}
+          </Field>
+          <Field label="Pairing">
+            <Badge variant={paired ? 'success' : 'outline'}>{paired ? 'Paired' : 'Unpaired'}</Badge>
+          </Field>
+          {!paired && licence.pair_code && (
+            <Field label={PAIRING_CODE_LABEL} className="sm:col-span-2">
+              <span
+                className="inline-flex items-center gap-2 font-mono text-xl font-semibold tracking-widest"
+                data-testid="pair-code"
+              >
+                <KeyRoundIcon aria-hidden className="size-4 text-muted-foreground" />
+                {licence.pair_code}
+              </span>
+              <span className="mt-1 block text-xs text-muted-foreground">
+                Enter this code in the Hub on the robot's computer to pair it with this licence.
+              </span>
+            </Field>
+          )}
+        </dl>
+        <div className="mt-4 flex flex-wrap gap-2">
+          {paired ? (
+            <UnpairButton onConfirm={doUnpair} pending={unpair.isPending} />
+          ) : (
+            <Button variant="outline" onClick={() => void doRegenerate()} disabled={regenerate.isPending}>
+              <RefreshCwIcon className={cn(regenerate.isPending && 'animate-spin')} />
+              {regenerate.isPending ? 'Regenerating...' : 'Regenerate pairing code'}
+            </Button>
+          )}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function greetingName(name: string | undefined): string {
+  return name?.trim().split(/\s+/)[0] || 'there';
+}
+
+/**
+ * /dashboard/robot/manager/{robotID}: a robot of the user's own licences with its details, licence,
+ * availability and pairing; the owner can unpair it, then regenerate the licence's new code.
+ */
+export function RobotManageScreen({ email, userName, robotId }: { email: string; userName?: string; robotId: string }) {
+  const licences = useLicences(email);
+  const refs = React.useMemo(
+    () => (licences.data ? licencesWithRobot(licences.data.robot_licenses) : undefined),
+    [licences.data],
+  );
+  const robots = useRobots(email, 'paired', refs);
+  // After an unpair the licence no longer points at this robot; the page keeps showing it, unpaired.
+  const [released, setReleased] = React.useState<{ licence: RobotLicence; robot: Robot | undefined }>();
+  const pending = licences.isPending || robots.isPending;
+  const showLoader = useDelayedFlag(pending && !released, LOADER_DELAY_MS);
+
+  const found = licences.data && robots.data ? findManagedRobot(licences.data, robots.data, robotId) : undefined;
+  const current = released ?? (found?.kind === 'own' ? { licence: found.licence, robot: found.robot } : undefined);
+  const title = current
+    ? current.robot?.name || displayModel(current.robot?.model || current.licence.robot_model).model
+    : 'Manage robot';
+
+  let body: React.ReactNode;
+  if (current) {
+    body = (
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+        <RobotDetails robot={current.robot} licence={current.licence} />
+        <div className="flex flex-col gap-4">
+          <PairingCard
+            licence={current.licence}
+            robot={current.robot}
+            email={email}
+            onReleased={(licence) => setReleased({ licence, robot: current.robot })}
+          />
+          <LicenceDetails licence={current.licence} />
+        </div>
+      </div>
+    );
+  } else if (found?.kind === 'shared') {
+    body = <Notice title={MANAGE_TEXT.sharedTitle} body={MANAGE_TEXT.shared} />;
+  } else if (found?.kind === 'missing') {
+    body = <Notice title={MANAGE_TEXT.notFoundTitle} body={MANAGE_TEXT.notFound} />;
+  } else if (licences.error || robots.error) {
+    const error = (licences.error ?? robots.error) as Error;
+    body = (
+      <div role="alert" className="flex max-w-md flex-col items-start gap-3 rounded-xl border bg-card p-6">
+        <TriangleAlertIcon aria-hidden className="size-6 text-destructive" />
+        <h2 className="text-lg font-semibold">Something went wrong</h2>
+        <p className="text-sm text-muted-foreground">{error.message}</p>
+        <Button
+          onClick={() => {
+            void licences.refetch();
+            if (robots.isError) void robots.refetch();
+          }}
+        >
+          Try Again
+        </Button>
+      </div>
+    );
+  } else {
+    body = (
+      <div role="status" aria-live="polite" className="flex min-h-40 items-center justify-center text-muted-foreground">
+        {showLoader && 'Loading robot...'}
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-1">
+        <p className="text-muted-foreground">Hello {greetingName(userName)}, here is everything about this robot.</p>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
+      </div>
+      {body}
+      {current && <BackLink />}
+    </div>
+  );
+}

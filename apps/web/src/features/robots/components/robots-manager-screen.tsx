@@ -1,0 +1,128 @@
+import { DIAL_PANEL_OPEN_MIN_WIDTH_PX, LOADER_DELAY_MS, type PairingFilter } from '@portal/contract';
+import { ChevronDownIcon, ClockIcon, TriangleAlertIcon } from 'lucide-react';
+import * as React from 'react';
+import { Button } from '@/components/ui/button';
+import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
+import { useDelayedFlag } from '../hooks/robots-use-delayed-flag';
+import { useRobotManagerData } from '../hooks/robots-use-manager-data';
+import { robotManagerView } from '../robots-cards';
+import { RobotsFilterBadges } from './robots-filter-badges';
+import { RobotsGrid } from './robots-grid';
+import { RobotsWelcomeCard } from './robots-welcome-card';
+
+export const ROBOT_MANAGER_TEXT = {
+  title: 'Robot Manager',
+  viewDialTime: 'View Dial Time',
+  hideDialTime: 'Hide Dial Time',
+  myRobots: (n: number) => `MY ROBOTS (${n})`,
+  sharedRobots: (n: number) => `SHARED ROBOTS (${n})`,
+  errorTitle: 'Something went wrong',
+  tryAgain: 'Try Again',
+  loading: 'Loading robots...',
+} as const;
+
+const FILTER_EMPTY: Record<PairingFilter, string> = {
+  all: 'No robots here yet.',
+  paired: 'No paired robots.',
+  unpaired: 'No unpaired robots.',
+};
+
+function dialOpenByDefault(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia(`(min-width: ${DIAL_PANEL_OPEN_MIN_WIDTH_PX}px)`).matches;
+}
+
+function RobotsLoader({ visible }: { visible: boolean }) {
+  return (
+    <div role="status" aria-live="polite" className="flex min-h-40 items-center justify-center">
+      {visible && (
+        <span className="flex items-center gap-3 text-muted-foreground">
+          <span aria-hidden className="size-6 animate-spin rounded-full border-2 border-current border-t-transparent" />
+          {ROBOT_MANAGER_TEXT.loading}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function RobotsError({ error, retry }: { error: Error; retry: () => void }) {
+  return (
+    <div
+      role="alert"
+      className="mx-auto flex max-w-md flex-col items-center gap-3 rounded-xl border bg-card p-8 text-center"
+    >
+      <TriangleAlertIcon aria-hidden className="size-8 text-destructive" />
+      <h2 className="text-lg font-semibold">{ROBOT_MANAGER_TEXT.errorTitle}</h2>
+      <p className="text-sm text-muted-foreground">{error.message}</p>
+      <Button onClick={retry}>{ROBOT_MANAGER_TEXT.tryAgain}</Button>
+    </div>
+  );
+}
+
+export interface RobotManagerScreenProps {
+  email: string;
+  filter: PairingFilter;
+  onFilterChange: (filter: PairingFilter) => void;
+  /** the "Show onboarding guide" help icon, which the onboarding feature owns */
+  helpButton?: React.ReactNode;
+  /** the dial time panel, which the dial-time feature owns */
+  dialTimePanel?: React.ReactNode;
+}
+
+/** /dashboard (spec/001 §2 Robot Manager). */
+export function RobotManagerScreen({
+  email,
+  filter,
+  onFilterChange,
+  helpButton,
+  dialTimePanel,
+}: RobotManagerScreenProps) {
+  const data = useRobotManagerData(email);
+  const [dialOpen, setDialOpen] = React.useState(dialOpenByDefault);
+  const showLoader = useDelayedFlag(data.status === 'pending', LOADER_DELAY_MS);
+  const view = data.status === 'success' ? robotManagerView(data.mine, data.shared, filter) : undefined;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex items-center gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight">{ROBOT_MANAGER_TEXT.title}</h1>
+        {helpButton}
+      </div>
+
+      <Collapsible open={dialOpen} onOpenChange={setDialOpen} className="flex flex-col gap-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          {view && !view.empty ? <RobotsFilterBadges value={filter} onChange={onFilterChange} /> : <span />}
+          <CollapsibleTrigger asChild>
+            <Button variant="outline" size="sm" className="group">
+              <ClockIcon />
+              {dialOpen ? ROBOT_MANAGER_TEXT.hideDialTime : ROBOT_MANAGER_TEXT.viewDialTime}
+              <ChevronDownIcon className="transition-transform group-data-[state=open]:rotate-180" />
+            </Button>
+          </CollapsibleTrigger>
+        </div>
+        <CollapsibleContent>{dialTimePanel}</CollapsibleContent>
+      </Collapsible>
+
+      {data.status === 'pending' && <RobotsLoader visible={showLoader} />}
+      {data.status === 'error' && <RobotsError error={data.error} retry={data.retry} />}
+      {view?.empty && <RobotsWelcomeCard />}
+      {view && !view.empty && (
+        <>
+          <RobotsGrid
+            id="my-robots"
+            title={ROBOT_MANAGER_TEXT.myRobots(view.mine.length)}
+            cards={view.mine}
+            emptyText={FILTER_EMPTY[filter]}
+          />
+          {data.status === 'success' && data.shared.length > 0 && (
+            <RobotsGrid
+              id="shared-robots"
+              title={ROBOT_MANAGER_TEXT.sharedRobots(view.shared.length)}
+              cards={view.shared}
+              emptyText={FILTER_EMPTY[filter]}
+            />
+          )}
+        </>
+      )}
+    </div>
+  );
+}

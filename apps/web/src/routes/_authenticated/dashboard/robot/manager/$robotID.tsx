@@ -1,0 +1,19 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { licencesQueryOptions } from '@/features/robots/api/robots-licences';
+import { RobotManageScreen } from '@/features/robots/components/robots-manage-screen';
+import { useAuth } from '@/lib/auth';
+
+export const Route = createFileRoute('/_authenticated/dashboard/robot/manager/$robotID')({
+  // Starts the fetch without waiting: the screen shows its own loader, error and not-found states.
+  loader: ({ context }) => {
+    const email = context.auth.user?.email;
+    if (email) void context.queryClient.prefetchQuery(licencesQueryOptions(email));
+  },
+  component: ManageRobotRoute,
+});
+
+function ManageRobotRoute() {
+  const { robotID } = Route.useParams();
+  const { user } = useAuth();
+  return <RobotManageScreen key={robotID} email={user?.email ?? ''} userName={user?.name} robotId={robotID} />;
+}
