@@ -22,6 +22,7 @@ let database: Database;
 let t: TestApp;
 let portal: string;
 let root: string;
+let serverDataDir: string | undefined;
 let dir: string;
 let store: CredentialsStore;
 let dirs = 0;
@@ -29,7 +30,9 @@ let dirs = 0;
 beforeAll(async () => {
   database = await freshDatabase();
   // The operator credential lets the test add dial time (ADD_TIME) the way support staff would.
-  t = await testApp(database, roboticsConfig());
+  const config = roboticsConfig();
+  serverDataDir = config.DATA_DIR;
+  t = await testApp(database, config);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   portal = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   root = await mkdtemp(join(tmpdir(), 'hub-integration-'));
@@ -46,6 +49,7 @@ afterAll(async () => {
   await t?.app.close();
   await database?.close();
   if (root) await rm(root, { recursive: true, force: true });
+  if (serverDataDir) await rm(serverDataDir, { recursive: true, force: true });
 });
 
 /** Runs a hub command line against the test server; HUB_* variables of the shell stay out. */

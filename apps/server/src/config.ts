@@ -33,6 +33,8 @@ export const envSchema = z
     RATE_REGISTER_PER_ADDRESS: int(1, 1_000_000).default(20),
     VERIFY_TOKEN_TTL_S: int(60, 30 * 86_400).default(2 * 86_400),
     RESET_TOKEN_TTL_S: int(60, 7 * 86_400).default(60 * 60),
+    ARGON2_MEMORY_KIB: int(1024, 1_048_576).default(19_456),
+    ARGON2_TIME_COST: int(1, 10).default(2),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })

@@ -97,4 +97,4 @@ export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'expired', 'pending
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** Hub sign-in hands credentials only to these hosts (RFC 8252 loopback redirect). */
-export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'] as const;
+export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'] as const;

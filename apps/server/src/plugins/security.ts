@@ -30,7 +30,7 @@ export function installSecurity(
     "font-src 'self' data:",
     `connect-src 'self'${opts.reportOrigin ? ` ${opts.reportOrigin}` : ''}`,
     // The hub sign-in posts the encrypted credentials to the hub's loopback listener (RFC 8252).
-    "form-action 'self' http://127.0.0.1:* http://localhost:* http://[::1]:*",
+    "form-action 'self' http://127.0.0.1:* http://localhost:*",
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",
@@ -62,8 +62,8 @@ export function installSecurity(
     const header = request.headers['x-csrf-token'];
     const verdict = opts.csrf.check(Array.isArray(header) ? header[0] : header, opts.clock.now().getTime());
     if (verdict === 'missing')
-      throw new ApiError('CSRF', 'x-csrf-token: header missing; fetch one with GET /api/useraction');
+      throw new ApiError('CSRF', 'x-csrf-token: header missing (fetch one with GET /api/useraction)');
     if (verdict !== 'ok')
-      throw new ApiError('CSRF', `x-csrf-token: token ${verdict}; fetch a new one with GET /api/useraction`);
+      throw new ApiError('CSRF', `x-csrf-token: token ${verdict} (fetch a new one with GET /api/useraction)`);
   });
 }

@@ -65,6 +65,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     RATE_FORGOT_PER_ADDRESS: '10000',
     RATE_FORGOT_PER_ACCOUNT: '10000',
     RATE_REGISTER_PER_ADDRESS: '10000',
+    // Cheap hashes keep the suite fast; production cost is the default.
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
     ...overrides,
   });
 }

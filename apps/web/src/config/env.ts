@@ -2,7 +2,8 @@
 export const env = {
   production: import.meta.env.PROD,
   docsUrl: (import.meta.env.VITE_DOCS_URL as string | undefined) ?? 'https://docs.robot-portal.example',
-  tutorialsUrl: (import.meta.env.VITE_TUTORIALS_URL as string | undefined) ?? 'https://docs.robot-portal.example/tutorials',
+  tutorialsUrl:
+    (import.meta.env.VITE_TUTORIALS_URL as string | undefined) ?? 'https://docs.robot-portal.example/tutorials',
   /** Gravatar-compatible avatar service; the image falls back to initials when it cannot be reached. */
   avatarBaseUrl: (import.meta.env.VITE_AVATAR_URL as string | undefined) ?? 'https://www.gravatar.com/avatar',
   /** The external help centre behind the user menu's Get Support entry. */

@@ -9,14 +9,33 @@ import { readSession, refreshSession, SessionError, validAccessToken } from './s
  */
 
 export class ApiCallError extends Error {
+  /** the request fields the server named, e.g. `user.password` */
+  readonly fields: string[];
   constructor(
-    message: string,
+    description: string,
     readonly code: number | undefined,
     readonly status: number,
   ) {
+    const { message, fields } = splitDescription(description);
     super(message);
     this.name = 'ApiCallError';
+    this.fields = fields;
   }
+}
+
+/**
+ * The server names the field of each problem (`user.password: Current password is incorrect`);
+ * people read the rule, the form knows the field.
+ */
+export function splitDescription(description: string): { message: string; fields: string[] } {
+  const fields: string[] = [];
+  const parts = description.split('; ').map((part) => {
+    const m = /^([A-Za-z_][\w.[\]-]*): (.+)$/s.exec(part);
+    if (!m) return part;
+    fields.push(m[1] as string);
+    return m[2] as string;
+  });
+  return { message: [...new Set(parts)].join(' '), fields };
 }
 
 export const MISSING_AUTH = 'Missing required authentication';

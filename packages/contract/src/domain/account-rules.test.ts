@@ -158,3 +158,22 @@ describe('delete confirmation', () => {
     expect(deleteAccountFormSchema.safeParse({ confirmation, password }).success).toBe(expected);
   });
 });
+
+describe('registration form shows every problem at once', () => {
+  it('reports the field rules and the confirmations together', () => {
+    const result = registrationFormSchema.safeParse({
+      name: '',
+      organisation: '',
+      yearBorn: 1990,
+      country: '',
+      email: '',
+      confirmEmail: 'x@y.z',
+      password: 'short',
+      confirmPassword: 'other',
+      termsAgreed: false,
+      marketing: false,
+    });
+    const fields = new Set(messages(result).map((m) => m.split(':')[0]));
+    expect([...fields].sort()).toEqual(['confirmEmail', 'confirmPassword', 'country', 'email', 'name', 'password', 'termsAgreed']);
+  });
+});

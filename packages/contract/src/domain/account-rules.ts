@@ -98,12 +98,14 @@ export function deleteConfirmationValid(confirmation: string, password: string):
 
 // ---- zod schemas of the forms -------------------------------------------------------------
 
+// No rule aborts the parse, so a form shows every field's problem at once (an aborted field would
+// hide the object-level checks: confirmations, password rules, terms).
 export const nameRule = z
   .string()
   .trim()
-  .min(1, { error: 'Please enter your name', abort: true })
-  .min(NAME_MIN, { error: 'Name must be at least 3 characters' })
-  .max(100, { error: 'Name must be at most 100 characters' });
+  .refine((v) => v.length > 0, { error: 'Please enter your name' })
+  .refine((v) => v.length === 0 || v.length >= NAME_MIN, { error: 'Name must be at least 3 characters' })
+  .refine((v) => v.length <= 100, { error: 'Name must be at most 100 characters' });
 
 export const organisationRule = z
   .string()
@@ -116,8 +118,8 @@ export const organisationRule = z
 export const countryRule = z
   .string()
   .trim()
-  .min(1, { error: 'Please enter your country', abort: true })
-  .refine((v) => COUNTRY_NAMES.has(v), { error: 'Please choose a country from the list' });
+  .refine((v) => v.length > 0, { error: 'Please enter your country' })
+  .refine((v) => v.length === 0 || COUNTRY_NAMES.has(v), { error: 'Please choose a country from the list' });
 
 export const yearBornRule = z
   .number({ error: 'Please select a valid year of birth' })
@@ -127,11 +129,12 @@ export const yearBornRule = z
     if (issue) ctx.addIssue({ code: 'custom', message: issue });
   });
 
+const emailShape = z.email();
 export const emailEntryRule = z
   .string()
   .trim()
-  .min(1, { error: 'Please enter an email address' })
-  .pipe(z.email({ error: 'Please enter a valid email address' }));
+  .refine((v) => v.length > 0, { error: 'Please enter an email address' })
+  .refine((v) => v.length === 0 || emailShape.safeParse(v).success, { error: 'Please enter a valid email address' });
 
 /** The fields the server takes for a new account. */
 export const registrationFields = z

@@ -47,6 +47,12 @@ export const subscriptionRepository = {
     return { tier, anchor: deciding.startsAt, endsAt: deciding.endsAt };
   },
 
+  async insert(db: Executor, row: typeof subscriptions.$inferInsert): Promise<SubscriptionRow> {
+    const [created] = await db.insert(subscriptions).values(row).returning();
+    if (!created) throw new Error('subscription insert returned no row');
+    return created;
+  },
+
   /**
    * An operator's grant: the user's active subscriptions end and the new one starts now. Granting
    * Lite only ends them (Lite is the absence of a subscription).

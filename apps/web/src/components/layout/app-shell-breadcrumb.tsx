@@ -9,8 +9,13 @@ import {
   BreadcrumbPage,
   BreadcrumbSeparator,
 } from '@/components/ui/breadcrumb';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
-import { collapseCrumbs, type Crumb, crumbsFromPath } from './app-shell-breadcrumb-segments';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { type Crumb, collapseCrumbs, crumbsFromPath } from './app-shell-breadcrumb-segments';
 
 /** A segment such as /dashboard/subscriptions has no page of its own; it is shown as text, not a link. */
 function useHasPage(): (href: string) => boolean {

@@ -48,7 +48,10 @@ export function AppShellLogo({ onNavigate, className }: { onNavigate?: () => voi
       href="/dashboard"
       onClick={onClick}
       aria-label={`${PRODUCT_NAME}, go to dashboard`}
-      className={cn('flex min-w-0 items-center gap-2 rounded-md p-1 font-semibold group-data-[collapsible=icon]:p-0', className)}
+      className={cn(
+        'flex min-w-0 items-center gap-2 rounded-md p-1 font-semibold group-data-[collapsible=icon]:p-0',
+        className,
+      )}
     >
       <img
         src="/favicon.svg"

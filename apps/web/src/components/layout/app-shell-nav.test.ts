@@ -9,7 +9,12 @@ describe('isPathActive', () => {
     { pathname: '/dashboard/faq', path: '/dashboard', exact: false, expected: true },
     { pathname: '/dashboard/faqs', path: '/dashboard/faq', exact: false, expected: false },
     { pathname: '/dashboard/robot/add', path: '/dashboard/robot/add', exact: false, expected: true },
-    { pathname: '/dashboard/subscriptions/manage/x', path: '/dashboard/subscriptions/manage', exact: false, expected: true },
+    {
+      pathname: '/dashboard/subscriptions/manage/x',
+      path: '/dashboard/subscriptions/manage',
+      exact: false,
+      expected: true,
+    },
   ])('$pathname vs $path (exact $exact)', ({ pathname, path, exact, expected }) => {
     expect(isPathActive(pathname, path, exact)).toBe(expected);
   });

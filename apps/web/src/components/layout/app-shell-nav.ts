@@ -1,4 +1,11 @@
-import { BotIcon, CircleQuestionMarkIcon, CreditCardIcon, DownloadIcon, LayoutDashboardIcon, type LucideIcon } from 'lucide-react';
+import {
+  BotIcon,
+  CircleQuestionMarkIcon,
+  CreditCardIcon,
+  DownloadIcon,
+  LayoutDashboardIcon,
+  type LucideIcon,
+} from 'lucide-react';
 
 export type NavPath =
   | '/dashboard'

@@ -185,17 +185,21 @@ export function AppShellSidebar({ footer }: { footer?: React.ReactNode }) {
       </SidebarHeader>
       <nav aria-label="Main" className="flex min-h-0 flex-1 flex-col">
         <SidebarContent>
-          <SidebarGroup aria-labelledby="sidebar-platform">
+          <SidebarGroup>
             <SidebarGroupLabel id="sidebar-platform">Platform</SidebarGroupLabel>
-            <SidebarMenu>
+            <SidebarMenu aria-labelledby="sidebar-platform">
               {PLATFORM_NAV.map((entry) =>
-                isNavGroup(entry) ? <NavGroupItem key={entry.title} group={entry} /> : <NavLinkItem key={entry.to} item={entry} />,
+                isNavGroup(entry) ? (
+                  <NavGroupItem key={entry.title} group={entry} />
+                ) : (
+                  <NavLinkItem key={entry.to} item={entry} />
+                ),
               )}
             </SidebarMenu>
           </SidebarGroup>
-          <SidebarGroup aria-labelledby="sidebar-useful-links">
+          <SidebarGroup>
             <SidebarGroupLabel id="sidebar-useful-links">Useful Links</SidebarGroupLabel>
-            <SidebarMenu>
+            <SidebarMenu aria-labelledby="sidebar-useful-links">
               <SidebarMenuItem>
                 <SidebarMenuButton
                   tooltip="Onboarding Tour"

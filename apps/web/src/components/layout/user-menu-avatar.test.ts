@@ -12,7 +12,11 @@ describe('normaliseAvatarEmail', () => {
 
 describe('avatarUrl', () => {
   it.each([
-    { base: 'https://www.gravatar.com/avatar', size: undefined, expected: 'https://www.gravatar.com/avatar/h?s=64&d=404' },
+    {
+      base: 'https://www.gravatar.com/avatar',
+      size: undefined,
+      expected: 'https://www.gravatar.com/avatar/h?s=64&d=404',
+    },
     { base: 'https://www.gravatar.com/avatar/', size: 128, expected: 'https://www.gravatar.com/avatar/h?s=128&d=404' },
   ])('$base size $size', ({ base, size, expected }) => {
     expect(avatarUrl(base, 'h', size)).toBe(expected);
@@ -35,7 +39,10 @@ describe('emailHash', () => {
       email: ' MyEmailAddress@example.com ',
       expected: '84059b07d4be67b806386c0aad8070a23f18836bbaae342275dc0a83414c32ee',
     },
-    { email: 'myemailaddress@example.com', expected: '84059b07d4be67b806386c0aad8070a23f18836bbaae342275dc0a83414c32ee' },
+    {
+      email: 'myemailaddress@example.com',
+      expected: '84059b07d4be67b806386c0aad8070a23f18836bbaae342275dc0a83414c32ee',
+    },
   ])('$email', async ({ email, expected }) => {
     expect(await emailHash(email)).toBe(expected);
   });

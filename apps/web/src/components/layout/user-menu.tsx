@@ -1,6 +1,15 @@
 import { AVATAR_DEFAULT_SIZE } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
-import { ExternalLinkIcon, LifeBuoyIcon, LogOutIcon, MonitorIcon, MoonIcon, ShieldIcon, SunIcon, UserIcon } from 'lucide-react';
+import {
+  ExternalLinkIcon,
+  LifeBuoyIcon,
+  LogOutIcon,
+  MonitorIcon,
+  MoonIcon,
+  ShieldIcon,
+  SunIcon,
+  UserIcon,
+} from 'lucide-react';
 import * as React from 'react';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
@@ -65,7 +74,9 @@ export function UserAvatar({
   return (
     <Avatar className={className} aria-hidden>
       {hash && <AvatarImage src={avatarUrl(env.avatarBaseUrl, hash, size)} alt="" referrerPolicy="no-referrer" />}
-      <AvatarFallback className="bg-primary font-semibold text-primary-foreground">{initialsOf(name, email)}</AvatarFallback>
+      <AvatarFallback className="bg-primary font-semibold text-primary-foreground">
+        {initialsOf(name, email)}
+      </AvatarFallback>
     </Avatar>
   );
 }

@@ -10,7 +10,10 @@ export function BreadcrumbList({ className, ...props }: React.ComponentProps<'ol
   return (
     <ol
       data-slot="breadcrumb-list"
-      className={cn('flex flex-wrap items-center gap-1.5 text-sm break-words text-muted-foreground sm:gap-2.5', className)}
+      className={cn(
+        'flex flex-wrap items-center gap-1.5 text-sm break-words text-muted-foreground sm:gap-2.5',
+        className,
+      )}
       {...props}
     />
   );
@@ -20,21 +23,45 @@ export function BreadcrumbItem({ className, ...props }: React.ComponentProps<'li
 }
 export function BreadcrumbLink({ asChild, className, ...props }: React.ComponentProps<'a'> & { asChild?: boolean }) {
   const Comp = asChild ? Slot.Root : 'a';
-  return <Comp data-slot="breadcrumb-link" className={cn('rounded-sm transition-colors hover:text-foreground', className)} {...props} />;
+  return (
+    <Comp
+      data-slot="breadcrumb-link"
+      className={cn('rounded-sm transition-colors hover:text-foreground', className)}
+      {...props}
+    />
+  );
 }
 export function BreadcrumbPage({ className, ...props }: React.ComponentProps<'span'>) {
-  return <span data-slot="breadcrumb-page" aria-current="page" className={cn('font-normal text-foreground', className)} {...props} />;
+  return (
+    <span
+      data-slot="breadcrumb-page"
+      aria-current="page"
+      className={cn('font-normal text-foreground', className)}
+      {...props}
+    />
+  );
 }
 export function BreadcrumbSeparator({ children, className, ...props }: React.ComponentProps<'li'>) {
   return (
-    <li data-slot="breadcrumb-separator" role="presentation" aria-hidden="true" className={cn('[&>svg]:size-3.5', className)} {...props}>
+    <li
+      data-slot="breadcrumb-separator"
+      role="presentation"
+      aria-hidden="true"
+      className={cn('[&>svg]:size-3.5', className)}
+      {...props}
+    >
       {children ?? <ChevronRightIcon />}
     </li>
   );
 }
 export function BreadcrumbEllipsis({ className, ...props }: React.ComponentProps<'span'>) {
   return (
-    <span data-slot="breadcrumb-ellipsis" aria-hidden="true" className={cn('flex size-9 items-center justify-center', className)} {...props}>
+    <span
+      data-slot="breadcrumb-ellipsis"
+      aria-hidden="true"
+      className={cn('flex size-9 items-center justify-center', className)}
+      {...props}
+    >
       <MoreHorizontalIcon className="size-4" />
     </span>
   );

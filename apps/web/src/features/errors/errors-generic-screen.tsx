@@ -30,12 +30,18 @@ export function GenericErrorScreen({
   };
 
   return (
-    <div role="alert" className={cn('mx-auto flex max-w-lg flex-col items-center gap-4 px-4 py-12 text-center', className)}>
+    <div
+      role="alert"
+      className={cn('mx-auto flex max-w-lg flex-col items-center gap-4 px-4 py-12 text-center', className)}
+    >
       <TriangleAlertIcon aria-hidden className="size-10 text-destructive" />
       <h1 className="text-2xl font-semibold">Something went wrong!</h1>
       <p className="text-muted-foreground">An unexpected error has occurred.</p>
       {message && (
-        <p className="max-w-full rounded-md bg-muted px-3 py-2 font-mono text-sm break-words" data-testid="error-message">
+        <p
+          className="max-w-full rounded-md bg-muted px-3 py-2 font-mono text-sm break-words"
+          data-testid="error-message"
+        >
           {message}
         </p>
       )}

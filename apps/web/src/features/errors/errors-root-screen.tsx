@@ -14,9 +14,13 @@ export function RootErrorScreen({ error }: ErrorComponentProps) {
       <div className="flex max-w-md flex-col items-center gap-4 text-center">
         <TriangleAlertIcon aria-hidden className="size-10 text-destructive" />
         <h1 className="text-2xl font-semibold">Error!</h1>
-        <p className="text-muted-foreground">An unhandled error occurred. Please go back to the dashboard and try again.</p>
+        <p className="text-muted-foreground">
+          An unhandled error occurred. Please go back to the dashboard and try again.
+        </p>
         {!env.production && message && (
-          <pre className="max-w-full overflow-x-auto rounded-md bg-muted p-3 text-left text-xs whitespace-pre-wrap">{message}</pre>
+          <pre className="max-w-full overflow-x-auto rounded-md bg-muted p-3 text-left text-xs whitespace-pre-wrap">
+            {message}
+          </pre>
         )}
         {/* A full page load rather than router navigation: the router itself may be what failed. */}
         <Button asChild>

@@ -10,12 +10,16 @@ export function FaqPage() {
     <div className="mx-auto w-full max-w-3xl space-y-6">
       <header className="space-y-2">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Frequently asked questions</h1>
-        <p className="text-muted-foreground">Quick answers about robots, pairing, dial time, licences, downloads and subscriptions.</p>
+        <p className="text-muted-foreground">
+          Quick answers about robots, pairing, dial time, licences, downloads and subscriptions.
+        </p>
       </header>
       <Accordion type="multiple" className="rounded-lg border bg-card px-4">
         {FAQ_ITEMS.map((item) => (
           <AccordionItem key={item.id} value={item.id}>
-            <AccordionTrigger headingLevel={2} className="text-base">{item.question}</AccordionTrigger>
+            <AccordionTrigger headingLevel={2} className="text-base">
+              {item.question}
+            </AccordionTrigger>
             <AccordionContent className="space-y-2 text-muted-foreground">
               {item.answer.map((paragraph) => (
                 <p key={paragraph}>{paragraph}</p>
@@ -24,7 +28,10 @@ export function FaqPage() {
           </AccordionItem>
         ))}
       </Accordion>
-      <section aria-labelledby="faq-more-help" className="flex flex-col gap-3 rounded-lg border bg-card p-4 sm:flex-row sm:items-center">
+      <section
+        aria-labelledby="faq-more-help"
+        className="flex flex-col gap-3 rounded-lg border bg-card p-4 sm:flex-row sm:items-center"
+      >
         <h2 id="faq-more-help" className="flex-1 font-medium">
           Still need help?
         </h2>

@@ -7,7 +7,15 @@ const RADIUS = (SIZE - STROKE) / 2;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 
 /** `step` is zero-based; the label and the digits count from one. */
-export function OnboardingProgressRing({ step, steps, className }: { step: number; steps: number; className?: string }) {
+export function OnboardingProgressRing({
+  step,
+  steps,
+  className,
+}: {
+  step: number;
+  steps: number;
+  className?: string;
+}) {
   const offset = CIRCUMFERENCE * (1 - progressFraction(step, steps));
   return (
     <svg
@@ -36,7 +44,6 @@ export function OnboardingProgressRing({ step, steps, className }: { step: numbe
         y="50%"
         dominantBaseline="central"
         textAnchor="middle"
-        aria-hidden="true"
         className="fill-foreground text-[11px] font-semibold"
       >
         {step + 1}/{steps}

@@ -4,7 +4,10 @@ import { Button } from '@/components/ui/button';
 import { restartOnboarding } from './onboarding-store';
 
 /** The dashboard's help icon that replays the tour from its first step. */
-export function ShowOnboardingButton({ className, ...props }: Omit<React.ComponentProps<typeof Button>, 'onClick' | 'children'>) {
+export function ShowOnboardingButton({
+  className,
+  ...props
+}: Omit<React.ComponentProps<typeof Button>, 'onClick' | 'children'>) {
   return (
     <Button
       variant="ghost"

@@ -56,7 +56,12 @@ describe('shouldOpenOnboarding', () => {
     { name: 'stored but not true', completed: 'false', marker: null, expected: true },
     { name: 'another tab just now', completed: null, marker: other(0), expected: false },
     { name: 'another tab 4 min ago', completed: null, marker: other(4 * 60_000), expected: false },
-    { name: 'another tab exactly 5 min ago', completed: null, marker: other(ONBOARDING_ACTIVITY_LOCK_MS), expected: true },
+    {
+      name: 'another tab exactly 5 min ago',
+      completed: null,
+      marker: other(ONBOARDING_ACTIVITY_LOCK_MS),
+      expected: true,
+    },
     { name: 'another tab 6 min ago', completed: null, marker: other(6 * 60_000), expected: true },
     { name: 'marker in the future', completed: null, marker: other(-60_000), expected: true },
     { name: 'this tab (reload)', completed: null, marker: { tabId: 'me', at: now }, expected: true },

@@ -1,5 +1,13 @@
 import { PRODUCT_NAME } from '@portal/contract';
-import { BookOpenIcon, BotIcon, CodeIcon, CreditCardIcon, DownloadIcon, type LucideIcon, SparklesIcon } from 'lucide-react';
+import {
+  BookOpenIcon,
+  BotIcon,
+  CodeIcon,
+  CreditCardIcon,
+  DownloadIcon,
+  type LucideIcon,
+  SparklesIcon,
+} from 'lucide-react';
 import type * as React from 'react';
 import { env } from '@/config/env';
 
@@ -18,8 +26,8 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       title: `Hi ${name}, welcome to ${PRODUCT_NAME}!`,
       body: (
         <p>
-          This short tour shows you around: where to get the Hub, how to add robots, where to manage your subscription and
-          where to find help. It takes about a minute.
+          This short tour shows you around: where to get the Hub, how to add robots, where to manage your subscription
+          and where to find help. It takes about a minute.
         </p>
       ),
     },
@@ -39,8 +47,8 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       body: (
         <p>
           Your dashboard lists your robots: paired robots with their status, unpaired licences with their pairing code,
-          and robots other people share with you. Use <strong>Add Robots</strong> to buy a licence for another model, then
-          enter its pairing code in the Hub to pair it.
+          and robots other people share with you. Use <strong>Add Robots</strong> to buy a licence for another model,
+          then enter its pairing code in the Hub to pair it.
         </p>
       ),
     },
@@ -71,9 +79,9 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       title: 'SDK tutorials and API reference',
       body: (
         <p>
-          Building your own robot applications? The tutorials take you through the SDK step by step, and the API reference
-          describes every call. Find them under <strong>Tutorials</strong>. You can replay this tour at any time from{' '}
-          <strong>Onboarding Tour</strong> in the sidebar.
+          Building your own robot applications? The tutorials take you through the SDK step by step, and the API
+          reference describes every call. Find them under <strong>Tutorials</strong>. You can replay this tour at any
+          time from <strong>Onboarding Tour</strong> in the sidebar.
         </p>
       ),
       link: { label: 'Open the tutorials', href: env.tutorialsUrl },

@@ -101,5 +101,9 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useOnboardingTour(): TourState {
-  return React.useSyncExternalStore(subscribe, () => state, () => state);
+  return React.useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => state,
+  );
 }

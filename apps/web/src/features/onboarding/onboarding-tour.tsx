@@ -2,12 +2,26 @@ import { ONBOARDING_OPEN_DELAY_MS } from '@portal/contract';
 import { ExternalLinkIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { useAuth } from '@/lib/auth';
 import { OnboardingProgressRing } from './onboarding-progress-ring';
 import { greetingName } from './onboarding-state';
 import { onboardingSteps } from './onboarding-steps';
-import { closeTour, goToStep, markTourActive, openTourIfDue, releaseTourActive, useOnboardingTour } from './onboarding-store';
+import {
+  closeTour,
+  goToStep,
+  markTourActive,
+  openTourIfDue,
+  releaseTourActive,
+  useOnboardingTour,
+} from './onboarding-store';
 
 // Well inside the 5-minute lock, so a tour left open keeps other tabs from opening theirs.
 const HEARTBEAT_MS = 60_000;

@@ -1,6 +1,13 @@
 import { TableIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
 import { DATA_USAGE_ROWS } from './privacy-data-usage';
 
 export function PrivacyDataUsageDialog() {
@@ -15,7 +22,9 @@ export function PrivacyDataUsageDialog() {
       <DialogContent className="max-w-4xl sm:max-w-4xl">
         <DialogHeader>
           <DialogTitle>Data Usage Table</DialogTitle>
-          <DialogDescription>What we use your personal data for, which data that is, and on what legal basis.</DialogDescription>
+          <DialogDescription>
+            What we use your personal data for, which data that is, and on what legal basis.
+          </DialogDescription>
         </DialogHeader>
         {/* Three text columns do not fit a phone, so there each row becomes a small card. */}
         <ul className="grid gap-3 md:hidden">

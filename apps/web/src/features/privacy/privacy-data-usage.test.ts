@@ -6,8 +6,11 @@ describe('DATA_USAGE_ROWS', () => {
     expect(DATA_USAGE_ROWS).toHaveLength(7);
   });
 
-  it.each(DATA_USAGE_ROWS.map((row) => ({ purpose: row.purpose, row })))('$purpose is kept 2 years then anonymised', ({ row }) => {
-    expect(row.data).not.toBe('');
-    expect(row.basis).toMatch(/Retained for 2 years, then anonymised\.$/);
-  });
+  it.each(DATA_USAGE_ROWS.map((row) => ({ purpose: row.purpose, row })))(
+    '$purpose is kept 2 years then anonymised',
+    ({ row }) => {
+      expect(row.data).not.toBe('');
+      expect(row.basis).toMatch(/Retained for 2 years, then anonymised\.$/);
+    },
+  );
 });

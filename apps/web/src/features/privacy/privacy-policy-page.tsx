@@ -68,9 +68,10 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
       <header className="space-y-3">
         <h1 className="text-3xl font-bold tracking-tight">Privacy Policy</h1>
         <p className="text-muted-foreground">
-          This policy explains what personal data we collect when you use {PRODUCT_NAME}, the desktop Hub and the services
-          around them, why we collect it, how long we keep it and what your rights are. We are the data controller for this
-          data under the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.
+          This policy explains what personal data we collect when you use {PRODUCT_NAME}, the desktop Hub and the
+          services around them, why we collect it, how long we keep it and what your rights are. We are the data
+          controller for this data under the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act
+          2018.
         </p>
       </header>
 
@@ -89,9 +90,9 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
 
       <Section id="contact-details">
         <p>
-          {PRODUCT_NAME} is run by the robotics software company that provides the robot drivers, the Hub and the licences you
-          manage here (“we”, “us”). If you have any question about how we handle your personal data, write to our data
-          protection contact at{' '}
+          {PRODUCT_NAME} is run by the robotics software company that provides the robot drivers, the Hub and the
+          licences you manage here (“we”, “us”). If you have any question about how we handle your personal data, write
+          to our data protection contact at{' '}
           <a className={mailLink} href={`mailto:${env.privacyEmail}`}>
             {env.privacyEmail}
           </a>
@@ -103,37 +104,37 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
         <p>We collect and use the following information:</p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong>Account details:</strong> your name, email address, organisation, country, profession and year of birth
-            where you give them, your marketing preference and your agreement to our terms. Your password is stored only as
-            a one-way hash; nobody at our company can read it.
+            <strong>Account details:</strong> your name, email address, organisation, country, profession and year of
+            birth where you give them, your marketing preference and your agreement to our terms. Your password is
+            stored only as a one-way hash; nobody at our company can read it.
           </li>
           <li>
-            <strong>Robots and licences:</strong> the robots you register and pair (make, model, name, a hardware identifier
-            and whether they are online), your licences and pairing codes, and the email addresses of people you share a
-            licence with.
+            <strong>Robots and licences:</strong> the robots you register and pair (make, model, name, a hardware
+            identifier and whether they are online), your licences and pairing codes, and the email addresses of people
+            you share a licence with.
           </li>
           <li>
             <strong>Usage:</strong> dial time you use, Hub downloads, sign-in times and failed sign-in attempts, and
             technical data such as your IP address, browser type and error reports.
           </li>
           <li>
-            <strong>Payments and subscriptions:</strong> your plan, subscription status, orders and invoices. Card details
-            go straight to our payment provider; we never see or store your full card number.
+            <strong>Payments and subscriptions:</strong> your plan, subscription status, orders and invoices. Card
+            details go straight to our payment provider; we never see or store your full card number.
           </li>
           <li>
             <strong>Support:</strong> the messages you send us and our replies.
           </li>
           <li>
-            <strong>Preferences on your device:</strong> your theme, sidebar layout, onboarding progress, cart and whether
-            you have seen our cookie notice are kept in your browser and are not sent to us.
+            <strong>Preferences on your device:</strong> your theme, sidebar layout, onboarding progress, cart and
+            whether you have seen our cookie notice are kept in your browser and are not sent to us.
           </li>
         </ul>
       </Section>
 
       <Section id="how-and-why">
         <p>
-          Most of this information you give us directly: when you create an account, edit your profile, buy a licence or a
-          subscription, or contact us. The rest is created as you use the service: the Hub reports robot registration,
+          Most of this information you give us directly: when you create an account, edit your profile, buy a licence or
+          a subscription, or contact us. The rest is created as you use the service: the Hub reports robot registration,
           pairing and dial time, our servers record sign-ins and downloads, and our payment provider tells us whether a
           payment succeeded.
         </p>
@@ -146,19 +147,19 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
           <li>send you product news, only if you opted in (your consent, which you can withdraw at any time).</li>
         </ul>
         <p>
-          The <strong>Data Usage Table</strong> at the top of this page lists each purpose with the data it uses and its legal
-          basis. We do not sell your personal data. We share it only with service providers who process it for us under
-          contract (hosting, email delivery, payment processing and error monitoring), and with authorities when the law
-          requires it.
+          The <strong>Data Usage Table</strong> at the top of this page lists each purpose with the data it uses and its
+          legal basis. We do not sell your personal data. We share it only with service providers who process it for us
+          under contract (hosting, email delivery, payment processing and error monitoring), and with authorities when
+          the law requires it.
         </p>
       </Section>
 
       <Section id="storage">
         <p>
-          Your information is stored securely on servers in the United Kingdom or the European Economic Area. If a provider
-          processes it elsewhere, we make sure it is protected by UK adequacy regulations or the UK International Data
-          Transfer Agreement. Connections to {PRODUCT_NAME} are encrypted, passwords are hashed, and only staff who need
-          access to do their job have it.
+          Your information is stored securely on servers in the United Kingdom or the European Economic Area. If a
+          provider processes it elsewhere, we make sure it is protected by UK adequacy regulations or the UK
+          International Data Transfer Agreement. Connections to {PRODUCT_NAME} are encrypted, passwords are hashed, and
+          only staff who need access to do their job have it.
         </p>
         <p>
           We keep your personal data for {years} and then anonymise it, so that it can no longer be linked to you.
@@ -182,11 +183,12 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
             <strong>restriction</strong>: ask us to limit how we use your data in certain circumstances;
           </li>
           <li>
-            <strong>object</strong> to processing based on our legitimate interests, and to direct marketing at any time;
+            <strong>object</strong> to processing based on our legitimate interests, and to direct marketing at any
+            time;
           </li>
           <li>
-            <strong>data portability</strong>: ask us to send the data you gave us to you or to another organisation in a
-            common machine-readable format;
+            <strong>data portability</strong>: ask us to send the data you gave us to you or to another organisation in
+            a common machine-readable format;
           </li>
           <li>
             <strong>withdraw consent</strong> where we rely on it, for example for product news.
@@ -223,9 +225,9 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
 
       <Section id="changes">
         <p>
-          We review this policy regularly and update it when our services or the law change. If a change affects how we use
-          your data in a significant way, we will tell you by email or with a notice in the portal before it takes effect.
-          This page always shows the current version.
+          We review this policy regularly and update it when our services or the law change. If a change affects how we
+          use your data in a significant way, we will tell you by email or with a notice in the portal before it takes
+          effect. This page always shows the current version.
         </p>
       </Section>
 

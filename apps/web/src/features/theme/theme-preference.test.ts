@@ -23,7 +23,10 @@ describe('resolveTheme', () => {
     { pref: 'system', systemDark: false, forced: false, expected: 'light' },
     { pref: 'dark', systemDark: true, forced: true, expected: 'light' },
     { pref: 'system', systemDark: true, forced: true, expected: 'light' },
-  ])('$pref (system dark: $systemDark, forced light: $forced) -> $expected', ({ pref, systemDark, forced, expected }) => {
-    expect(resolveTheme(pref, systemDark, forced)).toBe(expected);
-  });
+  ])(
+    '$pref (system dark: $systemDark, forced light: $forced) -> $expected',
+    ({ pref, systemDark, forced, expected }) => {
+      expect(resolveTheme(pref, systemDark, forced)).toBe(expected);
+    },
+  );
 });

@@ -71,7 +71,11 @@ export function setTheme(next: ThemePreference): void {
 }
 
 export function useTheme(): ThemeSnapshot & { setTheme: (theme: ThemePreference) => void } {
-  const current = React.useSyncExternalStore(subscribe, () => snapshot, () => snapshot);
+  const current = React.useSyncExternalStore(
+    subscribe,
+    () => snapshot,
+    () => snapshot,
+  );
   return { ...current, setTheme };
 }
 

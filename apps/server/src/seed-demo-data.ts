@@ -1,0 +1,280 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AssetType,
+  type ArtifactArch,
+  type ArtifactOS,
+  creditEntry,
+  type LedgerContext,
+  type LedgerEntry,
+  openPeriod,
+  OverrideKind,
+  type TierShort,
+  useEntry,
+  type VersionNumber,
+} from '@portal/contract';
+import type { Config } from './config.ts';
+import type { Db, Executor } from './db/client.ts';
+import type { Clock } from './lib/clock.ts';
+import { hashPassword } from './lib/passwords.ts';
+import { storedZip } from './lib/zip.ts';
+import { assetRepository } from './modules/assets/assets.repository.ts';
+import { artifactsDir } from './modules/assets/assets.routes.ts';
+import { AssetService } from './modules/assets/assets.service.ts';
+import { LocalArtifactStore } from './modules/assets/assets.store.ts';
+import { flexSlotRepository } from './modules/flexible-license/flexible-license.repository.ts';
+import { licenceRepository } from './modules/license/license.repository.ts';
+import { LicenceService } from './modules/license/license.service.ts';
+import { robotRepository } from './modules/robots/robots.repository.ts';
+import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
+import { type LedgerWrite, timeRepository } from './modules/time/time.repository.ts';
+import { userRepository } from './modules/useraction/useraction.repository.ts';
+
+const DAY_MS = 86_400_000;
+
+/** How long before the seed the demo account joined: its first (Lite) year has ended. */
+export const DEMO_JOINED_DAYS_AGO = 430;
+
+export const HUB_ASSET_ID = 'robot-hub';
+
+/** Robot-driver assets: the catalogue ids licences and flexible slots refer to. */
+export const DEMO_DRIVERS = [
+  { id: 'driver-pepper', model: 'Pepper', make: 'Pepper' },
+  { id: 'driver-nao', model: 'Nao', make: 'Nao' },
+  { id: 'driver-tiago-steel', model: 'Tiago_Steel', make: 'Tiago_Steel' },
+  { id: 'driver-tiago-plus-plus', model: 'Tiago++', make: 'Tiago++' },
+  { id: 'driver-artus-hand', model: 'Artus_Hand', make: 'Artus_Hand' },
+] as const;
+
+const HUB_BUILDS: { os: ArtifactOS; arch: ArtifactArch; version: VersionNumber; label: string }[] = [
+  { os: 'windows', arch: 'amd64', version: { major: 1, minor: 4, patch: 2, revision: 0 }, label: 'Windows (AMD64)' },
+  { os: 'mac', arch: 'amd64', version: { major: 1, minor: 4, patch: 2, revision: 0 }, label: 'macOS (Intel)' },
+  { os: 'mac', arch: 'arm64', version: { major: 1, minor: 4, patch: 2, revision: 0 }, label: 'macOS (Apple silicon)' },
+  { os: 'linux', arch: 'deb', version: { major: 1, minor: 3, patch: 0, revision: 7 }, label: 'Linux (DEB)' },
+  { os: 'linux', arch: 'deb', version: { major: 1, minor: 4, patch: 2, revision: 0 }, label: 'Linux (DEB)' },
+  { os: 'linux', arch: 'rpm', version: { major: 1, minor: 4, patch: 2, revision: 0 }, label: 'Linux (RPM)' },
+];
+
+const versionText = (v: VersionNumber) => `${v.major}.${v.minor}.${v.patch}.${v.revision}`;
+
+/** A small installer-like archive: a README and an install script that says what it is. */
+function demoInstaller(build: (typeof HUB_BUILDS)[number]): Buffer {
+  const version = versionText(build.version);
+  return storedZip([
+    {
+      name: 'README.txt',
+      content: `Robot Hub ${version} for ${build.label}\n\nThis is a demonstration build shipped with the portal's demo data.\nIt installs nothing; a real release replaces it (npx tsx apps/server/src/cli.ts artifacts:add).\n`,
+    },
+    { name: 'install.sh', content: `#!/bin/sh\necho "Robot Hub ${version} (${build.os}/${build.arch}) demo installer"\n` },
+  ]);
+}
+
+interface LedgerStep {
+  daysAgo: number;
+  tier: TierShort;
+  anchor: Date;
+  op: { use: number } | { buy: number };
+}
+
+/** Writes a plausible history through the same ledger functions the service uses. */
+async function seedLedger(tx: Executor, userId: string, now: Date, steps: readonly LedgerStep[]) {
+  const entries: LedgerEntry[] = [];
+  const writes: LedgerWrite[] = [];
+  steps.forEach((step, i) => {
+    const at = new Date(now.getTime() - step.daysAgo * DAY_MS);
+    const ctx: LedgerContext = { tier: step.tier, anchorMs: step.anchor.getTime(), nowMs: at.getTime(), subscriptionEndMs: 0 };
+    const opening = openPeriod(entries, ctx);
+    entries.push(...opening);
+    writes.push(...opening.map((e) => ({ ...e, reason: 'demo data', createdAt: at })));
+    const entry = 'use' in step.op ? useEntry(entries, ctx, step.op.use) : creditEntry(ctx, 'purchase', step.op.buy);
+    entries.push(entry);
+    writes.push({
+      ...entry,
+      reason: 'use' in step.op ? 'demo dial' : 'demo time package',
+      robotId: 'use' in step.op ? 'demo-robot' : null,
+      idempotencyKey: `demo:${i}`,
+      createdAt: at,
+    });
+  });
+  await timeRepository.append(tx, userId, writes);
+}
+
+/**
+ * The demo account's robots, licences, dial time and downloads (issue 4 item 9): a paired robot
+ * that is Active, an unpaired licence with its pairing code, a flexible licence on an Inactive
+ * robot, a robot shared by another account, a Standard subscription, perishable and durable time
+ * with some use, and a demo hub build per platform. Runs in the transaction that creates the demo
+ * account on an empty database (`db` only builds the services; every write goes through `tx`).
+ * Answers the pairing code so the log can show it.
+ */
+export async function seedDemoData(
+  db: Db,
+  tx: Executor,
+  config: Config,
+  clock: Clock,
+  demo: { id: string; email: string; joinedAt: Date },
+): Promise<{ pairCode: string; colleagueEmail: string }> {
+  const now = clock.now();
+  const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  const licences = new LicenceService(db, clock, config.JWT_SECRET);
+  const files = new AssetService(db, clock, new LocalArtifactStore(artifactsDir(config.dataDir)));
+  const colleagueEmail = `colleague@${demo.email.split('@')[1] ?? 'robot-portal.local'}`;
+  // Nobody signs in as the colleague: the password is random and never shown.
+  const colleagueHash = await hashPassword(randomBytes(24).toString('base64url'));
+
+  {
+    // Downloads: the hub application with a build per platform, and the robot drivers.
+    await assetRepository.upsertAsset(tx, {
+      id: HUB_ASSET_ID,
+      type: AssetType.Application,
+      name: 'Robot Hub',
+      description: 'The desktop hub that connects your robots to the platform.',
+      author: 'Robot Portal',
+      license: 'Robot Portal Software Licence',
+      createdAt: now,
+    });
+    for (const build of HUB_BUILDS)
+      await files.addArtifact(tx, {
+        assetId: HUB_ASSET_ID,
+        fileName: `robot-hub-${versionText(build.version)}-${build.os}-${build.arch}.zip`,
+        data: demoInstaller(build),
+        os: build.os,
+        arch: build.arch,
+        version: build.version,
+        language: 'en',
+        createdAt: build.version.minor === 3 ? ago(120) : ago(14),
+      });
+    for (const d of DEMO_DRIVERS)
+      await assetRepository.upsertAsset(tx, {
+        id: d.id,
+        type: AssetType.RobotDriver,
+        name: `${d.model} driver`,
+        description: `Commercial driver for ${d.model} robots.`,
+        author: 'Robot Portal',
+        license: 'BOW Commercial License',
+        make: d.make,
+        model: d.model,
+        createdAt: now,
+      });
+
+    // A Standard subscription that started 60 days ago; before it, a Lite year.
+    const subscriptionStart = ago(60);
+    await subscriptionRepository.insert(tx, {
+      userId: demo.id,
+      tier: 'Standard Subscription',
+      status: 'active',
+      overrideKind: OverrideKind.None,
+      startsAt: subscriptionStart,
+      endsAt: new Date(subscriptionStart.getTime() + 365 * DAY_MS),
+      createdAt: subscriptionStart,
+      updatedAt: subscriptionStart,
+    });
+    const joined = demo.joinedAt;
+    const lite = (daysAgo: number, op: LedgerStep['op']): LedgerStep => ({ daysAgo, tier: 'Lite', anchor: joined, op });
+    const standard = (daysAgo: number, op: LedgerStep['op']): LedgerStep => ({
+      daysAgo,
+      tier: 'Standard',
+      anchor: subscriptionStart,
+      op,
+    });
+    // Lite year: 600 perishable used up, then 45 of the 500 bought. Standard: 1240 of 3000 used.
+    await seedLedger(tx, demo.id, now, [
+      lite(420, { buy: 500 }),
+      lite(330, { use: 250 }),
+      lite(240, { use: 350 }),
+      lite(150, { use: 45 }),
+      standard(55, { use: 640 }),
+      standard(20, { use: 600 }),
+    ]);
+
+    const pairWith = async (
+      userId: string,
+      licenceInput: { model: string; assetId: string; isFlexible?: boolean; startedDaysAgo: number },
+      robot: { name: string; available: boolean; modalities: string[] },
+    ) => {
+      const { licence, code } = await licences.grantRobotLicence(tx, {
+        userId,
+        model: licenceInput.model,
+        make: licenceInput.model,
+        assetId: licenceInput.assetId,
+        isFlexible: licenceInput.isFlexible ?? false,
+        source: licenceInput.isFlexible ? 'flexible' : 'demo',
+        startsAt: ago(licenceInput.startedDaysAgo),
+      });
+      const { robot: row } = await robotRepository.register(tx, {
+        userId,
+        make: licenceInput.model,
+        model: licenceInput.model,
+        name: robot.name,
+        hardwareHash: `demo-${randomBytes(8).toString('hex')}`,
+        now: ago(licenceInput.startedDaysAgo),
+      });
+      await robotRepository.update(tx, row.id, userId, {
+        available: robot.available,
+        config: { modalities: robot.modalities },
+        now,
+      });
+      await licenceRepository.redeem(tx, { hash: licences.codes.hash(code), userId, robotId: row.id, now });
+      return { licence, robot: row };
+    };
+
+    // Paired and Active.
+    await pairWith(
+      demo.id,
+      { model: 'Pepper', assetId: 'driver-pepper', startedDaysAgo: 200 },
+      { name: 'Reception Pepper', available: true, modalities: ['camera', 'speech', 'tablet'] },
+    );
+    // Unpaired, with its pairing code.
+    const unpaired = await licences.grantRobotLicence(tx, {
+      userId: demo.id,
+      model: 'Tiago_Steel',
+      make: 'Tiago_Steel',
+      assetId: 'driver-tiago-steel',
+      source: 'demo',
+      startsAt: ago(3),
+    });
+    // A flexible licence in slot 0 of two, paired to a robot that is switched off (Inactive).
+    await flexSlotRepository.setAmount(tx, demo.id, 2, 'operator', now);
+    const flexible = await pairWith(
+      demo.id,
+      { model: 'Nao', assetId: 'driver-nao', isFlexible: true, startedDaysAgo: 30 },
+      { name: 'Lab Nao', available: false, modalities: ['camera', 'speech', 'motion'] },
+    );
+    await flexSlotRepository.upsertSlot(tx, {
+      userId: demo.id,
+      slotId: 0,
+      robotId: 'driver-nao',
+      licenceId: flexible.licence.id,
+      now,
+    });
+    await flexSlotRepository.upsertSlot(tx, { userId: demo.id, slotId: 1, robotId: '', licenceId: null, now });
+
+    // A colleague's robot, shared with the demo account for 90 days.
+    const colleague = await userRepository.insert(tx, {
+      email: colleagueEmail,
+      passwordHash: colleagueHash,
+      name: 'Alex Colleague',
+      yearBorn: 1985,
+      country: 'United Kingdom',
+      company: 'Demo Robotics Ltd',
+      profession: 'Roboticist',
+      termsAgreed: true,
+      emailValidated: true,
+    });
+    if (!colleague) throw new Error('demo colleague account already exists');
+    const shared = await pairWith(
+      colleague.id,
+      { model: 'Tiago++', assetId: 'driver-tiago-plus-plus', startedDaysAgo: 100 },
+      { name: 'Warehouse Tiago', available: true, modalities: ['camera', 'lidar', 'arm'] },
+    );
+    await licenceRepository.insertShare(tx, {
+      licenceId: shared.licence.id,
+      ownerId: colleague.id,
+      recipientId: demo.id,
+      startsAt: ago(5),
+      endsAt: new Date(now.getTime() + 85 * DAY_MS),
+      createdAt: ago(5),
+    });
+
+    return { pairCode: unpaired.code, colleagueEmail };
+  }
+}

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import {
+  type Asset,
+  assets,
+  LICENCE_AGREEMENT_VERSION,
+  license,
+  newestArtifactPerPlatform,
+  PLATFORM_IDS,
+  type Robot,
+  type RobotLicence,
+  robots,
+  time,
+  type UserLicences,
+  type UserTime,
+  useraction,
+} from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from './db/client.ts';
+import { seedDemo } from './seed.ts';
+import { roboticsConfig } from './test/fixtures.ts';
+import { freshDatabase, type TestApp, testApp } from './test/harness.ts';
+
+const logged: string[] = [];
+const log = { info: (msg: string) => logged.push(msg) } as unknown as FastifyBaseLogger;
+
+let database: Database;
+let t: TestApp;
+let token = '';
+let email = '';
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  t = await testApp(database, roboticsConfig());
+  await seedDemo(t.app.deps.db, t.config, log, t.clock);
+  email = t.config.DEMO_EMAIL;
+  const res = await t.api.call(useraction, 'login', { user: { email, password: t.config.DEMO_PASSWORD } });
+  expect(res.status).toBe(200);
+  token = (res.body.token_pair as { access_token: string }).access_token;
+});
+afterAll(async () => {
+  await t.app.close();
+  await database.close();
+});
+
+const call = (service: Parameters<typeof t.api.call>[0], action: string, body: Record<string, unknown> = {}) =>
+  t.api.call(service, action, { email, ...body }, { bearer: token });
+
+describe('demo data', () => {
+  it('gives the demo account every kind of robot card', async () => {
+    const res = await call(license, 'GetLicences');
+    expect(res.body.error.Success).toBe(true);
+    const lic = res.body.user_licenses as UserLicences;
+    const byModel = (m: string) => lic.robot_licenses.find((l) => l.robot_model === m) as RobotLicence;
+
+    expect(byModel('Pepper')).toMatchObject({ paired_status: true, pair_code: '', isFlexible: false });
+    expect(byModel('Nao')).toMatchObject({ paired_status: true, isFlexible: true });
+    const unpaired = byModel('Tiago_Steel');
+    expect(unpaired).toMatchObject({ paired_status: false, robot_id: '' });
+    expect(logged.join('\n')).toContain(unpaired.pair_code);
+    expect(lic.shared_robot_licenses).toEqual([
+      expect.objectContaining({ robot_model: 'Tiago++', pair_code: '', paired_status: true }),
+    ]);
+
+    const mine = await call(robots, 'GetRobots', {
+      robot_licenses: lic.robot_licenses.filter((l) => l.robot_id).map((l) => ({ robot_id: l.robot_id })),
+    });
+    const states = Object.fromEntries((mine.body.robots as Robot[]).map((r) => [r.name, r.robot_state.available]));
+    expect(states).toEqual({ 'Reception Pepper': true, 'Lab Nao': false });
+    const shared = await call(robots, 'GetRobots', {
+      robot_licenses: lic.shared_robot_licenses.map((l) => ({ robot_id: l.robot_id })),
+    });
+    expect((shared.body.robots as Robot[]).map((r) => r.name)).toEqual(['Warehouse Tiago']);
+  });
+
+  it('gives a Standard subscription with perishable and durable time, some of it used', async () => {
+    const res = await call(time, 'CHECK_REMAINING_TIME');
+    expect(res.body.user_time as UserTime).toMatchObject({
+      subscription_type: 'Standard Subscription',
+      has_infinite_time: false,
+      total_perishable_time: 3000,
+      used_perishable_time: 1240,
+      total_durable_time: 500,
+      used_durable_time: 45,
+      time_status: 'available',
+    });
+    const slots = await call(time, 'GET_SLOTS', { email: undefined, user_email: email });
+    expect(slots.body).toMatchObject({ user_slot_amount: 2, user_slots: [{ slot_id: 0, robot_id: 'driver-nao' }, { slot_id: 1, robot_id: '' }] });
+  });
+
+  it('offers a hub build for every platform, whose bytes match their checksum', async () => {
+    const res = await call(assets, 'GetAll', { email: undefined });
+    const [hub] = res.body.assets as Asset[];
+    const newest = newestArtifactPerPlatform(hub!.artifacts);
+    expect(Object.keys(newest).sort()).toEqual([...PLATFORM_IDS].sort());
+    for (const artifact of Object.values(newest)) {
+      const dl = await call(assets, 'GetDownload', {
+        email: undefined,
+        asset_id: hub!.id,
+        assets: { ...hub, artifacts: [artifact] },
+        agreement_version: LICENCE_AGREEMENT_VERSION,
+        accepted: true,
+      });
+      const file = await t.app.inject({ method: 'GET', url: dl.body.download_link as string });
+      expect(file.statusCode).toBe(200);
+      expect(createHash('sha256').update(file.rawPayload).digest('hex')).toBe(artifact!.checksum);
+      expect(file.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    }
+  });
+
+  it('runs once: a second start changes nothing', async () => {
+    await seedDemo(t.app.deps.db, t.config, log, t.clock);
+    const res = await call(license, 'GetLicences');
+    expect((res.body.user_licenses as UserLicences).robot_licenses).toHaveLength(3);
+  });
+
+  it('never seeds demo robots, licences or time into production', async () => {
+    const prod = await freshDatabase();
+    const p = await testApp(prod, roboticsConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }));
+    try {
+      await seedDemo(p.app.deps.db, p.config, log, p.clock);
+      const res = await p.api.call(useraction, 'login', { user: { email, password: p.config.DEMO_PASSWORD } });
+      const bearer = (res.body.token_pair as { access_token: string }).access_token;
+      const lic = await p.api.call(license, 'GetLicences', { email }, { bearer });
+      expect(lic.body.error.Code).toBe(23);
+      const all = await p.api.call(assets, 'GetAll', {}, { bearer });
+      expect(all.body.assets).toEqual([]);
+    } finally {
+      await p.app.close();
+      await prod.close();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { api, expect } from '../fixtures';
+
+/** The demo account the server seeds on an empty database (SEED_DEMO). Tests only read it. */
+export const DEMO = { email: 'demo@robot-portal.local', password: 'Demo-Robot-2026!' };
+
+/** An access token for an account, signed in over the API. */
+export async function accessToken(request: APIRequestContext, email: string, password: string): Promise<string> {
+  const res = await api(request, '/api/useraction', { action: 'login', user: { email, password }, use_token_pairs: true });
+  expect(res.status).toBe(200);
+  return res.body.token_pair.access_token as string;
+}
+
+/** A signed-in call of an action; fails the test unless it succeeds. */
+export async function call(
+  request: APIRequestContext,
+  path: string,
+  body: Record<string, unknown>,
+  token: string,
+): Promise<Record<string, any>> {
+  const res = await api(request, path, body, token);
+  expect(res.body.error?.Success, `${path} ${String(body.action)}: ${res.body.error?.Description}`).not.toBe(false);
+  return res.body;
+}
+
+/**
+ * An operator's call (x-operator-token). The server under test gets OPERATOR_TOKEN from the
+ * environment Playwright runs in.
+ */
+export async function operatorCall(request: APIRequestContext, path: string, body: Record<string, unknown>) {
+  const token = process.env.OPERATOR_TOKEN;
+  expect(token, 'OPERATOR_TOKEN must be set for the end-to-end server').toBeTruthy();
+  const csrf = (await request.get('/api/useraction')).headers()['x-csrf-token'] ?? '';
+  const res = await request.post(path, { data: body, headers: { 'x-csrf-token': csrf, 'x-operator-token': token as string } });
+  const json = (await res.json()) as Record<string, any>;
+  expect(json.error?.Success, `${path} ${String(body.action)}: ${json.error?.Description}`).not.toBe(false);
+  return json;
+}
+
+/** The robot cards of a grid section ("MY ROBOTS" or "SHARED ROBOTS"). */
+export function grid(page: Page, title: 'MY ROBOTS' | 'SHARED ROBOTS') {
+  return page.getByRole('region', { name: new RegExp(`^${title} \\(\\d+\\)$`) });
+}
