@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Vitest 5's reporter calls Map.groupBy, which Node 20 lacks; without it a failing test crashes the
@@ -22,6 +23,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) } },
         test: {
           name: 'unit',
           include: ['packages/**/*.test.ts', 'apps/hub/**/*.test.ts', 'apps/web/src/**/*.test.ts'],

@@ -76,7 +76,8 @@ Generated from \`packages/contract\` by \`npm run docs:api\`; do not edit by han
 Every call is \`POST <service path>\` with a JSON body whose \`action\` field picks the operation, and a
 \`x-csrf-token\` header fetched first with \`GET /api/useraction\`. Calls marked **bearer** carry
 \`Authorization: Bearer <access token>\`; **body** calls carry the access token as \`token\` in the body;
-**refresh** calls are proved by the refresh token they carry. Every answer has an \`error\` object
+**refresh** calls are proved by the refresh token they carry; **operator** calls carry the server's
+\`OPERATOR_TOKEN\` in an \`x-operator-token\` header and no user session. Every answer has an \`error\` object
 \`{ Success, Code, Description }\`; failures answer a 4xx/5xx status with \`Success: false\`.
 
 ## Error codes

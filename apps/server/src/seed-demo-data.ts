@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
-  AssetType,
   type ArtifactArch,
   type ArtifactOS,
+  AssetType,
   creditEntry,
   type LedgerContext,
   type LedgerEntry,
-  openPeriod,
   OverrideKind,
+  openPeriod,
   type TierShort,
   useEntry,
   type VersionNumber,
@@ -64,7 +64,10 @@ function demoInstaller(build: (typeof HUB_BUILDS)[number]): Buffer {
       name: 'README.txt',
       content: `Robot Hub ${version} for ${build.label}\n\nThis is a demonstration build shipped with the portal's demo data.\nIt installs nothing; a real release replaces it (npx tsx apps/server/src/cli.ts artifacts:add).\n`,
     },
-    { name: 'install.sh', content: `#!/bin/sh\necho "Robot Hub ${version} (${build.os}/${build.arch}) demo installer"\n` },
+    {
+      name: 'install.sh',
+      content: `#!/bin/sh\necho "Robot Hub ${version} (${build.os}/${build.arch}) demo installer"\n`,
+    },
   ]);
 }
 
@@ -81,7 +84,12 @@ async function seedLedger(tx: Executor, userId: string, now: Date, steps: readon
   const writes: LedgerWrite[] = [];
   steps.forEach((step, i) => {
     const at = new Date(now.getTime() - step.daysAgo * DAY_MS);
-    const ctx: LedgerContext = { tier: step.tier, anchorMs: step.anchor.getTime(), nowMs: at.getTime(), subscriptionEndMs: 0 };
+    const ctx: LedgerContext = {
+      tier: step.tier,
+      anchorMs: step.anchor.getTime(),
+      nowMs: at.getTime(),
+      subscriptionEndMs: 0,
+    };
     const opening = openPeriod(entries, ctx);
     entries.push(...opening);
     writes.push(...opening.map((e) => ({ ...e, reason: 'demo data', createdAt: at })));

@@ -85,7 +85,13 @@ describe('demo data', () => {
       time_status: 'available',
     });
     const slots = await call(time, 'GET_SLOTS', { email: undefined, user_email: email });
-    expect(slots.body).toMatchObject({ user_slot_amount: 2, user_slots: [{ slot_id: 0, robot_id: 'driver-nao' }, { slot_id: 1, robot_id: '' }] });
+    expect(slots.body).toMatchObject({
+      user_slot_amount: 2,
+      user_slots: [
+        { slot_id: 0, robot_id: 'driver-nao' },
+        { slot_id: 1, robot_id: '' },
+      ],
+    });
   });
 
   it('offers a hub build for every platform, whose bytes match their checksum', async () => {

@@ -3,6 +3,8 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useCallback } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Toaster } from 'sonner';
+import { LoadingPageTitle } from './features/errors/errors-page-title';
+import { ThemeProvider, useTheme } from './features/theme/theme-provider';
 import { AuthProvider, useAuth } from './lib/auth';
 import { startErrorReporting } from './lib/error-reporting';
 import { createQueryClient } from './lib/query-client';
@@ -16,6 +18,7 @@ const router = createAppRouter(queryClient);
 function LoadingScreen() {
   return (
     <div className="flex min-h-dvh items-center justify-center" role="status" aria-live="polite">
+      <LoadingPageTitle />
       <div className="flex flex-col items-center gap-3 text-muted-foreground">
         <span className="size-8 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden />
         <span>Loading...</span>
@@ -31,6 +34,11 @@ function App() {
   return <RouterProvider router={router} context={{ queryClient, auth: { status: auth.status, user: auth.user } }} />;
 }
 
+function ThemedToaster() {
+  const { resolvedTheme } = useTheme();
+  return <Toaster theme={resolvedTheme} richColors closeButton position="top-right" />;
+}
+
 function Root() {
   const onSignedOut = useCallback(() => {
     void router.navigate({ to: '/auth/login', search: { target: 'portal' } });
@@ -40,10 +48,12 @@ function Root() {
   }, []);
   return (
     <QueryClientProvider client={queryClient}>
-      <AuthProvider onSignedOut={onSignedOut} onChange={onChange}>
-        <App />
-        <Toaster richColors closeButton position="top-right" />
-      </AuthProvider>
+      <ThemeProvider>
+        <AuthProvider onSignedOut={onSignedOut} onChange={onChange}>
+          <App />
+          <ThemedToaster />
+        </AuthProvider>
+      </ThemeProvider>
     </QueryClientProvider>
   );
 }

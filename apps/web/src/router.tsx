@@ -1,5 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter } from '@tanstack/react-router';
+import { GenericErrorScreen } from './features/errors/errors-generic-screen';
+import { LoadingPageTitle } from './features/errors/errors-page-title';
 import type { AuthSnapshot } from './lib/auth';
 import { routeTree } from './routeTree.gen';
 
@@ -16,6 +18,9 @@ export function createAppRouter(queryClient: QueryClient) {
     // React Query owns caching; the router always asks it.
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
+    // Errors below the signed-in layout show inside the shell, keeping the navigation.
+    defaultErrorComponent: GenericErrorScreen,
+    defaultPendingComponent: LoadingPageTitle,
   });
 }
 

@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
  */
 export function storedZip(files: readonly { name: string; content: string }[]): Buffer {
   const DOS_TIME = 0;
-  const DOS_DATE = (2026 - 1980) << 9 | (1 << 5) | 1;
+  const DOS_DATE = ((2026 - 1980) << 9) | (1 << 5) | 1;
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;

@@ -94,11 +94,15 @@ export const OPERATOR_HEADER = 'x-operator-token';
  * time. A portal user's session is not enough: there are no roles in the portal.
  */
 function checkOperator(request: FastifyRequest, configured: string | undefined): void {
-  if (!configured) throw new ApiError('FORBIDDEN', `${OPERATOR_HEADER}: operator actions are disabled (OPERATOR_TOKEN is not set)`);
+  if (!configured)
+    throw new ApiError('FORBIDDEN', `${OPERATOR_HEADER}: operator actions are disabled (OPERATOR_TOKEN is not set)`);
   const header = request.headers[OPERATOR_HEADER];
   const given = Array.isArray(header) ? header[0] : header;
   if (!given || !safeEqual(given, configured))
-    throw new ApiError('FORBIDDEN', `${OPERATOR_HEADER}: operator credential missing or wrong; this action is for operators only`);
+    throw new ApiError(
+      'FORBIDDEN',
+      `${OPERATOR_HEADER}: operator credential missing or wrong; this action is for operators only`,
+    );
 }
 
 /** Turns every failure into the contract's error object; a 5xx never carries internals. */

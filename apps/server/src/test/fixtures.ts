@@ -75,7 +75,11 @@ export async function grantLicence(t: TestApp, userId: string, model = 'Pepper',
   return { licenceId: licence.id, code };
 }
 
-export async function driverAsset(t: TestApp, model: string, id = `driver-${model.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`) {
+export async function driverAsset(
+  t: TestApp,
+  model: string,
+  id = `driver-${model.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+) {
   await assetRepository.upsertAsset(t.app.deps.db, {
     id,
     type: AssetType.RobotDriver,

@@ -1,4 +1,6 @@
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
+import { AppShell } from '@/components/layout/app-shell';
+import { GenericErrorPage } from '@/features/errors/errors-generic-screen';
 
 /** The signed-in area: without a session, sign in first and come back here (spec/000 §2). */
 export const Route = createFileRoute('/_authenticated')({
@@ -7,8 +9,13 @@ export const Route = createFileRoute('/_authenticated')({
       throw redirect({ to: '/auth/login', search: { redirect: location.href, target: 'portal' }, replace: true });
   },
   component: AuthenticatedLayout,
+  errorComponent: GenericErrorPage,
 });
 
 function AuthenticatedLayout() {
-  return <Outlet />;
+  return (
+    <AppShell>
+      <Outlet />
+    </AppShell>
+  );
 }

@@ -166,7 +166,12 @@ describe('dial-time ledger', () => {
     expect(entries.filter((e) => e.kind === 'expiry')).toEqual([
       { kind: 'expiry', perishable: -500, durable: 0, minutes: 500, periodStart: JOINED },
     ]);
-    const ctx = { tier: 'Lite' as const, anchorMs: JOINED, nowMs: addYearsUtc(JOINED, 1) + 4 * DAY, subscriptionEndMs: 0 };
+    const ctx = {
+      tier: 'Lite' as const,
+      anchorMs: JOINED,
+      nowMs: addYearsUtc(JOINED, 1) + 4 * DAY,
+      subscriptionEndMs: 0,
+    };
     expect(openPeriod(entries, ctx)).toEqual([]);
   });
 
@@ -183,9 +188,19 @@ describe('periodAt', () => {
   it.each([
     ['at the anchor', anchor, anchor, Date.UTC(2025, 1, 28, 12)],
     ['inside the first year', Date.UTC(2024, 11, 31), anchor, Date.UTC(2025, 1, 28, 12)],
-    ['on the first anniversary (29 Feb -> 28 Feb)', Date.UTC(2025, 1, 28, 12), Date.UTC(2025, 1, 28, 12), Date.UTC(2026, 1, 28, 12)],
+    [
+      'on the first anniversary (29 Feb -> 28 Feb)',
+      Date.UTC(2025, 1, 28, 12),
+      Date.UTC(2025, 1, 28, 12),
+      Date.UTC(2026, 1, 28, 12),
+    ],
     ['in a leap year again', Date.UTC(2028, 2, 1), Date.UTC(2028, 1, 29, 12), Date.UTC(2029, 1, 28, 12)],
-    ['a millisecond before an anniversary', Date.UTC(2026, 1, 28, 12) - 1, Date.UTC(2025, 1, 28, 12), Date.UTC(2026, 1, 28, 12)],
+    [
+      'a millisecond before an anniversary',
+      Date.UTC(2026, 1, 28, 12) - 1,
+      Date.UTC(2025, 1, 28, 12),
+      Date.UTC(2026, 1, 28, 12),
+    ],
     ['before the anchor', anchor - DAY, anchor, Date.UTC(2025, 1, 28, 12)],
   ])('%s', (_name, now, start, end) => {
     expect(periodAt(anchor, now)).toEqual({ start, end });

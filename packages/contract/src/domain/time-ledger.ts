@@ -25,7 +25,8 @@ export const TimeStatus = { Infinite: 'infinite', Available: 'available', Low: '
 export type TimeStatus = (typeof TimeStatus)[keyof typeof TimeStatus];
 
 export const TIME_WARNINGS = {
-  exhausted: 'You have no dial time left. Buy more time or upgrade to Pro to keep dialling robots you hold no licence for.',
+  exhausted:
+    'You have no dial time left. Buy more time or upgrade to Pro to keep dialling robots you hold no licence for.',
   low: (minutes: number) => `Only ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} of dial time left.`,
 } as const;
 
@@ -157,7 +158,13 @@ export function openPeriod(entries: readonly LedgerEntry[], ctx: LedgerContext):
   const allocation = YEARLY_ALLOCATION_MINUTES[ctx.tier];
   const allocated = entries.some((e) => e.kind === 'allocation' && e.periodStart === period.start);
   if (allocation !== null && allocation > 0 && !allocated)
-    out.push({ kind: 'allocation', perishable: allocation, durable: 0, minutes: allocation, periodStart: period.start });
+    out.push({
+      kind: 'allocation',
+      perishable: allocation,
+      durable: 0,
+      minutes: allocation,
+      periodStart: period.start,
+    });
   return out;
 }
 

@@ -46,9 +46,7 @@ export const timeLedger = pgTable(
   },
   (t) => [
     unique('time_ledger_idempotency').on(t.userId, t.idempotencyKey),
-    uniqueIndex('time_ledger_one_allocation')
-      .on(t.userId, t.periodStart)
-      .where(sql`${t.kind} = 'allocation'`),
+    uniqueIndex('time_ledger_one_allocation').on(t.userId, t.periodStart).where(sql`${t.kind} = 'allocation'`),
     index('time_ledger_user_period_idx').on(t.userId, t.periodStart),
   ],
 );

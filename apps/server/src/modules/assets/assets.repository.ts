@@ -11,11 +11,7 @@ export const assetRepository = {
     const files = await db.select().from(artifacts);
     const ids = [...new Set(files.map((f) => f.assetId))];
     if (ids.length === 0) return [];
-    const rows = await db
-      .select()
-      .from(assets)
-      .where(inArray(assets.id, ids))
-      .orderBy(assets.createdAt, assets.id);
+    const rows = await db.select().from(assets).where(inArray(assets.id, ids)).orderBy(assets.createdAt, assets.id);
     return rows.map((asset) => ({ asset, artifacts: files.filter((f) => f.assetId === asset.id) }));
   },
 

@@ -2,7 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Artifact, type Asset, AssetType, assets, LICENCE_AGREEMENT_VERSION } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
-import { as, driverAsset, expectFieldError, JUNK_BODIES, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
+import {
+  as,
+  driverAsset,
+  expectFieldError,
+  JUNK_BODIES,
+  roboticsConfig,
+  type SignedIn,
+  signIn,
+} from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
 import { assetRepository } from './assets.repository.ts';
 import { artifactsDir } from './assets.routes.ts';
@@ -104,7 +112,11 @@ describe('GetDownload and the signed link', () => {
     ['without ticking the agreement', { accepted: false }, 'accepted'],
     ['with the agreement missing', { accepted: undefined }, 'accepted'],
     ['for another agreement version', { agreement_version: '1999-01' }, 'agreement_version'],
-    ['without an artifact', { assets: { id: 'robot-hub', type: 'application', name: 'Robot Hub', artifacts: [] } }, 'assets.artifacts'],
+    [
+      'without an artifact',
+      { assets: { id: 'robot-hub', type: 'application', name: 'Robot Hub', artifacts: [] } },
+      'assets.artifacts',
+    ],
   ])('is refused %s, and nothing is recorded', async (_name, patch, field) => {
     const user = await signIn(t);
     const res = await as(t, user, assets)('GetDownload', downloadRequest(artifactFor('windows', 'amd64'), patch));

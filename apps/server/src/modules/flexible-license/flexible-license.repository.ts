@@ -25,10 +25,19 @@ export const flexSlotRepository = {
     return db.select().from(flexSlots).where(eq(flexSlots.userId, userId)).orderBy(flexSlots.slotId);
   },
 
-  async upsertSlot(db: Executor, row: { userId: string; slotId: number; robotId: string; licenceId: string | null; now: Date }) {
+  async upsertSlot(
+    db: Executor,
+    row: { userId: string; slotId: number; robotId: string; licenceId: string | null; now: Date },
+  ) {
     await db
       .insert(flexSlots)
-      .values({ userId: row.userId, slotId: row.slotId, robotId: row.robotId, licenceId: row.licenceId, updatedAt: row.now })
+      .values({
+        userId: row.userId,
+        slotId: row.slotId,
+        robotId: row.robotId,
+        licenceId: row.licenceId,
+        updatedAt: row.now,
+      })
       .onConflictDoUpdate({
         target: [flexSlots.userId, flexSlots.slotId],
         set: { robotId: row.robotId, licenceId: row.licenceId, updatedAt: row.now },

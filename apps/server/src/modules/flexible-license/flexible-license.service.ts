@@ -90,7 +90,8 @@ export class FlexSlotService {
     await this.db.transaction(async (tx) => {
       const now = this.clock.now();
       const saved = await repo.slots(tx, userId);
-      for (const slot of saved) await repo.upsertSlot(tx, { userId, slotId: slot.slotId, robotId: '', licenceId: null, now });
+      for (const slot of saved)
+        await repo.upsertSlot(tx, { userId, slotId: slot.slotId, robotId: '', licenceId: null, now });
       await repo.deleteFlexibleLicences(
         tx,
         userId,

@@ -63,7 +63,12 @@ export const licenceRepository = {
   async setPairCode(db: Executor, id: string, code: PairCodeWrite): Promise<RobotLicenceRow | undefined> {
     const [row] = await db
       .update(robotLicences)
-      .set({ pairCodeHash: code.hash, pairCodeSealed: code.sealed, pairCodeIssuedAt: code.issuedAt, updatedAt: code.issuedAt })
+      .set({
+        pairCodeHash: code.hash,
+        pairCodeSealed: code.sealed,
+        pairCodeIssuedAt: code.issuedAt,
+        updatedAt: code.issuedAt,
+      })
       .where(and(eq(robotLicences.id, id), isNull(robotLicences.robotId)))
       .returning();
     return row;

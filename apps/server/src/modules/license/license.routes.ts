@@ -38,7 +38,12 @@ export async function licenseRoutes(app: FastifyInstance): Promise<void> {
     },
 
     async SHARELICENSE(input, { caller }) {
-      await limiter.hit(`share:acct:${caller.userId}`, SHARES_PER_HOUR, 60 * 60, 'Too many shares. Please try again later.');
+      await limiter.hit(
+        `share:acct:${caller.userId}`,
+        SHARES_PER_HOUR,
+        60 * 60,
+        'Too many shares. Please try again later.',
+      );
       return licences.share(account(caller), {
         licenceId: input.license_id,
         recipientEmail: input.recipient_email,

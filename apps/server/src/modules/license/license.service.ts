@@ -17,8 +17,8 @@ import { userRepository } from '../useraction/useraction.repository.ts';
 import { type IssuedCode, PairCodes } from './license.pair-codes.ts';
 import {
   type AssetLicenceRow,
-  licenceRepository as repo,
   type RobotLicenceRow,
+  licenceRepository as repo,
   type ShareRow,
 } from './license.repository.ts';
 
@@ -41,9 +41,13 @@ export interface GrantInput {
   startsAt?: Date;
 }
 
-function licenceOf(
-  row: { id: string; startsAt: Date; durationS: number; endsAt: Date; resellerInfo: Licence['reseller_info'] | null },
-): Licence {
+function licenceOf(row: {
+  id: string;
+  startsAt: Date;
+  durationS: number;
+  endsAt: Date;
+  resellerInfo: Licence['reseller_info'] | null;
+}): Licence {
   return {
     license_id: row.id,
     start_date: row.startsAt.getTime(),
@@ -256,7 +260,11 @@ export class LicenceService {
     const row = await this.ownLicence(account, licenceId);
     if (!row.robotId) throw new ApiError('CONFLICT', 'license_id: the licence is not paired');
     const code = await this.newCode(this.db, row.id);
-    const updated = await repo.unbind(this.db, row.id, { hash: code.hash, sealed: code.sealed, issuedAt: this.clock.now() });
+    const updated = await repo.unbind(this.db, row.id, {
+      hash: code.hash,
+      sealed: code.sealed,
+      issuedAt: this.clock.now(),
+    });
     return this.ownerView(updated ?? row);
   }
 
@@ -288,8 +296,7 @@ export class LicenceService {
     const licence = await this.ownLicence(account, input.licenceId);
     const now = this.clock.now();
     if (licence.endsAt <= now) throw new ApiError('CONFLICT', 'license_id: the licence has ended');
-    if (!licence.robotId)
-      throw new ApiError('CONFLICT', 'license_id: pair the licence with a robot before sharing it');
+    if (!licence.robotId) throw new ApiError('CONFLICT', 'license_id: pair the licence with a robot before sharing it');
     const recipient = await userRepository.byEmail(this.db, input.recipientEmail);
     if (!recipient) throw new ApiError('NOT_FOUND', 'recipient_email: no account with this email');
     const endsAt = new Date(Math.min(now.getTime() + input.durationS * 1000, licence.endsAt.getTime()));

@@ -11,9 +11,9 @@ import {
   JUNK_BODIES,
   nextIp,
   OPERATOR_TOKEN,
+  relogin,
   roboticsConfig,
   type SignedIn,
-  relogin,
   signIn,
 } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
@@ -137,7 +137,12 @@ describe('PAIRROBOT', () => {
     const robotId = await registerRobot(user, 'Reception');
     const ip = nextIp();
 
-    const res = await as(t, user, license, ip)('PAIRROBOT', { pair_code: ` ${code.toLowerCase()} `, robot_id: robotId });
+    const res = await as(
+      t,
+      user,
+      license,
+      ip,
+    )('PAIRROBOT', { pair_code: ` ${code.toLowerCase()} `, robot_id: robotId });
     expect(res.status).toBe(200);
     expect(res.body.robot_license).toMatchObject({ robot_id: robotId, pair_code: '', paired_status: true });
 
@@ -146,7 +151,11 @@ describe('PAIRROBOT', () => {
     expect(lic!.robot_license.license_id).toBe(licenceId);
 
     const other = await registerRobot(user, 'Second');
-    expectFieldError(await as(t, user, license, ip)('PAIRROBOT', { pair_code: code, robot_id: other }), 404, 'pair_code');
+    expectFieldError(
+      await as(t, user, license, ip)('PAIRROBOT', { pair_code: code, robot_id: other }),
+      404,
+      'pair_code',
+    );
   });
 
   it.each([
@@ -170,7 +179,11 @@ describe('PAIRROBOT', () => {
       const first = await grantLicence(t, user.id);
       await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: first.code, robot_id: robotId });
     }
-    expectFieldError(await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId }), status, field);
+    expectFieldError(
+      await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId }),
+      status,
+      field,
+    );
     // Nothing was bound by the refused attempt.
     const stillUnpaired = (await licencesOf(user)).robot_licenses.find(
       (l) => l.robot_license.license_id === mine.licenceId,
@@ -191,7 +204,12 @@ describe('PAIRROBOT', () => {
     expect(limited.body.error.Code).toBe(ErrorCodes.RATE_LIMITED.code);
     // The window passes, the right code works.
     t.clock.advance(15 * 60 * 1000);
-    const later = await as(t, await relogin(t, user), license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId });
+    const later = await as(
+      t,
+      await relogin(t, user),
+      license,
+      nextIp(),
+    )('PAIRROBOT', { pair_code: code, robot_id: robotId });
     expect(later.status).toBe(200);
   });
 
@@ -262,7 +280,11 @@ describe('sharing', () => {
     const { owner, licenceId, robotId } = await pairedOwner();
     const recipient = await signIn(t);
 
-    const shared = await as(t, owner, license)('SHARELICENSE', {
+    const shared = await as(
+      t,
+      owner,
+      license,
+    )('SHARELICENSE', {
       license_id: licenceId,
       recipient_email: recipient.email.toUpperCase(),
       duration: 7 * 86_400,
@@ -287,7 +309,11 @@ describe('sharing', () => {
     expect((await as(t, recipient, robots)('UPDATEROBOT', { robot_id: robotId, name: 'Mine now' })).status).toBe(404);
     expect((await as(t, recipient, license)('UNPAIR', { license_id: licenceId })).status).toBe(404);
 
-    const stopped = await as(t, owner, license)('STOPSHAREDLICENSE', {
+    const stopped = await as(
+      t,
+      owner,
+      license,
+    )('STOPSHAREDLICENSE', {
       license_id: licenceId,
       recipient_email: recipient.email,
     });
@@ -301,7 +327,11 @@ describe('sharing', () => {
   it('ends by itself when its duration passes', async () => {
     const { owner, licenceId } = await pairedOwner();
     const recipient = await signIn(t);
-    await as(t, owner, license)('SHARELICENSE', { license_id: licenceId, recipient_email: recipient.email, duration: 60 });
+    await as(
+      t,
+      owner,
+      license,
+    )('SHARELICENSE', { license_id: licenceId, recipient_email: recipient.email, duration: 60 });
     expect((await licencesOf(recipient)).shared_robot_licenses).toHaveLength(1);
     t.clock.advance(61_000);
     expect((await licencesOf(recipient)).shared_robot_licenses).toEqual([]);
@@ -314,12 +344,18 @@ describe('sharing', () => {
     const robotId = await registerRobot(owner);
     await as(t, owner, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId });
     const recipient = await signIn(t);
-    const res = await as(t, owner, license)('SHARELICENSE', {
+    const res = await as(
+      t,
+      owner,
+      license,
+    )('SHARELICENSE', {
       license_id: licenceId,
       recipient_email: recipient.email,
       duration: 30 * 86_400,
     });
-    expect((res.body.sharees_robots as { license: Lic }[])[0]!.license.robot_license.duration).toBeLessThanOrEqual(3_600);
+    expect((res.body.sharees_robots as { license: Lic }[])[0]!.license.robot_license.duration).toBeLessThanOrEqual(
+      3_600,
+    );
   });
 
   it('stopping with no recipient stops every share of the licence', async () => {
@@ -363,7 +399,11 @@ describe('BUYASSET', () => {
     const asset = await driverAsset(t, 'Pepper');
     const res = await as(t, user, license)('BUYASSET', { asset_id: asset });
     expectFieldError(res, 403, 'x-operator-token');
-    const wrong = await asOperator(t, license, `${OPERATOR_TOKEN}x`)('BUYASSET', { email: user.email, asset_id: asset });
+    const wrong = await asOperator(
+      t,
+      license,
+      `${OPERATOR_TOKEN}x`,
+    )('BUYASSET', { email: user.email, asset_id: asset });
     expectFieldError(wrong, 403, 'x-operator-token');
     expect((await as(t, user, license)('GetLicences')).body.error.Code).toBe(ErrorCodes.NO_LICENCES.code);
   });
@@ -390,7 +430,11 @@ describe('BUYASSET', () => {
   ] as const)('refuses %s, naming the field', async (_name, patch, status, field) => {
     const user = await signIn(t);
     const asset = await driverAsset(t, 'Nao');
-    expectFieldError(await asOperator(t, license)('BUYASSET', { email: user.email, asset_id: asset, ...patch }), status, field);
+    expectFieldError(
+      await asOperator(t, license)('BUYASSET', { email: user.email, asset_id: asset, ...patch }),
+      status,
+      field,
+    );
   });
 
   it('is disabled when no OPERATOR_TOKEN is configured', async () => {

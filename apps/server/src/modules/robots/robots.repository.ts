@@ -65,7 +65,9 @@ export const robotRepository = {
       .set({
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.available !== undefined ? { available: patch.available } : {}),
-        ...(patch.config !== undefined ? { config: sql`${robots.config} || ${JSON.stringify(patch.config)}::jsonb` } : {}),
+        ...(patch.config !== undefined
+          ? { config: sql`${robots.config} || ${JSON.stringify(patch.config)}::jsonb` }
+          : {}),
         updatedAt: patch.now,
       })
       .where(and(eq(robots.id, id), eq(robots.userId, userId)))

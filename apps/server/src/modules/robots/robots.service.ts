@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
 import { licenceRepository, type RobotLicenceRow } from '../license/license.repository.ts';
 import type { Account, LicenceService } from '../license/license.service.ts';
-import { robotRepository as repo, type RobotRow } from './robots.repository.ts';
+import { type RobotRow, robotRepository as repo } from './robots.repository.ts';
 
 const NO_ROBOT = 'robot_id: no robot with this id is registered to your account';
 
@@ -44,7 +44,10 @@ export class RobotService {
    * empty question answers every robot the user registered. Ids that are not the user's are left
    * out silently, as if they did not exist.
    */
-  async visible(account: Account, refs: readonly { robot_id: string }[]): Promise<{ robots: Robot[]; robot_licenses: RobotLicence[] }> {
+  async visible(
+    account: Account,
+    refs: readonly { robot_id: string }[],
+  ): Promise<{ robots: Robot[]; robot_licenses: RobotLicence[] }> {
     const now = this.clock.now();
     const ids = [...new Set(refs.map((r) => r.robot_id).filter(isUuid))];
     const rows = refs.length === 0 ? await repo.ofUser(this.db, account.userId) : await repo.byIds(this.db, ids);

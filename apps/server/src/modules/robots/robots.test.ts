@@ -38,7 +38,11 @@ type RobotView = {
 };
 
 const register = async (user: SignedIn, patch: Record<string, unknown> = {}) => {
-  const res = await as(t, user, robots)('REGISTERSIM', {
+  const res = await as(
+    t,
+    user,
+    robots,
+  )('REGISTERSIM', {
     make: 'Pepper',
     model: 'Pepper',
     name: 'Reception Pepper',
@@ -50,7 +54,11 @@ const register = async (user: SignedIn, patch: Record<string, unknown> = {}) => 
 };
 
 const robotsOf = async (user: SignedIn, ids?: string[]) => {
-  const res = await as(t, user, robots)('GetRobots', {
+  const res = await as(
+    t,
+    user,
+    robots,
+  )('GetRobots', {
     robot_licenses: (ids ?? []).map((robot_id) => ({ robot_id })),
   });
   expect(res.status).toBe(200);
@@ -81,7 +89,11 @@ describe('REGISTERSIM', () => {
     ['a missing hardware hash', { hardware_hash: undefined }, 'hardware_hash'],
   ])('refuses %s, naming the field', async (_name, patch, field) => {
     const user = await signIn(t);
-    const res = await as(t, user, robots)('REGISTERSIM', {
+    const res = await as(
+      t,
+      user,
+      robots,
+    )('REGISTERSIM', {
       make: 'Pepper',
       model: 'Pepper',
       name: 'X',
@@ -96,7 +108,11 @@ describe('UPDATEROBOT and UPDATEMODALITIES', () => {
   it('reports availability, renames, and merges configuration', async () => {
     const user = await signIn(t);
     const robot = await register(user);
-    const res = await as(t, user, robots)('UPDATEROBOT', {
+    const res = await as(
+      t,
+      user,
+      robots,
+    )('UPDATEROBOT', {
       robot_id: robot.robot_id,
       robot_state: { available: true },
       robot_config: { firmware: '2.1' },

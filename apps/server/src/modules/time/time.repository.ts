@@ -21,7 +21,11 @@ export const timeRepository = {
    */
   async lock(tx: Executor, userId: string, now: Date): Promise<void> {
     await tx.insert(timeAccounts).values({ userId, createdAt: now, updatedAt: now }).onConflictDoNothing();
-    await tx.select({ userId: timeAccounts.userId }).from(timeAccounts).where(eq(timeAccounts.userId, userId)).for('update');
+    await tx
+      .select({ userId: timeAccounts.userId })
+      .from(timeAccounts)
+      .where(eq(timeAccounts.userId, userId))
+      .for('update');
   },
 
   /**

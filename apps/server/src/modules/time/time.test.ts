@@ -139,7 +139,11 @@ describe('the ledger through the API', () => {
     const user = await signIn(t);
     await subscribe(user, 'Pro Subscription');
     const res = await dial(user, 5_000);
-    expect(res.body.user_time).toMatchObject({ has_infinite_time: true, total_yearly_used: 5_000, used_durable_time: 0 });
+    expect(res.body.user_time).toMatchObject({
+      has_infinite_time: true,
+      total_yearly_used: 5_000,
+      used_durable_time: 0,
+    });
     const rows = await timeRepository.history(t.app.deps.db, user.id);
     expect(rows.filter((r) => r.kind === 'use')).toEqual([
       expect.objectContaining({ minutes: 5_000, perishable: 0, durable: 0 }),
@@ -236,7 +240,11 @@ describe('ADD_TIME', () => {
     const user = await signIn(t);
     const res = await as(t, user, time)('ADD_TIME', { minutes: 100, reason: 'please' });
     expectFieldError(res, 403, 'x-operator-token');
-    const forged = await asOperator(t, time, `${OPERATOR_TOKEN}!`)('ADD_TIME', { email: user.email, minutes: 5, reason: 'x' });
+    const forged = await asOperator(
+      t,
+      time,
+      `${OPERATOR_TOKEN}!`,
+    )('ADD_TIME', { email: user.email, minutes: 5, reason: 'x' });
     expectFieldError(forged, 403, 'x-operator-token');
     expect((await check(user)).total_durable_time).toBe(0);
   });
@@ -255,7 +263,11 @@ describe('ADD_TIME', () => {
     ['negative minutes', { minutes: -10 }, 400, 'minutes'],
   ] as const)('refuses %s, naming the field', async (_name, patch, status, field) => {
     const user = await signIn(t);
-    expectFieldError(await asOperator(t, time)('ADD_TIME', { email: user.email, minutes: 10, reason: 'x', ...patch }), status, field);
+    expectFieldError(
+      await asOperator(t, time)('ADD_TIME', { email: user.email, minutes: 10, reason: 'x', ...patch }),
+      status,
+      field,
+    );
   });
 });
 
@@ -267,7 +279,12 @@ describe('ownership', () => {
     await dial(a, 100);
     expect(await check(b)).toMatchObject({ total_durable_time: 0, used_perishable_time: 0, total_yearly_used: 0 });
     // B cannot act on A's account by naming it.
-    const spoof = await t.api.call(time, 'UPDATE_TIME', { email: a.email, robot_id: 'r', minutes: 5, idempotency_key: key() }, { bearer: b.token });
+    const spoof = await t.api.call(
+      time,
+      'UPDATE_TIME',
+      { email: a.email, robot_id: 'r', minutes: 5, idempotency_key: key() },
+      { bearer: b.token },
+    );
     expect(spoof.status).toBe(403);
     expect((await check(a)).used_perishable_time).toBe(100);
   });
@@ -305,7 +322,8 @@ describe('dial slots (GET_SLOTS, UPDATE_SLOTS, CLEAR_SLOTS)', () => {
     expect(after.find((s) => s.slot_id === 0)!.license_id).toBe(s0!.license_id);
 
     const lic = await as(t, user, license)('GetLicences');
-    const flex = (lic.body.user_licenses as { robot_licenses: { isFlexible: boolean; pair_code: string }[] }).robot_licenses;
+    const flex = (lic.body.user_licenses as { robot_licenses: { isFlexible: boolean; pair_code: string }[] })
+      .robot_licenses;
     expect(flex).toHaveLength(2);
     expect(flex.every((l) => l.isFlexible && /^[A-Z2-9]{8}$/.test(l.pair_code))).toBe(true);
 

@@ -1,22 +1,31 @@
-import { TIER_SHORT, type TierShort } from '@portal/contract';
+import { Freshness, TIER_SHORT, type TierShort, tierIndex, time } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callAction } from '@/lib/api-client';
+import { useAuth } from '@/lib/auth';
 
 export interface CurrentPlan {
   name: TierShort;
 }
 
 /**
- * The plan shown on the profile page. Every account is on Lite until subscriptions exist (spec/001);
- * then this reads the active subscription's tier and nothing else here changes.
+ * The plan shown on the profile page: the tier the server derives from the user's active
+ * subscriptions, as CHECK_REMAINING_TIME reports it (no data means Lite, spec/001 §4).
  */
-export async function fetchCurrentPlan(): Promise<CurrentPlan> {
-  return { name: TIER_SHORT[0] };
+export async function fetchCurrentPlan(email: string, userId: string): Promise<CurrentPlan> {
+  const { user_time } = await callAction(time, 'CHECK_REMAINING_TIME', { email, user_id: userId });
+  const index = tierIndex(user_time?.subscription_type);
+  return { name: TIER_SHORT[index < 0 ? 0 : index] as TierShort };
 }
 
-export function currentPlanQueryOptions() {
-  return queryOptions({ queryKey: ['account', 'current-plan'], queryFn: fetchCurrentPlan });
+export function currentPlanQueryOptions(email: string, userId: string) {
+  return queryOptions({
+    queryKey: ['account', 'current-plan', email],
+    queryFn: () => fetchCurrentPlan(email, userId),
+    staleTime: Freshness.userTime.staleMs,
+  });
 }
 
 export function useCurrentPlan() {
-  return useQuery(currentPlanQueryOptions());
+  const { user } = useAuth();
+  return useQuery({ ...currentPlanQueryOptions(user?.email ?? '', user?.user_id ?? ''), enabled: Boolean(user) });
 }

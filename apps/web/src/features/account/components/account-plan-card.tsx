@@ -24,6 +24,8 @@ export function AccountPlanCard() {
             </Badge>
             plan.
           </p>
+        ) : plan.isError ? (
+          <p className="text-sm text-muted-foreground">Your plan could not be loaded. Please try again later.</p>
         ) : (
           <Skeleton className="h-6 w-40" />
         )}

@@ -4,7 +4,11 @@ import { AccountProfilePage } from '@/features/account/components/account-profil
 import { usePageTitle } from '@/features/errors/errors-page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/user/profile')({
-  loader: ({ context }) => context.queryClient.ensureQueryData(currentPlanQueryOptions()),
+  loader: ({ context }) => {
+    const user = context.auth.user;
+    // Prefetch only: the page shows its own loading and error states for the plan.
+    if (user) void context.queryClient.prefetchQuery(currentPlanQueryOptions(user.email, user.user_id));
+  },
   component: ProfileRoute,
 });
 

@@ -1,0 +1,234 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  ApiError,
+  ArtifactArch,
+  ArtifactOS,
+  AssetType,
+  MAX_FLEX_SLOTS,
+  OverrideKind,
+  TIERS,
+  tierIndex,
+} from '@portal/contract';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Db, openDatabase } from './db/client.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { assetRepository } from './modules/assets/assets.repository.ts';
+import { artifactsDir } from './modules/assets/assets.routes.ts';
+import { AssetService, parseVersion } from './modules/assets/assets.service.ts';
+import { LocalArtifactStore } from './modules/assets/assets.store.ts';
+import { flexSlotRepository } from './modules/flexible-license/flexible-license.repository.ts';
+import { LicenceService } from './modules/license/license.service.ts';
+import { operatorRepository } from './modules/operator/operator.repository.ts';
+import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
+import { TimeService } from './modules/time/time.service.ts';
+import { userRepository } from './modules/useraction/useraction.repository.ts';
+import { HUB_ASSET_ID } from './seed-demo-data.ts';
+
+/**
+ * The operator command line (DESIGN §7): `npx tsx apps/server/src/cli.ts <command>`. It uses the
+ * server's configuration and database (with embedded PGlite, stop the server first: one process
+ * at a time can open its data folder).
+ */
+export const USAGE = `usage: npx tsx apps/server/src/cli.ts <command>
+
+  users:list                                   every account: email, verified, tier, joined
+  users:verify <email>                         mark an account's email as verified
+  grant-subscription <email> <tier> [kind]     tier Lite|Standard|Pro; kind 0 free trial, 1 override
+                                               (default), 2 other, 99 none; Lite ends the active one
+      [--days N]                               length of the subscription (default 365)
+  add-time <email> <minutes> [reason]          add durable dial minutes
+  grant-licence <email> <model>                an unpaired robot licence; prints its pairing code
+  artifacts:add <file> --os <os> --arch <arch> --version <x.y.z[.r]> [--asset ${HUB_ASSET_ID}]
+                                               os windows|mac|linux; arch amd64|arm64 (windows,
+                                               mac) or deb|rpm (linux)
+  slots:set <email> <n>                        how many flexible licence slots an account has
+`;
+
+export class UsageError extends Error {}
+
+export interface CliContext {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  out: (line: string) => void;
+}
+
+const DAY_MS = 86_400_000;
+
+function wholeNumber(text: string | undefined, what: string, min: number, max: number): number {
+  const n = Number(text);
+  if (text === undefined || !/^-?\d+$/.test(text) || n < min || n > max)
+    throw new UsageError(`${what} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+async function userByEmail(ctx: CliContext, email: string | undefined) {
+  if (!email) throw new UsageError('an email is required');
+  const user = await userRepository.byEmail(ctx.db, email.trim().toLowerCase());
+  if (!user) throw new UsageError(`no account with the email ${email}`);
+  return user;
+}
+
+/** Runs one command; throws UsageError for a bad command line. */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      os: { type: 'string' },
+      arch: { type: 'string' },
+      version: { type: 'string' },
+      asset: { type: 'string' },
+      days: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...args] = positionals;
+  const { db, clock, config, out } = ctx;
+  const licences = () => new LicenceService(db, clock, config.JWT_SECRET);
+
+  switch (command) {
+    case 'users:list': {
+      const now = clock.now();
+      for (const u of await operatorRepository.users(db)) {
+        const tier = (await subscriptionRepository.tierOf(db, u.id, now))?.tier ?? 'Lite';
+        out(
+          `${u.email}\t${u.verified ? 'verified' : 'unverified'}\t${tier}\tjoined ${u.joinedAt.toISOString().slice(0, 10)}`,
+        );
+      }
+      return;
+    }
+    case 'users:verify': {
+      const user = await userByEmail(ctx, args[0]);
+      await operatorRepository.verify(db, user.email, clock.now());
+      out(`${user.email} is verified`);
+      return;
+    }
+    case 'grant-subscription': {
+      const user = await userByEmail(ctx, args[0]);
+      const index = tierIndex(args[1]);
+      if (index < 0) throw new UsageError('tier must be Lite, Standard or Pro');
+      const kind = args[2] === undefined ? OverrideKind.BowOverride : wholeNumber(args[2], 'override kind', 0, 99);
+      if (!Object.values(OverrideKind).includes(kind as never))
+        throw new UsageError('override kind must be 0 (free trial), 1 (override), 2 (other) or 99 (none)');
+      const days = values.days === undefined ? 365 : wholeNumber(values.days, '--days', 1, 3660);
+      const now = clock.now();
+      const row = await db.transaction((tx) =>
+        subscriptionRepository.grant(tx, {
+          userId: user.id,
+          tier: TIERS[index]!,
+          overrideKind: kind,
+          now,
+          endsAt: new Date(now.getTime() + days * DAY_MS),
+        }),
+      );
+      out(
+        row
+          ? `${user.email}: ${row.tier} active until ${row.endsAt?.toISOString().slice(0, 10)} (override kind ${row.overrideKind})`
+          : `${user.email}: active subscriptions ended; the account is on Lite`,
+      );
+      return;
+    }
+    case 'add-time': {
+      const user = await userByEmail(ctx, args[0]);
+      const minutes = wholeNumber(args[1], 'minutes', 1, 10_000_000);
+      const reason = args.slice(2).join(' ') || 'operator grant (command line)';
+      const time = await new TimeService(db, clock).credit(user.id, { kind: 'grant', minutes, reason });
+      out(
+        `${user.email}: +${minutes} durable minutes (durable ${time.total_durable_time - time.used_durable_time} left)`,
+      );
+      return;
+    }
+    case 'grant-licence': {
+      const user = await userByEmail(ctx, args[0]);
+      const model = args[1]?.trim();
+      if (!model) throw new UsageError('a robot model is required, e.g. Pepper');
+      const driver = await operatorRepository.driverFor(db, AssetType.RobotDriver, model);
+      if (driver) {
+        const granted = await licences().grantAsset(user.id, { assetId: driver.id, source: 'operator' });
+        out(
+          `${user.email}: ${driver.model} licence ${granted.robotLicence?.robot_license.license_id}, pairing code ${granted.code}`,
+        );
+      } else {
+        const granted = await licences().grantRobotLicence(db, { userId: user.id, model, source: 'operator' });
+        out(
+          `${user.email}: ${model} licence ${granted.licence.id}, pairing code ${granted.code} (no driver asset for this model)`,
+        );
+      }
+      return;
+    }
+    case 'artifacts:add': {
+      const file = args[0];
+      if (!file || !existsSync(file) || !statSync(file).isFile())
+        throw new UsageError(`no file at ${file ?? '(none)'}`);
+      const os = ArtifactOS.safeParse(values.os);
+      const arch = ArtifactArch.safeParse(values.arch);
+      if (!os.success) throw new UsageError('--os must be windows, mac or linux');
+      if (!arch.success) throw new UsageError('--arch must be amd64, arm64, deb or rpm');
+      const valid = os.data === 'linux' ? ['deb', 'rpm'] : ['amd64', 'arm64'];
+      if (!valid.includes(arch.data)) throw new UsageError(`--arch for ${os.data} must be ${valid.join(' or ')}`);
+      const version = parseVersion(values.version ?? '');
+      if (!version) throw new UsageError('--version must look like 1.4.2 or 1.4.2.0');
+      const assetId = values.asset ?? HUB_ASSET_ID;
+      if (!(await assetRepository.asset(db, assetId))) {
+        if (assetId !== HUB_ASSET_ID) throw new UsageError(`no asset ${assetId}`);
+        await assetRepository.upsertAsset(db, { id: HUB_ASSET_ID, type: AssetType.Application, name: 'Robot Hub' });
+      }
+      const service = new AssetService(db, clock, new LocalArtifactStore(artifactsDir(config.dataDir)));
+      const row = await service.addArtifact(db, {
+        assetId,
+        fileName: basename(file),
+        data: createReadStream(file),
+        os: os.data,
+        arch: arch.data,
+        version,
+      });
+      out(`artifact ${row.id}: ${row.storeKey} (${row.sizeBytes} bytes, sha256 ${row.checksum})`);
+      return;
+    }
+    case 'slots:set': {
+      const user = await userByEmail(ctx, args[0]);
+      const amount = wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS);
+      await flexSlotRepository.setAmount(db, user.id, amount, 'operator', clock.now());
+      out(`${user.email}: ${amount} flexible licence slot${amount === 1 ? '' : 's'}`);
+      return;
+    }
+    default:
+      if (command === undefined || values.help) {
+        out(USAGE);
+        return;
+      }
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  let status = 0;
+  try {
+    await database.migrate();
+    await runCli(process.argv.slice(2), { db: database.db, config, clock: systemClock, out: (l) => console.log(l) });
+  } catch (err) {
+    status = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    if (status === 2) console.error(`${(err as Error).message}\n\n${USAGE}`);
+    else console.error(err instanceof ApiError ? err.message : err);
+  } finally {
+    await database.close();
+  }
+  process.exit(status);
+}
+
+// Run only as a program, not when a test imports runCli.
+if (process.argv[1] && /cli\.(ts|js)$/.test(process.argv[1])) void main();
