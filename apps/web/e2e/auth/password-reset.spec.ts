@@ -98,7 +98,9 @@ test('a used reset link is refused', async ({ page, request }) => {
 
   // The same link again: the page says it is spent, and the server refuses it.
   await page.goto(link);
-  await expect(page.getByRole('alert').filter({ hasText: 'This reset link has expired or was already used' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'This reset link has expired or was already used' }),
+  ).toBeVisible();
   await field(page, 'Email').fill(user.email);
   await field(page, 'New password').fill('Another-Robot-Pass-3#');
   await field(page, 'Confirm new password').fill('Another-Robot-Pass-3#');

@@ -1,4 +1,14 @@
-import { api, createVerifiedUser, expect, expectAccessible, PASSWORD, screenshots, signInByApi, test, uniqueEmail } from '../fixtures';
+import {
+  api,
+  createVerifiedUser,
+  expect,
+  expectAccessible,
+  PASSWORD,
+  screenshots,
+  signInByApi,
+  test,
+  uniqueEmail,
+} from '../fixtures';
 import {
   expectSignInPage,
   expectToast,

@@ -6,21 +6,25 @@ export const DEMO = { email: 'demo@robot-portal.local', password: 'Demo-Robot-20
 
 /** An access token for an account, signed in over the API. */
 export async function accessToken(request: APIRequestContext, email: string, password: string): Promise<string> {
-  const res = await api(request, '/api/useraction', { action: 'login', user: { email, password }, use_token_pairs: true });
+  const res = await api(request, '/api/useraction', {
+    action: 'login',
+    user: { email, password },
+    use_token_pairs: true,
+  });
   expect(res.status).toBe(200);
   return res.body.token_pair.access_token as string;
 }
 
 /** A signed-in call of an action; fails the test unless it succeeds. */
-export async function call(
+export async function call<T = Record<string, unknown>>(
   request: APIRequestContext,
   path: string,
   body: Record<string, unknown>,
   token: string,
-): Promise<Record<string, any>> {
+): Promise<T> {
   const res = await api(request, path, body, token);
   expect(res.body.error?.Success, `${path} ${String(body.action)}: ${res.body.error?.Description}`).not.toBe(false);
-  return res.body;
+  return res.body as T;
 }
 
 /**
@@ -31,8 +35,11 @@ export async function operatorCall(request: APIRequestContext, path: string, bod
   const token = process.env.OPERATOR_TOKEN;
   expect(token, 'OPERATOR_TOKEN must be set for the end-to-end server').toBeTruthy();
   const csrf = (await request.get('/api/useraction')).headers()['x-csrf-token'] ?? '';
-  const res = await request.post(path, { data: body, headers: { 'x-csrf-token': csrf, 'x-operator-token': token as string } });
-  const json = (await res.json()) as Record<string, any>;
+  const res = await request.post(path, {
+    data: body,
+    headers: { 'x-csrf-token': csrf, 'x-operator-token': token as string },
+  });
+  const json = (await res.json()) as { error?: { Success: boolean; Description: string } };
   expect(json.error?.Success, `${path} ${String(body.action)}: ${json.error?.Description}`).not.toBe(false);
   return json;
 }

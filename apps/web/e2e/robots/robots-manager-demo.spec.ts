@@ -1,3 +1,4 @@
+import type { UserLicences } from '@portal/contract';
 import { expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
 import { accessToken, call, DEMO, grid } from './robots-helpers';
 
@@ -82,7 +83,9 @@ test('the dial time panel is open at 1280 px and closed at 390 px', async ({ pag
   const panel = page.getByTestId('dial-time-panel');
   await expect(panel).toBeVisible();
   // The demo account is Standard: numbers and a pie, no upgrade prompt.
-  await expect(panel.getByRole('img', { name: /^Durable time \d+% remaining, perishable time \d+% remaining$/ })).toBeVisible();
+  await expect(
+    panel.getByRole('img', { name: /^Durable time \d+% remaining, perishable time \d+% remaining$/ }),
+  ).toBeVisible();
   await expect(panel.getByTestId('remaining-minutes')).toHaveText(/^[\d,]+ minutes?$/);
   await expect(panel.getByText('Upgrade to Pro')).toHaveCount(0);
   await page.getByRole('button', { name: 'Hide Dial Time' }).click();
@@ -122,7 +125,12 @@ test('a paired card opens its manager page from the keyboard', async ({ page }) 
 
 test('the shared robot cannot be managed, and an unknown id says so', async ({ page }) => {
   const token = await accessToken(page.request, DEMO.email, DEMO.password);
-  const { user_licenses } = await call(page.request, '/api/license', { action: 'GetLicences', email: DEMO.email }, token);
+  const { user_licenses } = await call(
+    page.request,
+    '/api/license',
+    { action: 'GetLicences', email: DEMO.email },
+    token,
+  );
   const sharedId = user_licenses.shared_robot_licenses[0].robot_id as string;
   expect(sharedId).toBeTruthy();
 

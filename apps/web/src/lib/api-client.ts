@@ -39,10 +39,20 @@ export function splitDescription(description: string): { message: string; fields
 }
 
 export const MISSING_AUTH = 'Missing required authentication';
+/** A /api/useraction call that carries the session token in its body, without a session. */
+export const NO_USER_TOKEN = 'User token is not available';
+const MISSING_AUTH_MESSAGES = new Set([
+  MISSING_AUTH,
+  NO_USER_TOKEN,
+  'Missing required authentication data',
+  'No access token found',
+  'No refresh token provided',
+]);
 const NO_RESPONSE = 'No response received from server';
 
+/** The session is missing: no retry will help, and the user has to sign in again. */
 export function isMissingAuth(err: unknown): boolean {
-  return err instanceof Error && err.message === MISSING_AUTH;
+  return err instanceof Error && MISSING_AUTH_MESSAGES.has(err.message);
 }
 
 async function csrfToken(): Promise<string> {
@@ -116,7 +126,9 @@ export async function callAction<S extends ServiceDef, A extends keyof S['action
       token = await validAccessToken();
     } catch (err) {
       if (err instanceof SessionError && err.kind === 'network') throw new ApiCallError(err.message, undefined, 0);
-      throw new ApiCallError(MISSING_AUTH, undefined, 401);
+      if (err instanceof SessionError && err.kind === 'missing' && err.message !== MISSING_AUTH)
+        throw new ApiCallError(err.message, undefined, 401);
+      throw new ApiCallError(def.auth === 'body' ? NO_USER_TOKEN : MISSING_AUTH, undefined, 401);
     }
   }
   let { status, json } = await attempt(token);

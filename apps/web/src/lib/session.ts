@@ -103,6 +103,14 @@ export function broadcast(event: SessionEvent): void {
   getChannel()?.postMessage(event);
 }
 
+/** Forgets the session, tells this tab's listeners (a channel does not echo) and the other tabs. */
+function endSessionEverywhere(): void {
+  clearStoredSession();
+  const event: SessionEvent = { type: 'logout' };
+  for (const l of listeners) l(event);
+  broadcast(event);
+}
+
 // ---- access tokens and refresh ----
 
 export class SessionError extends Error {
@@ -154,7 +162,14 @@ export function refreshSession(force = false): Promise<string> {
       if (!force && current.accessToken && !accessTokenExpired(current.accessToken, nowS())) return current.accessToken;
       if (refreshTokenExpired(current.refreshToken, nowS()))
         throw new SessionError('No refresh token provided', 'missing');
-      const pair = await postRefresh(current.refreshToken);
+      let pair: TokenPair;
+      try {
+        pair = await postRefresh(current.refreshToken);
+      } catch (err) {
+        // A refused refresh ends the session here and in every tab (spec/000 §4: failed refresh).
+        if (err instanceof SessionError && err.kind === 'rejected') endSessionEverywhere();
+        throw err;
+      }
       storeTokens(pair);
       broadcast({ type: 'refresh', pair });
       return pair.access_token;
@@ -177,8 +192,12 @@ export function refreshSession(force = false): Promise<string> {
 
 /** A usable access token, refreshed first when it is within 30 s of expiry. */
 export async function validAccessToken(): Promise<string> {
-  const { accessToken, refreshToken } = readSession();
+  const { accessToken, refreshToken, email } = readSession();
   if (!accessToken && !refreshToken) throw new SessionError('Missing required authentication', 'missing');
+  // Calls name the user's email beside the token; a session without it is unusable.
+  if (!email) throw new SessionError('Missing required authentication data', 'missing');
   if (accessToken && !accessTokenExpired(accessToken, nowS())) return accessToken;
-  return refreshSession();
+  const fresh = await refreshSession();
+  if (!fresh) throw new SessionError('No access token found', 'missing');
+  return fresh;
 }

@@ -8,7 +8,7 @@ export interface Notice {
 /** spec/000 §8: how a failed sign-in is shown, by server code first, then by message. */
 export function classifyLoginError(code: number | undefined, message: string | undefined): Notice {
   const m = (message ?? '').toLowerCase();
-  if (code === ErrorCodes.EMAIL_EXISTS.code || m.includes('user email already exists'))
+  if (code === ErrorCodes.EMAIL_EXISTS.code || m.includes('User email already exists'.toLowerCase()))
     return {
       title: 'Account Already Exists',
       text: 'The email address you provided is already associated with an account. Please use a different email or sign in to your existing account.',

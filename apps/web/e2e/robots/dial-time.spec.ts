@@ -1,0 +1,95 @@
+import type { Page } from '@playwright/test';
+import type { UserTime } from '@portal/contract';
+import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
+import { accessToken, call, operatorCall } from './robots-helpers';
+
+/** The dial time panel against the real ledger: added time raises it, dialling with the hub lowers it. */
+
+const remaining = async (page: Page) =>
+  Number(((await page.getByTestId('remaining-minutes').textContent()) ?? '').replace(/[^\d]/g, ''));
+
+test('added time and hub use move the remaining minutes', async ({ page }) => {
+  const user = await createVerifiedUser(page.request);
+  await signInByApi(page, user.email, user.password);
+  const token = await accessToken(page.request, user.email, user.password);
+
+  await operatorCall(page.request, '/api/dial_manager', {
+    action: 'ADD_TIME',
+    email: user.email,
+    minutes: 120,
+    reason: 'e2e',
+    idempotency_key: `e2e-${user.email}`,
+  });
+  const { user_time } = await call<{ user_time: UserTime }>(
+    page.request,
+    '/api/dial_manager',
+    { action: 'CHECK_REMAINING_TIME', email: user.email },
+    token,
+  );
+
+  await page.goto('/dashboard');
+  const panel = page.getByTestId('dial-time-panel');
+  const before =
+    user_time.total_durable_time -
+    user_time.used_durable_time +
+    (user_time.total_perishable_time - user_time.used_perishable_time);
+  await expect(panel.getByTestId('remaining-minutes')).toHaveText(`${before.toLocaleString('en-GB')} minutes`);
+  await expect(panel.getByText('120 minutes of 120 minutes')).toBeVisible();
+
+  // The hub reports 30 minutes of dialling a robot the user holds no licence for.
+  await call(
+    page.request,
+    '/api/dial_manager',
+    {
+      action: 'UPDATE_TIME',
+      email: user.email,
+      robot_id: 'someone-elses-robot',
+      minutes: 30,
+      idempotency_key: `e2e-dial-${user.email}`,
+    },
+    token,
+  );
+  await page.reload();
+  await expect.poll(() => remaining(page)).toBe(before - 30);
+  await expectAccessible(page);
+});
+
+test('a failed time call shows the panel error', async ({ page }) => {
+  const user = await createVerifiedUser(page.request);
+  await signInByApi(page, user.email, user.password);
+  await page.route('**/api/dial_manager', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { Success: false, Code: 500, Description: 'Service unavailable' } }),
+    }),
+  );
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('dial-time-panel')).toContainText('Failed to load dial time information', {
+    timeout: 15_000,
+  });
+});
+
+/**
+ * Pro shows infinite time. No API grants a subscription yet (the operator command line needs the
+ * server stopped), so the real answer for this account is changed in flight to a Pro one.
+ */
+test('Pro shows infinite dial time', async ({ page }) => {
+  const user = await createVerifiedUser(page.request);
+  await signInByApi(page, user.email, user.password);
+  await page.route('**/api/dial_manager', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    if (body.user_time)
+      body.user_time = { ...body.user_time, has_infinite_time: true, subscription_type: 'Pro Subscription' };
+    await route.fulfill({ response, json: body });
+  });
+  await page.goto('/dashboard');
+  const panel = page.getByTestId('dial-time-panel');
+  await expect(panel.getByText('Infinite Dial Time')).toBeVisible();
+  await expect(panel.getByText('You have infinite dial time with your Pro subscription.')).toBeVisible();
+  await expect(panel.getByText('Upgrade to Pro')).toHaveCount(0);
+  await expect(panel.getByTestId('remaining-minutes')).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshots(page, 'dial-time-pro');
+});

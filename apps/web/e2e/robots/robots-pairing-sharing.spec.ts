@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { Robot, RobotLicence, UserLicences } from '@portal/contract';
+import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
+import { accessToken, call, grid, operatorCall } from './robots-helpers';
+
+/**
+ * A licence's whole life on the screens, with accounts of its own: granted unpaired (its code on the
+ * card), paired by the hub (name and Active), shared (visible, not clickable, not manageable for the
+ * recipient), then unpaired and given a new code by its owner.
+ */
+test('grant, pair with the hub, share, unpair and regenerate', async ({ page, browser }) => {
+  test.slow();
+  const owner = await createVerifiedUser(page.request, { name: 'Olivia Owner' });
+  const ownerToken = await accessToken(page.request, owner.email, owner.password);
+  await operatorCall(page.request, '/api/license', { action: 'BUYASSET', email: owner.email, asset_id: 'driver-nao' });
+  const licences = await call<{ user_licenses: UserLicences }>(
+    page.request,
+    '/api/license',
+    { action: 'GetLicences', email: owner.email },
+    ownerToken,
+  );
+  const licence = licences.user_licenses.robot_licenses[0] as RobotLicence;
+  const code = licence.pair_code;
+  expect(code).toMatch(/^[A-Z0-9]{6,16}$/);
+
+  // Unpaired: the card shows the code.
+  await signInByApi(page, owner.email, owner.password);
+  await page.goto('/dashboard');
+  const mine = grid(page, 'MY ROBOTS');
+  await expect(mine.getByTestId('pair-code')).toHaveText(code);
+  await expect(mine.getByRole('link')).toHaveCount(0);
+
+  // The hub registers a robot, pairs it with the code and reports it available.
+  const { robot } = await call<{ robot: Robot }>(
+    page.request,
+    '/api/robots',
+    {
+      action: 'REGISTERSIM',
+      email: owner.email,
+      make: 'Nao',
+      model: 'Nao',
+      name: 'E2E Nao',
+      hardware_hash: randomUUID(),
+    },
+    ownerToken,
+  );
+  await call(
+    page.request,
+    '/api/license',
+    { action: 'PAIRROBOT', email: owner.email, pair_code: code, robot_id: robot.robot_id },
+    ownerToken,
+  );
+  await call(
+    page.request,
+    '/api/robots',
+    { action: 'UPDATEROBOT', email: owner.email, robot_id: robot.robot_id, robot_state: { available: true } },
+    ownerToken,
+  );
+  await page.reload();
+  const card = mine.getByRole('link').filter({ hasText: 'E2E Nao' });
+  await expect(card).toContainText('Active');
+  await expect(mine.getByText('Pairing Code')).toHaveCount(0);
+
+  // Shared with another account: visible there, but neither a link nor manageable.
+  const recipient = await createVerifiedUser(page.request, { name: 'Rita Recipient' });
+  await call(
+    page.request,
+    '/api/license',
+    {
+      action: 'SHARELICENSE',
+      email: owner.email,
+      license_id: licence.robot_license.license_id,
+      recipient_email: recipient.email,
+      duration: 3_600,
+    },
+    ownerToken,
+  );
+  const other = await browser.newPage();
+  await signInByApi(other, recipient.email, recipient.password);
+  await other.goto('/dashboard');
+  const shared = grid(other, 'SHARED ROBOTS');
+  await expect(shared.getByRole('heading', { level: 2 })).toHaveText('SHARED ROBOTS (1)');
+  await expect(shared.getByTestId('robot-card')).toContainText('E2E Nao');
+  await expect(shared.getByRole('link')).toHaveCount(0);
+  await expect(grid(other, 'MY ROBOTS').getByRole('heading', { level: 2 })).toHaveText('MY ROBOTS (0)');
+  await other.goto(`/dashboard/robot/manager/${encodeURIComponent(robot.robot_id)}`);
+  await expect(other.getByRole('heading', { name: 'This robot is shared with you' })).toBeVisible();
+  await other.close();
+
+  // The owner unpairs (after confirming) and gets a new code, then regenerates it.
+  await card.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'E2E Nao' })).toBeVisible();
+  await page.getByRole('button', { name: 'Unpair robot' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Unpair this robot?' });
+  await expectAccessible(page);
+  await dialog.getByRole('button', { name: 'Unpair robot' }).click();
+  await expect(dialog).toBeHidden();
+  const newCode = page.getByTestId('pair-code');
+  await expect(newCode).toHaveText(/^[A-Z0-9]{6,16}$/);
+  const first = (await newCode.textContent())?.trim() ?? '';
+  expect(first).not.toBe(code);
+  await expect(page.getByText('Unpaired', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Regenerate pairing code' }).click();
+  await expect(newCode).not.toHaveText(first);
+  const regenerated = (await newCode.textContent())?.trim() ?? '';
+  await screenshots(page, 'robots-manage-unpaired');
+
+  await page.goto('/dashboard');
+  await expect(mine.getByTestId('pair-code')).toHaveText(regenerated);
+});
