@@ -7,6 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 4173);
 const dataDir = process.env.E2E_DATA_DIR ?? `/tmp/portal-e2e-${process.pid}`;
 process.env.E2E_DATA_DIR = dataDir;
+// Operator calls (granting licences, time, subscriptions) seed states through the real API.
+process.env.OPERATOR_TOKEN ??= 'e2e-operator-token-that-is-long-enough-0123456789';
 export const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -60,6 +62,7 @@ export default defineConfig({
       RATE_REGISTER_PER_ADDRESS: '100000',
       LOGIN_MAX_FAILURES: '5',
       LOCKOUT_S: '900',
+      OPERATOR_TOKEN: process.env.OPERATOR_TOKEN,
       ...(process.env.E2E_BUILD_DIR ? { WEB_DIST: `${process.env.E2E_BUILD_DIR}/web` } : {}),
     },
   },

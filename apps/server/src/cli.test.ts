@@ -6,7 +6,7 @@ import { runCli, UsageError } from './cli.ts';
 import type { Database } from './db/client.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
-import { as, driverAsset, roboticsConfig, signIn } from './test/fixtures.ts';
+import { as, closeApp, driverAsset, roboticsConfig, signIn } from './test/fixtures.ts';
 import { freshDatabase, seedUser, type TestApp, testApp } from './test/harness.ts';
 
 let database: Database;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   t = await testApp(database, roboticsConfig());
 });
 afterAll(async () => {
-  await t.app.close();
+  await closeApp(t);
   await database.close();
 });
 

@@ -17,8 +17,9 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './db/client.ts';
+import { userRepository } from './modules/useraction/useraction.repository.ts';
 import { seedDemo } from './seed.ts';
-import { roboticsConfig } from './test/fixtures.ts';
+import { closeApp, roboticsConfig } from './test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from './test/harness.ts';
 
 const logged: string[] = [];
@@ -39,7 +40,7 @@ beforeAll(async () => {
   token = (res.body.token_pair as { access_token: string }).access_token;
 });
 afterAll(async () => {
-  await t.app.close();
+  await closeApp(t);
   await database.close();
 });
 
@@ -120,6 +121,15 @@ describe('demo data', () => {
     expect((res.body.user_licenses as UserLicences).robot_licenses).toHaveLength(3);
   });
 
+  it('lets both demo accounts be deleted with everything they hold', async () => {
+    const db = t.app.deps.db;
+    for (const address of [email, `colleague@${email.split('@')[1]}`]) {
+      const user = await userRepository.byEmail(db, address);
+      await userRepository.delete(db, user!.id);
+      expect(await userRepository.byEmail(db, address)).toBeUndefined();
+    }
+  });
+
   it('never seeds demo robots, licences or time into production', async () => {
     const prod = await freshDatabase();
     const p = await testApp(prod, roboticsConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }));
@@ -132,7 +142,7 @@ describe('demo data', () => {
       const all = await p.api.call(assets, 'GetAll', {}, { bearer });
       expect(all.body.assets).toEqual([]);
     } finally {
-      await p.app.close();
+      await closeApp(p);
       await prod.close();
     }
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AssetType, type ServiceDef, useraction } from '@portal/contract';
@@ -11,13 +11,17 @@ import { type Answer, GOOD_PASSWORD, seedUser, type TestApp } from './harness.ts
 
 export const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789abcdef';
 
+const TEMP_PREFIX = join(tmpdir(), 'portal-test-');
+
 /** Configuration of the robotics test apps: an operator credential and a private data folder. */
 export function roboticsConfig(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    OPERATOR_TOKEN,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-test-')),
-    ...overrides,
-  };
+  return { OPERATOR_TOKEN, DATA_DIR: mkdtempSync(TEMP_PREFIX), ...overrides };
+}
+
+/** Closes a test app and removes the private data folder roboticsConfig gave it. */
+export async function closeApp(t: TestApp): Promise<void> {
+  await t.app.close();
+  if (t.config.dataDir.startsWith(TEMP_PREFIX)) rmSync(t.config.dataDir, { recursive: true, force: true });
 }
 
 export interface SignedIn {

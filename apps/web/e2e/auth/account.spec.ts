@@ -199,6 +199,7 @@ test.describe('delete account', () => {
     await dialog.getByLabel('Password', { exact: true }).fill(WRONG_PASSWORD);
     await expect(confirmButton).toBeEnabled();
     await expectAccessible(page);
+    await screenshots(page, 'account-delete-dialog');
 
     await confirmButton.click();
     await expectToast(page, 'Error', 'Failed to delete account. Please check your password and try again.');

@@ -30,6 +30,14 @@ export function inlineFailure(page: Page, title: string): Locator {
 export const NEW_PASSWORD = 'Fresh-Robot-Pass-2?';
 export const WRONG_PASSWORD = 'Not-The-Password-9!';
 
+/**
+ * Marks the first visit as done before the app loads, so the onboarding tour (its own spec) does
+ * not open over the dashboard after a sign-in through the form.
+ */
+export async function skipOnboarding(page: Page) {
+  await page.addInitScript(() => localStorage.setItem('hasCompletedFirstVisit', 'true'));
+}
+
 /** Fills the sign-in form and submits it, resolving once the login call has answered. */
 export async function submitSignIn(page: Page, email: string, password: string, button = 'Sign in to Portal') {
   await page.getByLabel('Email', { exact: true }).fill(email);

@@ -1,8 +1,10 @@
 import type { Page } from '@playwright/test';
 import { createVerifiedUser, expect, expectAccessible, linkIn, readMail, screenshots, test } from '../fixtures';
-import { expectToast, inlineFailure, NEW_PASSWORD, submitSignIn } from './auth-helpers';
+import { expectToast, inlineFailure, NEW_PASSWORD, skipOnboarding, submitSignIn } from './auth-helpers';
 
 /** spec/000 §4 Forgot password and Reset, §5 Reset password form, §8 reset failure. */
+
+test.beforeEach(({ page }) => skipOnboarding(page));
 
 const RESET_LINK = /\/auth\/password\/reset\//;
 

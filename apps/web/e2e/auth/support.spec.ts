@@ -7,7 +7,7 @@ test('a support request is sent and confirmed with a ticket id', async ({ page, 
   await signInByApi(page, user.email, user.password);
   await page.goto('/dashboard/support');
   await expect(page.getByRole('heading', { name: 'Contact Support', exact: true })).toBeVisible();
-  await expect(page.getByText(user.email)).toBeVisible();
+  await expect(page.getByRole('main').getByText(user.email)).toBeVisible();
   await expectAccessible(page);
   await screenshots(page, 'support');
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { type Artifact, type Asset, AssetType } from '@portal/contract';
+import { type Artifact, type Asset, AssetType, compareVersions, formatVersion } from '@portal/contract';
 import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
 
 /** Downloads against the demo hub builds the server seeds (one per platform). */
@@ -12,26 +12,42 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('choose a system, accept the licence, and get a file whose bytes match its checksum', async ({ page }) => {
+  const answered = page.waitForResponse(
+    (r) => r.url().endsWith('/api/assets') && r.request().postDataJSON()?.action === 'GetAll',
+  );
   await page.goto('/dashboard/downloads');
+  const { assets } = (await (await answered).json()) as { assets: Asset[] };
   await expect(page.getByRole('heading', { level: 1, name: 'Downloads' })).toBeVisible();
+  await expect(page.locator('h1')).toHaveCount(1);
   await expect(page.getByRole('link', { name: /Quickstart guide/ })).toHaveAttribute('href', /quickstart/);
 
-  // One card per system, as a radio group; the detected system (Linux in this browser) is chosen.
+  // One card per system, as a radio group; the detected system's card is badged and chosen.
   const systems = page.getByRole('radiogroup', { name: 'Choose your operating system' });
   await expect(systems.getByRole('radio')).toHaveCount(3);
-  await expect(systems.getByRole('radio', { name: /Linux/ })).toBeChecked();
-  await expect(page.getByTestId('os-card-linux')).toContainText('Detected');
-  await expect(page.getByTestId('os-card-linux')).toContainText(/SDK version \d+\.\d+\.\d+\.\d+/);
-  // The newest Linux DEB build is offered (the demo data also has an older one).
-  const packages = page.getByRole('radiogroup', { name: 'Package' });
-  await expect(packages.getByRole('radio', { name: /Linux \(DEB\)/ })).toBeChecked();
+  const detected = page.locator('[data-testid^="os-card-"]').filter({ hasText: 'Detected' });
+  await expect(detected).toHaveCount(1);
+  await expect(detected.getByRole('radio')).toBeChecked();
 
-  // Keyboard: arrow keys move between systems.
-  await systems.getByRole('radio', { name: /Linux/ }).focus();
-  await page.keyboard.press('ArrowLeft');
+  // Keyboard: arrow keys move between systems (held as a person would: the radio group checks the
+  // item that takes focus while an arrow key is down).
+  await systems.getByRole('radio', { name: /Windows/ }).click();
+  await page.keyboard.down('ArrowRight');
+  await page.waitForTimeout(50);
+  await page.keyboard.up('ArrowRight');
   await expect(systems.getByRole('radio', { name: /macOS/ })).toBeChecked();
+  await expect(page.getByRole('radiogroup', { name: 'Package' }).getByRole('radio')).toHaveCount(2);
+
+  // Linux: the newest DEB build is offered (the demo data also has an older one).
   await page.getByTestId('os-card-linux').click();
   await expect(systems.getByRole('radio', { name: /Linux/ })).toBeChecked();
+  const packages = page.getByRole('radiogroup', { name: 'Package' });
+  await expect(packages.getByRole('radio', { name: /Linux \(DEB\)/ })).toBeChecked();
+  const debs = hubOnly(assets).flatMap((a) => a.artifacts.filter((f) => f.OS === 'linux' && f.Arch === 'deb'));
+  expect(debs.length).toBeGreaterThan(1);
+  const newest = debs.map((f) => f.version_info.sdk).sort((a, b) => compareVersions(b, a))[0];
+  await expect(page.locator('dt', { hasText: /^Version$/ }).locator('xpath=following-sibling::dd')).toHaveText(
+    formatVersion(newest),
+  );
 
   await expectAccessible(page);
   await screenshots(page, 'downloads');
@@ -72,7 +88,7 @@ test('choose a system, accept the licence, and get a file whose bytes match its 
 /** Replaces GetAll's answer with the given assets (or status), to reach the screen's empty and error messages. */
 async function answerAssets(
   page: Page,
-  answer: { assets?: unknown[]; status?: number; body?: unknown; transform?: (assets: any[]) => any[] },
+  answer: { assets?: Asset[]; status?: number; body?: unknown; transform?: (assets: Asset[]) => Asset[] },
 ) {
   await page.route('**/api/assets', async (route) => {
     const body = route.request().postDataJSON() as { action?: string };

@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { HubClient } from '../../../hub/src/hub-client.ts';
 import { api, expect } from '../fixtures';
 
 /** The demo account the server seeds on an empty database (SEED_DEMO). Tests only read it. */
@@ -47,4 +48,27 @@ export async function operatorCall(request: APIRequestContext, path: string, bod
 /** The robot cards of a grid section ("MY ROBOTS" or "SHARED ROBOTS"). */
 export function grid(page: Page, title: 'MY ROBOTS' | 'SHARED ROBOTS') {
   return page.getByRole('region', { name: new RegExp(`^${title} \\(\\d+\\)$`) });
+}
+
+/**
+ * The reference hub (apps/hub) signed in as an account: the tokens of an API sign-in are handed to
+ * it as the browser sign-in would hand them over.
+ */
+export async function hubFor(request: APIRequestContext, portal: string, email: string, password: string) {
+  const res = await api(request, '/api/useraction', {
+    action: 'login',
+    user: { email, password },
+    use_token_pairs: true,
+  });
+  expect(res.status).toBe(200);
+  const { user, token_pair } = res.body;
+  return new HubClient({
+    portal,
+    credentials: {
+      user: { user_id: user.user_id, email: user.email, name: user.name },
+      token_pair,
+      portal,
+      received_at: Math.floor(Date.now() / 1000),
+    },
+  });
 }

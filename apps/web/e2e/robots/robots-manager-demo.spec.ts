@@ -15,6 +15,7 @@ test.beforeEach(async ({ page }) => {
 test('every card kind: paired, unpaired with its code, flexible, shared', async ({ page }) => {
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 1, name: 'Robot Manager' })).toBeVisible();
+  await expect(page.locator('h1')).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'Show onboarding guide' })).toBeVisible();
 
   const mine = grid(page, 'MY ROBOTS');
@@ -109,6 +110,7 @@ test('a paired card opens its manager page from the keyboard', async ({ page }) 
   await expect(page).toHaveURL(/\/dashboard\/robot\/manager\/[^/]+$/);
 
   await expect(page.getByRole('heading', { level: 1, name: 'Reception Pepper' })).toBeVisible();
+  await expect(page.locator('h1')).toHaveCount(1);
   await expect(page.getByText(/^Hello \S+, here is everything about this robot\.$/)).toBeVisible();
   const details = page.getByRole('heading', { name: 'Robot', exact: true }).locator('xpath=../..');
   await expect(details.getByText(/^\d{2}\/\d{2}\/\d{4}$/)).toBeVisible();
@@ -125,13 +127,13 @@ test('a paired card opens its manager page from the keyboard', async ({ page }) 
 
 test('the shared robot cannot be managed, and an unknown id says so', async ({ page }) => {
   const token = await accessToken(page.request, DEMO.email, DEMO.password);
-  const { user_licenses } = await call(
+  const { user_licenses } = await call<{ user_licenses: UserLicences }>(
     page.request,
     '/api/license',
     { action: 'GetLicences', email: DEMO.email },
     token,
   );
-  const sharedId = user_licenses.shared_robot_licenses[0].robot_id as string;
+  const sharedId = user_licenses.shared_robot_licenses[0]?.robot_id ?? '';
   expect(sharedId).toBeTruthy();
 
   await page.goto(`/dashboard/robot/manager/${encodeURIComponent(sharedId)}`);

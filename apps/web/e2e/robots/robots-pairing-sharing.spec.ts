@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Robot, RobotLicence, UserLicences } from '@portal/contract';
+import type { RobotLicence, UserLicences } from '@portal/contract';
 import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
-import { accessToken, call, grid, operatorCall } from './robots-helpers';
+import { accessToken, call, grid, hubFor, operatorCall } from './robots-helpers';
 
 /**
  * A licence's whole life on the screens, with accounts of its own: granted unpaired (its code on the
  * card), paired by the hub (name and Active), shared (visible, not clickable, not manageable for the
  * recipient), then unpaired and given a new code by its owner.
  */
-test('grant, pair with the hub, share, unpair and regenerate', async ({ page, browser }) => {
+test('grant, pair with the hub, share, unpair and regenerate', async ({ page, browser, baseURL }) => {
   test.slow();
   const owner = await createVerifiedUser(page.request, { name: 'Olivia Owner' });
   const ownerToken = await accessToken(page.request, owner.email, owner.password);
@@ -30,32 +30,11 @@ test('grant, pair with the hub, share, unpair and regenerate', async ({ page, br
   await expect(mine.getByTestId('pair-code')).toHaveText(code);
   await expect(mine.getByRole('link')).toHaveCount(0);
 
-  // The hub registers a robot, pairs it with the code and reports it available.
-  const { robot } = await call<{ robot: Robot }>(
-    page.request,
-    '/api/robots',
-    {
-      action: 'REGISTERSIM',
-      email: owner.email,
-      make: 'Nao',
-      model: 'Nao',
-      name: 'E2E Nao',
-      hardware_hash: randomUUID(),
-    },
-    ownerToken,
-  );
-  await call(
-    page.request,
-    '/api/license',
-    { action: 'PAIRROBOT', email: owner.email, pair_code: code, robot_id: robot.robot_id },
-    ownerToken,
-  );
-  await call(
-    page.request,
-    '/api/robots',
-    { action: 'UPDATEROBOT', email: owner.email, robot_id: robot.robot_id, robot_state: { available: true } },
-    ownerToken,
-  );
+  // The reference hub registers a robot, pairs it with the code and reports it available.
+  const hub = await hubFor(page.request, baseURL as string, owner.email, owner.password);
+  const robot = await hub.registerRobot({ make: 'Nao', model: 'Nao', name: 'E2E Nao', hardware_hash: randomUUID() });
+  await hub.pairRobot({ pair_code: code, robot_id: robot.robot_id });
+  await hub.setAvailability(robot.robot_id, true);
   await page.reload();
   const card = mine.getByRole('link').filter({ hasText: 'E2E Nao' });
   await expect(card).toContainText('Active');

@@ -67,9 +67,10 @@ describe('changePasswordIssues (change form wording)', () => {
       { newPassword: `Aa1!${'x'.repeat(252)}`, repeatPassword: `Aa1!${'x'.repeat(252)}` },
       ['newPassword: Password must be less than 256 characters.'],
     ],
-  ])('%s', (_label, patch, expected) => {
-    expect(changePasswordIssues({ ...ok, ...patch }).map((i) => `${i.field}: ${i.message}`)).toEqual(expected);
-    expect(messages(changePasswordFormSchema(patch.email ?? ok.email).safeParse({ ...ok, ...patch }))).toEqual(expected);
+  ])('%s', (_label, patch: Partial<typeof ok>, expected) => {
+    const input = { ...ok, ...patch };
+    expect(changePasswordIssues(input).map((i) => `${i.field}: ${i.message}`)).toEqual(expected);
+    expect(messages(changePasswordFormSchema(input.email).safeParse(input))).toEqual(expected);
   });
 });
 
@@ -175,5 +176,22 @@ describe('registration form shows every problem at once', () => {
     });
     const fields = new Set(messages(result).map((m) => m.split(':')[0]));
     expect([...fields].sort()).toEqual(['confirmEmail', 'confirmPassword', 'country', 'email', 'name', 'password', 'termsAgreed']);
+  });
+  it('also when no year was chosen (the select gives NaN)', () => {
+    const result = registrationFormSchema.safeParse({
+      name: '',
+      organisation: '',
+      yearBorn: Number.NaN,
+      country: '',
+      email: '',
+      confirmEmail: '',
+      password: '',
+      confirmPassword: '',
+      termsAgreed: false,
+      marketing: false,
+    });
+    const fields = new Set(messages(result).map((m) => m.split(':')[0]));
+    expect([...fields].sort()).toEqual(['country', 'email', 'name', 'password', 'termsAgreed', 'yearBorn']);
+    expect(messages(result)).toContain('yearBorn: Please select a valid year of birth');
   });
 });

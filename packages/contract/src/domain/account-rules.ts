@@ -174,7 +174,9 @@ export const registrationFormSchema = z
   .object({
     name: nameRule,
     organisation: organisationRule,
-    yearBorn: z.number({ error: 'Please select a valid year of birth' }),
+    // The year select left on its prompt gives NaN. z.number() alone would reject it with an aborting
+    // issue, which skips the checks below (password, confirmations, terms); the year rule there reports it.
+    yearBorn: z.union([z.number(), z.nan()], { error: 'Please select a valid year of birth' }),
     country: countryRule,
     email: emailEntryRule,
     confirmEmail: z.string().trim(),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import {
   as,
+  closeApp,
   driverAsset,
   expectFieldError,
   JUNK_BODIES,
@@ -48,7 +49,7 @@ beforeAll(async () => {
   otherArtifactId = (await assetRepository.artifactOf(t.app.deps.db, hub.id, artifactFor('linux', 'deb').path))!.id;
 });
 afterAll(async () => {
-  await t.app.close();
+  await closeApp(t);
   await database.close();
 });
 

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import {
   as,
   asOperator,
+  closeApp,
   driverAsset,
   expectFieldError,
   grantLicence,
@@ -32,7 +33,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await t.app.close();
+  await closeApp(t);
   await database.close();
 });
 
@@ -444,7 +445,7 @@ describe('BUYASSET', () => {
       expectFieldError(res, 403, 'x-operator-token');
       expect(res.body.error.Description).toContain('disabled');
     } finally {
-      await plain.app.close();
+      await closeApp(plain);
     }
   });
 });

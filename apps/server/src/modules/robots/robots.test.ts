@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import {
   as,
+  closeApp,
   expectFieldError,
   grantLicence,
   hardwareHash,
@@ -22,7 +23,7 @@ beforeAll(async () => {
   t = await testApp(database, roboticsConfig());
 });
 afterAll(async () => {
-  await t.app.close();
+  await closeApp(t);
   await database.close();
 });
 

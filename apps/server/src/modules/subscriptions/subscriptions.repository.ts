@@ -1,4 +1,4 @@
-import { deriveTier, OverrideKind, type TierName, type TierShort } from '@portal/contract';
+import { deriveTier, type TierName, type TierShort } from '@portal/contract';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema.ts';
@@ -72,7 +72,7 @@ export const subscriptionRepository = {
         userId: input.userId,
         tier: input.tier,
         status: 'active',
-        overrideKind: input.overrideKind ?? OverrideKind.Other,
+        overrideKind: input.overrideKind,
         startsAt: input.now,
         endsAt: input.endsAt,
         createdAt: input.now,

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import {
   as,
   asOperator,
+  closeApp,
   driverAsset,
   expectFieldError,
   JUNK_BODIES,
@@ -26,7 +27,7 @@ beforeAll(async () => {
   t = await testApp(database, roboticsConfig());
 });
 afterAll(async () => {
-  await t.app.close();
+  await closeApp(t);
   await database.close();
 });
 
@@ -174,7 +175,7 @@ describe('the ledger through the API', () => {
       expect(rows.filter((r) => r.kind === 'expiry').map((r) => r.minutes)).toEqual([LITE - 100]);
       expect(rows.filter((r) => r.kind === 'allocation')).toHaveLength(2);
     } finally {
-      await own.app.close();
+      await closeApp(own);
     }
   });
 });

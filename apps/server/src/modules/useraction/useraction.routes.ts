@@ -35,24 +35,25 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
   const link = (path: string) => `${config.PUBLIC_URL}${path}`;
   const now = () => clock.now();
 
-  async function sendVerification(user: { id: string; email: string; name: string }) {
+  /** A new single-use link token of a kind; earlier unused ones of that kind stop working. */
+  async function issueLinkToken(userId: string, kind: 'verify' | 'reset', ttlS: number): Promise<string> {
     const { token, hash } = newLinkToken();
     await db.transaction(async (tx) => {
-      await users.retireEmailTokens(tx, user.id, 'verify', now());
+      await users.retireEmailTokens(tx, userId, kind, now());
       await users.insertEmailToken(tx, {
-        userId: user.id,
-        kind: 'verify',
+        userId,
+        kind,
         tokenHash: hash,
-        expiresAt: new Date(now().getTime() + config.VERIFY_TOKEN_TTL_S * 1000),
+        expiresAt: new Date(now().getTime() + ttlS * 1000),
       });
     });
+    return token;
+  }
+
+  async function sendVerification(user: { id: string; email: string; name: string }) {
+    const token = await issueLinkToken(user.id, 'verify', config.VERIFY_TOKEN_TTL_S);
     await mailer.send(
-      verificationMail(
-        user.email,
-        user.name,
-        link(`/auth/verify/${token}`),
-        Math.round(config.VERIFY_TOKEN_TTL_S / 3600),
-      ),
+      verificationMail(user.email, user.name, link(`/auth/verify/${token}`), Math.round(config.VERIFY_TOKEN_TTL_S / 3600)),
     );
   }
 
@@ -180,16 +181,7 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
         } catch {
           return { error: { Success: true, Code: 0, Description: CHECK_EMAIL_RESET } };
         }
-        const { token, hash } = newLinkToken();
-        await db.transaction(async (tx) => {
-          await users.retireEmailTokens(tx, user.id, 'reset', now());
-          await users.insertEmailToken(tx, {
-            userId: user.id,
-            kind: 'reset',
-            tokenHash: hash,
-            expiresAt: new Date(now().getTime() + config.RESET_TOKEN_TTL_S * 1000),
-          });
-        });
+        const token = await issueLinkToken(user.id, 'reset', config.RESET_TOKEN_TTL_S);
         await mailer.send(
           resetMail(
             user.email,

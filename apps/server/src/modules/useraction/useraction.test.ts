@@ -568,3 +568,11 @@ describe('change password, profile and delete', () => {
     ).toBe(401);
   });
 });
+
+describe('framework errors', () => {
+  it('answers a malformed URL with the error object', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/%E0%A4%A' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.Description).toMatch(/^url: /);
+  });
+});

@@ -25,6 +25,11 @@ export function PageTitle({ name, pending }: { name: string; pending?: boolean }
 export function LoadingPageTitle() {
   React.useEffect(() => {
     document.title = LOADING_PAGE_TITLE;
+    // Once loaded, a screen without a title of its own (the dashboard) must not keep "Loading...".
+    // React runs this before the next screen's effects, so a screen that names itself still wins.
+    return () => {
+      document.title = formatPageTitle();
+    };
   }, []);
   return null;
 }

@@ -69,6 +69,9 @@ export function DialTimePanel({ email, userId, buyMoreTimeSlot }: DialTimePanelP
     tier,
     userTime: query.data,
   });
+  // Pro users cannot buy time (spec/001 §6), so the slot stays empty for them.
+  const buyMoreTime = canPurchaseTime(tier) ? buyMoreTimeSlot : undefined;
+  const nextAllocationDays = query.data?.days_until_next_allocation ?? 0;
 
   return (
     <section
@@ -102,28 +105,41 @@ export function DialTimePanel({ email, userId, buyMoreTimeSlot }: DialTimePanelP
         </div>
       )}
       {state.kind === 'normal' && (
-        <div className="flex flex-col gap-5 md:flex-row md:items-center">
-          <div className="flex items-center gap-5">
-            <DialTimePie summary={state.summary} />
-            <div className="flex flex-col gap-3">
-              <p>
-                <span className="block text-sm text-muted-foreground">Remaining dial time</span>
-                <span className="text-2xl font-semibold" data-testid="remaining-minutes">
-                  {minutes(state.summary.remaining)}
-                </span>
-              </p>
-              <ul className="flex flex-col gap-2 text-sm">
-                <PoolLegend pool="durable" summary={state.summary} />
-                <PoolLegend pool="perishable" summary={state.summary} />
-              </ul>
-            </div>
-          </div>
-          {(state.showUpgrade || (buyMoreTimeSlot && canPurchaseTime(tier))) && (
-            <div className="flex flex-col gap-3 md:ml-auto md:max-w-xs">
-              {buyMoreTimeSlot && canPurchaseTime(tier) && buyMoreTimeSlot}
-              {state.showUpgrade && <UpgradeBox />}
-            </div>
+        <div className="flex flex-col gap-4">
+          {query.data?.warning_message && (
+            <p role="status" className="flex items-center gap-2 text-sm font-medium">
+              <TriangleAlertIcon aria-hidden className="size-4 shrink-0 text-amber-600 dark:text-amber-400" />
+              {query.data.warning_message}
+            </p>
           )}
+          <div className="flex flex-col gap-5 md:flex-row md:items-center">
+            <div className="flex items-center gap-4 sm:gap-5">
+              <DialTimePie summary={state.summary} />
+              <div className="flex min-w-0 flex-col gap-3">
+                <p>
+                  <span className="block text-sm text-muted-foreground">Remaining dial time</span>
+                  <span className="text-2xl font-semibold" data-testid="remaining-minutes">
+                    {minutes(state.summary.remaining)}
+                  </span>
+                </p>
+                <ul className="flex flex-col gap-2 text-sm">
+                  <PoolLegend pool="durable" summary={state.summary} />
+                  <PoolLegend pool="perishable" summary={state.summary} />
+                </ul>
+                {nextAllocationDays > 0 && (
+                  <p className="text-xs text-muted-foreground">
+                    Your yearly allocation renews in {nextAllocationDays} {nextAllocationDays === 1 ? 'day' : 'days'}.
+                  </p>
+                )}
+              </div>
+            </div>
+            {(state.showUpgrade || buyMoreTime) && (
+              <div className="flex flex-col gap-3 md:ml-auto md:max-w-xs">
+                {buyMoreTime}
+                {state.showUpgrade && <UpgradeBox />}
+              </div>
+            )}
+          </div>
         </div>
       )}
     </section>

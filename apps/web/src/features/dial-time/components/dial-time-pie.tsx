@@ -9,7 +9,7 @@ export const POOL_STYLE = {
 export const formatPercent = (n: number) => `${Math.round(n)}%`;
 
 /** The pie of durable and perishable time as percentages remaining; its label says the same in words. */
-export function DialTimePie({ summary, size = 128 }: { summary: DialSummary; size?: number }) {
+export function DialTimePie({ summary }: { summary: DialSummary }) {
   const slices = pieSlices(
     [
       { key: 'durable', value: summary.durable.percentRemaining },
@@ -19,7 +19,7 @@ export function DialTimePie({ summary, size = 128 }: { summary: DialSummary; siz
   );
   const label = `Durable time ${formatPercent(summary.durable.percentRemaining)} remaining, perishable time ${formatPercent(summary.perishable.percentRemaining)} remaining`;
   return (
-    <svg viewBox="0 0 100 100" width={size} height={size} role="img" aria-label={label} className="shrink-0">
+    <svg viewBox="0 0 100 100" role="img" aria-label={label} className="size-24 shrink-0 sm:size-32">
       <circle cx="50" cy="50" r="48" className="fill-muted" />
       {slices.map((slice) => (
         <path

@@ -3,24 +3,10 @@ import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
 import { useFitText } from '../hooks/robots-use-fit-text';
 import type { RobotCardModel } from '../robots-cards';
+import { RobotStatus } from './robots-status';
 
 export const PAIRING_CODE_LABEL = 'Pairing Code';
 export const FLEX_BADGE = 'Flex';
-
-function RobotStatus({ status }: { status: RobotCardModel['status'] }) {
-  const active = status === 'Active';
-  return (
-    <span
-      className={cn(
-        'inline-flex items-center gap-1.5 text-sm font-medium',
-        active ? 'text-success' : 'text-muted-foreground',
-      )}
-    >
-      <span aria-hidden className={cn('size-2 rounded-full', active ? 'bg-success' : 'border border-current')} />
-      {status}
-    </span>
-  );
-}
 
 function RobotName({ name }: { name: string }) {
   const ref = useFitText<HTMLParagraphElement>(name);
@@ -71,7 +57,7 @@ function CardBody({ card }: { card: RobotCardModel }) {
       ) : (
         <div className="flex min-w-0 flex-col gap-1">
           <RobotName name={card.name || card.model} />
-          <RobotStatus status={card.status} />
+          <RobotStatus status={card.status} className="text-sm" />
         </div>
       )}
     </>

@@ -9,7 +9,7 @@ import {
   robotStatusLabel,
 } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
-import { ArrowLeftIcon, KeyRoundIcon, RefreshCwIcon, TriangleAlertIcon, UnlinkIcon } from 'lucide-react';
+import { ArrowLeftIcon, KeyRoundIcon, RefreshCwIcon, UnlinkIcon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
@@ -32,6 +32,8 @@ import { useUnpair } from '../api/robots-unpair';
 import { useDelayedFlag } from '../hooks/robots-use-delayed-flag';
 import { findManagedRobot, licencesWithRobot } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
+import { RobotsErrorState } from './robots-error-state';
+import { RobotStatus } from './robots-status';
 
 export const MANAGE_TEXT = {
   back: 'Back to Robot Manager',
@@ -143,21 +145,6 @@ function LicenceDetails({ licence }: { licence: RobotLicence }) {
   );
 }
 
-function Availability({ available }: { available: boolean }) {
-  const label = robotStatusLabel(available);
-  return (
-    <span
-      className={cn(
-        'inline-flex items-center gap-1.5 font-medium',
-        available ? 'text-success' : 'text-muted-foreground',
-      )}
-    >
-      <span aria-hidden className={cn('size-2 rounded-full', available ? 'bg-success' : 'border border-current')} />
-      {label}
-    </span>
-  );
-}
-
 function UnpairButton({ onConfirm, pending }: { onConfirm: () => Promise<unknown>; pending: boolean }) {
   const [open, setOpen] = React.useState(false);
   return (
@@ -238,7 +225,7 @@ function PairingCard({
       <CardContent>
         <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <Field label="Availability">
-            {paired ? <Availability available={Boolean(robot?.robot_state.available)} /> : '-'}
+            {paired ? <RobotStatus status={robotStatusLabel(robot?.robot_state.available)} /> : '-'}
           </Field>
           <Field label="Pairing">
             <Badge variant={paired ? 'success' : 'outline'}>{paired ? 'Paired' : 'Unpaired'}</Badge>
@@ -320,22 +307,11 @@ export function RobotManageScreen({ email, userName, robotId }: { email: string;
   } else if (found?.kind === 'missing') {
     body = <Notice title={MANAGE_TEXT.notFoundTitle} body={MANAGE_TEXT.notFound} />;
   } else if (licences.error || robots.error) {
-    const error = (licences.error ?? robots.error) as Error;
-    body = (
-      <div role="alert" className="flex max-w-md flex-col items-start gap-3 rounded-xl border bg-card p-6">
-        <TriangleAlertIcon aria-hidden className="size-6 text-destructive" />
-        <h2 className="text-lg font-semibold">Something went wrong</h2>
-        <p className="text-sm text-muted-foreground">{error.message}</p>
-        <Button
-          onClick={() => {
-            void licences.refetch();
-            if (robots.isError) void robots.refetch();
-          }}
-        >
-          Try Again
-        </Button>
-      </div>
-    );
+    const retry = () => {
+      void licences.refetch();
+      if (robots.isError) void robots.refetch();
+    };
+    body = <RobotsErrorState error={(licences.error ?? robots.error) as Error} retry={retry} />;
   } else {
     body = (
       <div role="status" aria-live="polite" className="flex min-h-40 items-center justify-center text-muted-foreground">

@@ -1,11 +1,12 @@
 import { DIAL_PANEL_OPEN_MIN_WIDTH_PX, LOADER_DELAY_MS, type PairingFilter } from '@portal/contract';
-import { ChevronDownIcon, ClockIcon, TriangleAlertIcon } from 'lucide-react';
+import { ChevronDownIcon, ClockIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
 import { useDelayedFlag } from '../hooks/robots-use-delayed-flag';
 import { useRobotManagerData } from '../hooks/robots-use-manager-data';
 import { robotManagerView } from '../robots-cards';
+import { RobotsErrorState } from './robots-error-state';
 import { RobotsFilterBadges } from './robots-filter-badges';
 import { RobotsGrid } from './robots-grid';
 import { RobotsWelcomeCard } from './robots-welcome-card';
@@ -16,8 +17,6 @@ export const ROBOT_MANAGER_TEXT = {
   hideDialTime: 'Hide Dial Time',
   myRobots: (n: number) => `MY ROBOTS (${n})`,
   sharedRobots: (n: number) => `SHARED ROBOTS (${n})`,
-  errorTitle: 'Something went wrong',
-  tryAgain: 'Try Again',
   loading: 'Loading robots...',
 } as const;
 
@@ -40,20 +39,6 @@ function RobotsLoader({ visible }: { visible: boolean }) {
           {ROBOT_MANAGER_TEXT.loading}
         </span>
       )}
-    </div>
-  );
-}
-
-function RobotsError({ error, retry }: { error: Error; retry: () => void }) {
-  return (
-    <div
-      role="alert"
-      className="mx-auto flex max-w-md flex-col items-center gap-3 rounded-xl border bg-card p-8 text-center"
-    >
-      <TriangleAlertIcon aria-hidden className="size-8 text-destructive" />
-      <h2 className="text-lg font-semibold">{ROBOT_MANAGER_TEXT.errorTitle}</h2>
-      <p className="text-sm text-muted-foreground">{error.message}</p>
-      <Button onClick={retry}>{ROBOT_MANAGER_TEXT.tryAgain}</Button>
     </div>
   );
 }
@@ -103,7 +88,7 @@ export function RobotManagerScreen({
       </Collapsible>
 
       {data.status === 'pending' && <RobotsLoader visible={showLoader} />}
-      {data.status === 'error' && <RobotsError error={data.error} retry={data.retry} />}
+      {data.status === 'error' && <RobotsErrorState error={data.error} retry={data.retry} />}
       {view?.empty && <RobotsWelcomeCard />}
       {view && !view.empty && (
         <>

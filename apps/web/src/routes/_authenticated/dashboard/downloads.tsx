@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { env } from '@/config/env';
 import { assetsQueryOptions } from '@/features/downloads/api/downloads-assets';
 import { DownloadsScreen } from '@/features/downloads/components/downloads-screen';
+import { usePageTitle } from '@/features/errors/errors-page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/downloads')({
   // Starts the fetch without waiting: the screen shows its own loading, empty and error messages.
@@ -15,5 +16,6 @@ export const Route = createFileRoute('/_authenticated/dashboard/downloads')({
 const quickstartUrl = new URL('quickstart', `${env.docsUrl.replace(/\/+$/, '')}/`).href;
 
 function DownloadsRoute() {
+  usePageTitle('Downloads');
   return <DownloadsScreen quickstartUrl={quickstartUrl} />;
 }

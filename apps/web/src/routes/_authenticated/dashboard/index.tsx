@@ -2,6 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { z } from 'zod';
 import { userTimeQueryOptions } from '@/features/dial-time/api/dial-time-user-time';
 import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
+import { usePageTitle } from '@/features/errors/errors-page-title';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
 import { licencesQueryOptions } from '@/features/robots/api/robots-licences';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
@@ -25,6 +26,7 @@ export const Route = createFileRoute('/_authenticated/dashboard/')({
 });
 
 function RobotManagerRoute() {
+  usePageTitle('Robot Manager');
   const { filter } = Route.useSearch();
   const { user } = useAuth();
   const navigate = Route.useNavigate();

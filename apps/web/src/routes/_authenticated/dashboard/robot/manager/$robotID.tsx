@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { usePageTitle } from '@/features/errors/errors-page-title';
 import { licencesQueryOptions } from '@/features/robots/api/robots-licences';
 import { RobotManageScreen } from '@/features/robots/components/robots-manage-screen';
 import { useAuth } from '@/lib/auth';
@@ -13,6 +14,7 @@ export const Route = createFileRoute('/_authenticated/dashboard/robot/manager/$r
 });
 
 function ManageRobotRoute() {
+  usePageTitle('Manage Robot');
   const { robotID } = Route.useParams();
   const { user } = useAuth();
   return <RobotManageScreen key={robotID} email={user?.email ?? ''} userName={user?.name} robotId={robotID} />;
