@@ -36,7 +36,15 @@ async function jsLoaded(page: Page, path: string, before?: (p: Page) => Promise<
 }
 
 const server = spawn('node', ['apps/server/dist/server.js'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
+  },
   stdio: 'ignore',
 });
 try {
@@ -61,8 +69,12 @@ try {
   const entry = [...login.entries()].find(([url]) => /\/assets\/index-[\w-]+\.js$/.test(url))?.[1].gzip ?? 1;
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   console.log(`baseline: shared entry chunk ${kb(entry)} gzip`);
-  console.log(`/auth/login: ${login.size} scripts, ${kb(total(login))} gzip, ${(total(login) / entry).toFixed(2)}x baseline`);
-  console.log(`/dashboard: ${dashboard.size} scripts, ${kb(total(dashboard))} gzip, ${(total(dashboard) / entry).toFixed(2)}x baseline`);
+  console.log(
+    `/auth/login: ${login.size} scripts, ${kb(total(login))} gzip, ${(total(login) / entry).toFixed(2)}x baseline`,
+  );
+  console.log(
+    `/dashboard: ${dashboard.size} scripts, ${kb(total(dashboard))} gzip, ${(total(dashboard) / entry).toFixed(2)}x baseline`,
+  );
 } finally {
   server.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });

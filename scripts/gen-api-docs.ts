@@ -66,7 +66,7 @@ function table(schema: z.ZodType, io: 'input' | 'output'): string {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Schema;
   const body = rows(json);
   if (body.length === 0) return '_no fields_\n';
-  return ['| field | type | required | rules |', '|---|---|---|---|', ...body].join('\n') + '\n';
+  return `${['| field | type | required | rules |', '|---|---|---|---|', ...body].join('\n')}\n`;
 }
 
 let md = `# API reference

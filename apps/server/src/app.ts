@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { errorBody } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { errorBody } from '@portal/contract';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -17,6 +17,7 @@ import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { Sessions } from './modules/auth/auth.sessions.ts';
 import { licenseRoutes } from './modules/license/license.routes.ts';
+import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { robotsRoutes } from './modules/robots/robots.routes.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
 import { timeRoutes } from './modules/time/time.routes.ts';
@@ -132,6 +133,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(robotsRoutes);
   await app.register(timeRoutes);
   await app.register(assetsRoutes);
+  await app.register(operatorRoutes);
 
   if (opts.serveWeb) await serveWeb(app, config);
   return app;

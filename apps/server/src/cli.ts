@@ -8,6 +8,7 @@ import {
   AssetType,
   MAX_FLEX_SLOTS,
   OverrideKind,
+  type OverrideKindValue,
   TIERS,
   tierIndex,
 } from '@portal/contract';
@@ -18,12 +19,11 @@ import { assetRepository } from './modules/assets/assets.repository.ts';
 import { artifactsDir } from './modules/assets/assets.routes.ts';
 import { AssetService, parseVersion } from './modules/assets/assets.service.ts';
 import { LocalArtifactStore } from './modules/assets/assets.store.ts';
-import { flexSlotRepository } from './modules/flexible-license/flexible-license.repository.ts';
 import { LicenceService } from './modules/license/license.service.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
+import { type OperatedAccount, OperatorService } from './modules/operator/operator.service.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
 import { TimeService } from './modules/time/time.service.ts';
-import { userRepository } from './modules/useraction/useraction.repository.ts';
 import { HUB_ASSET_ID } from './seed-demo-data.ts';
 
 /**
@@ -55,7 +55,10 @@ export interface CliContext {
   out: (line: string) => void;
 }
 
-const DAY_MS = 86_400_000;
+const DAY_S = 86_400;
+
+const isOverrideKind = (n: number): n is OverrideKindValue =>
+  (Object.values(OverrideKind) as number[]).includes(n);
 
 function wholeNumber(text: string | undefined, what: string, min: number, max: number): number {
   const n = Number(text);
@@ -64,11 +67,15 @@ function wholeNumber(text: string | undefined, what: string, min: number, max: n
   return n;
 }
 
-async function userByEmail(ctx: CliContext, email: string | undefined) {
+async function userByEmail(ctx: CliContext, email: string | undefined): Promise<OperatedAccount> {
   if (!email) throw new UsageError('an email is required');
-  const user = await userRepository.byEmail(ctx.db, email.trim().toLowerCase());
-  if (!user) throw new UsageError(`no account with the email ${email}`);
-  return user;
+  try {
+    return await new OperatorService(ctx.db, ctx.clock).account(email);
+  } catch (err) {
+    if (err instanceof ApiError && err.errorName === 'NOT_FOUND')
+      throw new UsageError(`no account with the email ${email}`);
+    throw err;
+  }
 }
 
 /** Runs one command; throws UsageError for a bad command line. */
@@ -88,6 +95,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   const [command, ...args] = positionals;
   const { db, clock, config, out } = ctx;
   const licences = () => new LicenceService(db, clock, config.JWT_SECRET);
+  const operators = () => new OperatorService(db, clock);
 
   switch (command) {
     case 'users:list': {
@@ -111,22 +119,17 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const index = tierIndex(args[1]);
       if (index < 0) throw new UsageError('tier must be Lite, Standard or Pro');
       const kind = args[2] === undefined ? OverrideKind.BowOverride : wholeNumber(args[2], 'override kind', 0, 99);
-      if (!Object.values(OverrideKind).includes(kind as never))
+      if (!isOverrideKind(kind))
         throw new UsageError('override kind must be 0 (free trial), 1 (override), 2 (other) or 99 (none)');
       const days = values.days === undefined ? 365 : wholeNumber(values.days, '--days', 1, 3660);
-      const now = clock.now();
-      const row = await db.transaction((tx) =>
-        subscriptionRepository.grant(tx, {
-          userId: user.id,
-          tier: TIERS[index]!,
-          overrideKind: kind,
-          now,
-          endsAt: new Date(now.getTime() + days * DAY_MS),
-        }),
-      );
+      const granted = await operators().grantSubscription(user, {
+        tier: TIERS[index]!,
+        overrideKind: kind,
+        durationS: days * DAY_S,
+      });
       out(
-        row
-          ? `${user.email}: ${row.tier} active until ${row.endsAt?.toISOString().slice(0, 10)} (override kind ${row.overrideKind})`
+        granted.uuid
+          ? `${user.email}: ${granted.subscription_tier} active until ${new Date(granted.end_date).toISOString().slice(0, 10)} (override kind ${granted.override_kind})`
           : `${user.email}: active subscriptions ended; the account is on Lite`,
       );
       return;
@@ -190,8 +193,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     }
     case 'slots:set': {
       const user = await userByEmail(ctx, args[0]);
-      const amount = wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS);
-      await flexSlotRepository.setAmount(db, user.id, amount, 'operator', clock.now());
+      const amount = await operators().setSlotAmount(user, wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS));
       out(`${user.email}: ${amount} flexible licence slot${amount === 1 ? '' : 's'}`);
       return;
     }

@@ -47,6 +47,7 @@ describe('the spec/001 services', () => {
     ['robots', '/api/robots', ['GetRobots', 'REGISTERSIM', 'UPDATEROBOT', 'UNREGISTER', 'UPDATEMODALITIES']],
     ['assets', '/api/assets', ['GetAll', 'GetDownload']],
     ['flexibleLicense', '/api/flexible_license', ['GetSlots', 'UpdateSlots', 'ClearSlots']],
+    ['operator', '/api/operator', ['GrantSubscription', 'SetSlotAmount']],
   ] as const)('%s at %s has every action, bearer-authenticated, answering the error object', (name, path, actions) => {
     const svc = services[name];
     expect(svc.path).toBe(path);

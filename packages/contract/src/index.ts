@@ -20,6 +20,7 @@ export * from './domain/time-ledger.ts';
 export * from './errors.ts';
 export * from './flexible-license.ts';
 export * from './license.ts';
+export * from './operator.ts';
 export * from './payment.ts';
 export * from './robots.ts';
 export * from './services.ts';

@@ -3,6 +3,7 @@ import { auth } from './auth.ts';
 import type { ServiceDef } from './define.ts';
 import { flexibleLicense } from './flexible-license.ts';
 import { license } from './license.ts';
+import { operator } from './operator.ts';
 import { payment } from './payment.ts';
 import { robots } from './robots.ts';
 import { support } from './support.ts';
@@ -20,5 +21,6 @@ export const services = {
   assets,
   flexibleLicense,
   support,
+  operator,
 } as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;

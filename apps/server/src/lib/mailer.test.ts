@@ -28,7 +28,9 @@ async function smtpListener() {
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, ''),
+          raw: Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/=\r?\n/g, ''),
         });
         callback();
       });
@@ -60,7 +62,12 @@ describe('mailer', () => {
       logLinks: false,
     });
     expect(mailer.mode).toBe('smtp');
-    await mailer.send({ to: 'someone@example.test', subject: 'Hello there', text: 'Body text', html: '<p>Body text</p>' });
+    await mailer.send({
+      to: 'someone@example.test',
+      subject: 'Hello there',
+      text: 'Body text',
+      html: '<p>Body text</p>',
+    });
     const mail = smtp.received.at(-1);
     expect(mail?.to).toEqual(['someone@example.test']);
     expect(mail?.from).toBe('portal@example.test');

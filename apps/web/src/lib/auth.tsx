@@ -109,12 +109,11 @@ export function AuthProvider({
     [queryClient],
   );
 
-  const firstRender = React.useRef(true);
+  // The router re-checks its guards whenever the session changes (not on the first render).
+  const seen = React.useRef(snapshot);
   React.useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
+    if (seen.current === snapshot) return;
+    seen.current = snapshot;
     onChange();
   }, [snapshot, onChange]);
 

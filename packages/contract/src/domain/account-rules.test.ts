@@ -41,11 +41,20 @@ describe('newPasswordIssues (reset form and server)', () => {
 });
 
 describe('changePasswordIssues (change form wording)', () => {
-  const ok = { currentPassword: 'Old-Pass-1!', newPassword: 'New-Pass-2@', repeatPassword: 'New-Pass-2@', email: 'a@b.co' };
+  const ok = {
+    currentPassword: 'Old-Pass-1!',
+    newPassword: 'New-Pass-2@',
+    repeatPassword: 'New-Pass-2@',
+    email: 'a@b.co',
+  };
   it.each([
     ['valid', {}, []],
     ['no current', { currentPassword: '' }, ['currentPassword: Current password is required.']],
-    ['short', { newPassword: 'N-p2@', repeatPassword: 'N-p2@' }, ['newPassword: Password must be at least 8 characters.']],
+    [
+      'short',
+      { newPassword: 'N-p2@', repeatPassword: 'N-p2@' },
+      ['newPassword: Password must be at least 8 characters.'],
+    ],
     [
       'no special',
       { newPassword: 'NewPass22', repeatPassword: 'NewPass22' },
@@ -93,7 +102,10 @@ describe('login form', () => {
     [{ email: 'a@b.co', password: '12345678', rememberMe: true }, []],
     [{ email: 'nope', password: '12345678', rememberMe: true }, ['email: Invalid email address']],
     [{ email: 'a@b.co', password: '1234567', rememberMe: true }, ['password: Password must be at least 8 characters']],
-    [{ email: 'a@b.co', password: 'x'.repeat(256), rememberMe: false }, ['password: Password must be less than 256 characters']],
+    [
+      { email: 'a@b.co', password: 'x'.repeat(256), rememberMe: false },
+      ['password: Password must be less than 256 characters'],
+    ],
   ])('%j', (form, expected) => expect(messages(loginFormSchema.safeParse(form))).toEqual(expected));
 });
 
@@ -121,20 +133,36 @@ describe('registration form', () => {
   it.each([
     ['valid', {}, []],
     ['no name', { name: '' }, ['name: Please enter your name']],
-    ['short organisation', { organisation: 'X' }, ['organisation: Organisation name is too short (minimum is 2 characters)']],
+    [
+      'short organisation',
+      { organisation: 'X' },
+      ['organisation: Organisation name is too short (minimum is 2 characters)'],
+    ],
     ['no country', { country: '' }, ['country: Please enter your country']],
     ['emails differ', { confirmEmail: 'other@example.com' }, ['confirmEmail: Emails do not match']],
     ['passwords differ', { confirmPassword: 'Robot-Pass-43!' }, ['confirmPassword: Passwords do not match']],
-    ['too young', { yearBorn: new Date().getUTCFullYear() - 1 }, ['yearBorn: You must be at least 6 years old to use this service.']],
+    [
+      'too young',
+      { yearBorn: new Date().getUTCFullYear() - 1 },
+      ['yearBorn: You must be at least 6 years old to use this service.'],
+    ],
     ['terms', { termsAgreed: false }, ['termsAgreed: You must agree to the terms and the privacy policy']],
-  ])('%s', (_l, patch, expected) => expect(messages(registrationFormSchema.safeParse({ ...ok, ...patch }))).toEqual(expected));
+  ])('%s', (_l, patch, expected) =>
+    expect(messages(registrationFormSchema.safeParse({ ...ok, ...patch }))).toEqual(expected),
+  );
 });
 
 describe('reset password form', () => {
   it.each([
     [{ email: 'a@b.co', password: 'Robot-Pass-42!', confirmPassword: 'Robot-Pass-42!' }, []],
-    [{ email: 'bad', password: 'Robot-Pass-42!', confirmPassword: 'Robot-Pass-42!' }, ['email: Please enter a valid email address']],
-    [{ email: 'a@b.co', password: 'Robot-Pass-42!', confirmPassword: 'x' }, ['confirmPassword: Passwords do not match']],
+    [
+      { email: 'bad', password: 'Robot-Pass-42!', confirmPassword: 'Robot-Pass-42!' },
+      ['email: Please enter a valid email address'],
+    ],
+    [
+      { email: 'a@b.co', password: 'Robot-Pass-42!', confirmPassword: 'x' },
+      ['confirmPassword: Passwords do not match'],
+    ],
   ])('%j', (form, expected) => expect(messages(resetPasswordFormSchema.safeParse(form))).toEqual(expected));
 });
 
@@ -142,8 +170,14 @@ describe('profile form', () => {
   it.each([
     [{ name: 'Ada', organisation: '', country: 'France', yearBorn: -1 }, []],
     [{ name: 'Ad', organisation: '', country: 'France', yearBorn: -1 }, ['name: Name must be at least 3 characters']],
-    [{ name: 'Ada', organisation: '', country: 'Atlantis', yearBorn: -1 }, ['country: Please choose a country from the list']],
-    [{ name: 'Ada', organisation: '', country: 'France', yearBorn: 1.5 }, ['yearBorn: Please select your year of birth']],
+    [
+      { name: 'Ada', organisation: '', country: 'Atlantis', yearBorn: -1 },
+      ['country: Please choose a country from the list'],
+    ],
+    [
+      { name: 'Ada', organisation: '', country: 'France', yearBorn: 1.5 },
+      ['yearBorn: Please select your year of birth'],
+    ],
   ])('%j', (form, expected) => expect(messages(profileFormSchema.safeParse(form))).toEqual(expected));
 });
 
@@ -175,7 +209,15 @@ describe('registration form shows every problem at once', () => {
       marketing: false,
     });
     const fields = new Set(messages(result).map((m) => m.split(':')[0]));
-    expect([...fields].sort()).toEqual(['confirmEmail', 'confirmPassword', 'country', 'email', 'name', 'password', 'termsAgreed']);
+    expect([...fields].sort()).toEqual([
+      'confirmEmail',
+      'confirmPassword',
+      'country',
+      'email',
+      'name',
+      'password',
+      'termsAgreed',
+    ]);
   });
   it('also when no year was chosen (the select gives NaN)', () => {
     const result = registrationFormSchema.safeParse({

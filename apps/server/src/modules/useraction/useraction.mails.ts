@@ -1,7 +1,7 @@
 import { PRODUCT_NAME } from '@portal/contract';
 import type { Mail } from '../../lib/mailer.ts';
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 function mail(
@@ -20,10 +20,10 @@ function mail(
     `— ${PRODUCT_NAME}`,
   ].join('\n');
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
-<p>${escape(greeting)}</p>
-${lines.map((l) => `<p>${escape(l)}</p>`).join('\n')}
-${link ? `<p><a href="${escape(link.href)}">${escape(link.label)}</a></p><p style="color:#666;font-size:12px">${escape(link.href)}</p>` : ''}
-<p>— ${escape(PRODUCT_NAME)}</p></body></html>`;
+<p>${escapeHtml(greeting)}</p>
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p><p style="color:#666;font-size:12px">${escapeHtml(link.href)}</p>` : ''}
+<p>— ${escapeHtml(PRODUCT_NAME)}</p></body></html>`;
   return { to, subject, text, html, link: link?.href };
 }
 

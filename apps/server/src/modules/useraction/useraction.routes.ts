@@ -53,7 +53,12 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
   async function sendVerification(user: { id: string; email: string; name: string }) {
     const token = await issueLinkToken(user.id, 'verify', config.VERIFY_TOKEN_TTL_S);
     await mailer.send(
-      verificationMail(user.email, user.name, link(`/auth/verify/${token}`), Math.round(config.VERIFY_TOKEN_TTL_S / 3600)),
+      verificationMail(
+        user.email,
+        user.name,
+        link(`/auth/verify/${token}`),
+        Math.round(config.VERIFY_TOKEN_TTL_S / 3600),
+      ),
     );
   }
 

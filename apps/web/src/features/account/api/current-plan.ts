@@ -14,7 +14,7 @@ export interface CurrentPlan {
 export async function fetchCurrentPlan(email: string, userId: string): Promise<CurrentPlan> {
   const { user_time } = await callAction(time, 'CHECK_REMAINING_TIME', { email, user_id: userId });
   const index = tierIndex(user_time?.subscription_type);
-  return { name: TIER_SHORT[index < 0 ? 0 : index] as TierShort };
+  return { name: TIER_SHORT[Math.max(0, index)] as TierShort };
 }
 
 export function currentPlanQueryOptions(email: string, userId: string) {

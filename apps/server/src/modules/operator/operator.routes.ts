@@ -1,0 +1,33 @@
+import { operator } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import { mountService } from '../../plugins/actions.ts';
+import { OperatorService } from './operator.service.ts';
+
+/** /api/operator: the operator command line's grants over HTTP, for operators only (x-operator-token). */
+export async function operatorRoutes(app: FastifyInstance): Promise<void> {
+  const { db, clock } = app.deps;
+  const operators = new OperatorService(db, clock);
+
+  mountService(app, operator, {
+    async GrantSubscription(input, { request }) {
+      const account = await operators.account(input.email);
+      const subscription = await operators.grantSubscription(account, {
+        tier: input.tier,
+        overrideKind: input.override_kind,
+        durationS: input.duration_s,
+      });
+      request.log.info(
+        { user: account.id, tier: input.tier, overrideKind: input.override_kind },
+        'operator granted a subscription',
+      );
+      return { subscription };
+    },
+
+    async SetSlotAmount(input, { request }) {
+      const account = await operators.account(input.email);
+      const user_slot_amount = await operators.setSlotAmount(account, input.amount);
+      request.log.info({ user: account.id, amount: user_slot_amount }, 'operator set the flexible slot count');
+      return { user_slot_amount };
+    },
+  });
+}

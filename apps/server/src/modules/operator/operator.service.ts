@@ -1,0 +1,87 @@
+import {
+  ApiError,
+  MAX_FLEX_SLOTS,
+  OverrideKind,
+  type OverrideKindValue,
+  type SubscriptionSummary,
+  type TierName,
+} from '@portal/contract';
+import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { flexSlotRepository } from '../flexible-license/flexible-license.repository.ts';
+import { subscriptionRepository } from '../subscriptions/subscriptions.repository.ts';
+import { userRepository } from '../useraction/useraction.repository.ts';
+
+/** The account an operator acts on. */
+export interface OperatedAccount {
+  id: string;
+  email: string;
+}
+
+/**
+ * What an operator does to an account (DESIGN §5 last bullet, §7). The command line and the
+ * /api/operator actions both call these, so a grant means the same wherever it comes from.
+ */
+export class OperatorService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The account of an email (stored lower-cased); 404 naming `email` when there is none. */
+  async account(email: string): Promise<OperatedAccount> {
+    const user = await userRepository.byEmail(this.db, email.trim().toLowerCase());
+    if (!user) throw new ApiError('NOT_FOUND', 'email: no account with this email');
+    return { id: user.id, email: user.email };
+  }
+
+  /**
+   * Ends the account's active subscriptions and starts the granted one now, for `durationS`
+   * seconds. Lite is the absence of a subscription: granting it only ends the active ones.
+   */
+  async grantSubscription(
+    account: OperatedAccount,
+    input: { tier: TierName; overrideKind: OverrideKindValue; durationS: number },
+  ): Promise<SubscriptionSummary> {
+    const now = this.clock.now();
+    const row = await this.db.transaction((tx) =>
+      subscriptionRepository.grant(tx, {
+        userId: account.id,
+        tier: input.tier,
+        overrideKind: input.overrideKind,
+        now,
+        endsAt: new Date(now.getTime() + input.durationS * 1_000),
+      }),
+    );
+    const tier = (await subscriptionRepository.tierOf(this.db, account.id, now))?.tier ?? 'Lite';
+    if (!row)
+      return {
+        user_email: account.email,
+        tier,
+        subscription_tier: 'Lite Subscription',
+        uuid: '',
+        override_kind: OverrideKind.None,
+        start_date: 0,
+        end_date: 0,
+        duration: 0,
+      };
+    return {
+      user_email: account.email,
+      tier,
+      subscription_tier: row.tier,
+      uuid: row.id,
+      override_kind: row.overrideKind as OverrideKindValue,
+      start_date: row.startsAt.getTime(),
+      end_date: row.endsAt?.getTime() ?? 0,
+      duration: input.durationS,
+    };
+  }
+
+  /** How many flexible licence slots the account has (0 to MAX_FLEX_SLOTS); answers the new count. */
+  async setSlotAmount(account: OperatedAccount, amount: number): Promise<number> {
+    if (!Number.isInteger(amount) || amount < 0 || amount > MAX_FLEX_SLOTS)
+      throw new ApiError('VALIDATION', `amount: must be a whole number from 0 to ${MAX_FLEX_SLOTS}`);
+    await flexSlotRepository.setAmount(this.db, account.id, amount, 'operator', this.clock.now());
+    return flexSlotRepository.amount(this.db, account.id);
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { epochMs, normalisedEmail } from './common.ts';
+import { OverrideKind, TIER_SHORT } from './constants.ts';
+import { action, response, service } from './define.ts';
+import { MAX_FLEX_SLOTS } from './flexible-license.ts';
+import { overrideKind, subscriptionTier } from './payment.ts';
+
+/**
+ * Operator actions over HTTP (DESIGN §5 last bullet, §7; docs/decisions/009): what the operator
+ * command line does to an account, for when the server holds the database (the embedded one opens
+ * in one process only) and for end-to-end tests that set real state. Every action needs the
+ * server's OPERATOR_TOKEN in the `x-operator-token` header; `email` names the target account.
+ */
+
+const DAY_S = 86_400;
+/** A granted subscription lasts a year unless the operator says otherwise. */
+export const DEFAULT_GRANT_DURATION_S = 365 * DAY_S;
+/** Longest grant: ten years (the command line's --days bound). */
+export const MAX_GRANT_DURATION_S = 3660 * DAY_S;
+
+/** The kinds an operator may grant: free trial 0, override 1, other 2 (99 is "paid", never granted). */
+export const grantOverrideKind = z.literal([OverrideKind.FreeTrial, OverrideKind.BowOverride, OverrideKind.Other], {
+  error: 'Override kind must be 0 (free trial), 1 (override) or 2 (other)',
+});
+
+/** The account's subscription after an operator's grant. */
+export const subscriptionSummary = z.object({
+  user_email: z.string(),
+  /** the tier the account has now (spec/001 §4), read back after the grant */
+  tier: z.enum(TIER_SHORT),
+  subscription_tier: subscriptionTier,
+  /** the granted subscription's id; '' for Lite, which only ends the active subscription */
+  uuid: z.string().default(''),
+  /** 99 (none) for Lite */
+  override_kind: overrideKind,
+  /** epoch ms; 0 for Lite */
+  start_date: epochMs.default(0),
+  /** epoch ms; 0 for Lite */
+  end_date: epochMs.default(0),
+  /** seconds; 0 for Lite */
+  duration: z.number().int().min(0).default(0),
+});
+export type SubscriptionSummary = z.infer<typeof subscriptionSummary>;
+
+export const operator = service('operator', '/api/operator', {
+  GrantSubscription: action({
+    summary:
+      "Give the account of `email` a subscription without payment, starting now: its active subscriptions end and the new one begins (granting Lite only ends them). Operators only (x-operator-token); the command line's grant-subscription does the same.",
+    auth: 'operator',
+    caller: 'operator',
+    request: z.object({
+      /** the account that receives the subscription */
+      email: normalisedEmail,
+      tier: subscriptionTier,
+      override_kind: grantOverrideKind,
+      /** seconds from now; a year when absent */
+      duration_s: z
+        .number()
+        .int({ error: 'Duration must be a whole number of seconds' })
+        .min(1, { error: 'Duration must be at least 1 second' })
+        .max(MAX_GRANT_DURATION_S, { error: `Duration must be at most ${MAX_GRANT_DURATION_S} seconds (ten years)` })
+        .default(DEFAULT_GRANT_DURATION_S),
+    }),
+    response: response({ subscription: subscriptionSummary.optional() }),
+  }),
+  SetSlotAmount: action({
+    summary:
+      "Set how many flexible licence slots the account of `email` has (0 to 100). Operators only (x-operator-token); the command line's slots:set does the same.",
+    auth: 'operator',
+    caller: 'operator',
+    request: z.object({
+      email: normalisedEmail,
+      amount: z
+        .number()
+        .int({ error: 'Amount must be a whole number' })
+        .min(0, { error: 'Amount must be at least 0' })
+        .max(MAX_FLEX_SLOTS, { error: `Amount must be at most ${MAX_FLEX_SLOTS}` }),
+    }),
+    response: response({ user_slot_amount: z.number().int().min(0).optional() }),
+  }),
+});
