@@ -55,6 +55,19 @@ export function isMissingAuth(err: unknown): boolean {
   return err instanceof Error && MISSING_AUTH_MESSAGES.has(err.message);
 }
 
+/**
+ * A failed call as the spec names it ("Failed to fetch licenses", "Failed to check remaining
+ * time"...), keeping the status and code the retry policy reads. A missing session keeps its own
+ * message, which the screens and the retry policy recognise; anything that is not an ApiCallError
+ * (a bug, a network failure outside callAction) becomes one with status 0.
+ */
+export function withMessage(err: unknown, message: string): ApiCallError {
+  if (isMissingAuth(err))
+    return err instanceof ApiCallError ? err : new ApiCallError((err as Error).message, undefined, 401);
+  if (err instanceof ApiCallError) return new ApiCallError(message, err.code, err.status);
+  return new ApiCallError(message, undefined, 0);
+}
+
 async function csrfToken(): Promise<string> {
   try {
     const res = await fetch('/api/useraction', { method: 'GET', credentials: 'same-origin' });

@@ -11,7 +11,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
 import { toast } from 'sonner';
-import { callAction } from './api-client';
+import { ApiCallError, callAction } from './api-client';
 import {
   broadcast,
   clearStoredSession,
@@ -76,14 +76,17 @@ export function AuthProvider({
     callAction(useraction, 'get-self', { token_pair: { refresh_token: refreshToken } })
       .then((res) => {
         if (cancelled) return;
-        if (!res.user || !res.token_pair || !res.user.email_validated) throw new Error('no user');
+        if (!res.user || !res.token_pair || !res.user.email_validated)
+          throw new ApiCallError('Access forbidden', 32, 403);
         storeSession(res.token_pair, res.user, isRemembered());
         broadcast({ type: 'refresh', pair: res.token_pair });
         setSnapshot({ status: 'authenticated', user: res.user });
       })
-      .catch(() => {
+      .catch((err: unknown) => {
         if (cancelled) return;
-        clearStoredSession();
+        // Only a refusal ends the stored session; a request that never completed (the page was
+        // left, the network dropped) keeps it for the next load.
+        if (err instanceof ApiCallError && err.status >= 400) clearStoredSession();
         setSnapshot({ status: 'unauthenticated', user: null });
       });
     return () => {

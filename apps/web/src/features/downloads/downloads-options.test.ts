@@ -141,6 +141,38 @@ describe('osChoice', () => {
     expect(osChoice(c, detected, wanted)).toEqual({ kind: 'message', message });
   });
 
+  // The cards downloadsView makes from real answers reach the same two messages.
+  it.each([
+    ['macOS', 'mac', [artifact('windows', 'amd64'), artifact('linux', 'deb')], 'No downloads available for macOS'],
+    ['Windows', 'windows', [artifact('mac', 'arm64'), artifact('linux', 'rpm')], 'No downloads available for Windows'],
+    ['Linux', 'linux', [artifact('windows', 'amd64'), artifact('mac', 'amd64')], 'No downloads available for Linux'],
+    [
+      'Windows with only ARM builds',
+      'windows',
+      [artifact('windows', 'arm64', v(3)), artifact('linux', 'deb')],
+      'No compatible downloads available',
+    ],
+    [
+      'macOS with only Linux packages filed under it',
+      'mac',
+      [artifact('mac', 'deb'), artifact('mac', 'rpm'), artifact('windows', 'amd64')],
+      'No compatible downloads available',
+    ],
+  ] as const)('a system without usable builds: %s', (_name, id, artifacts, message) => {
+    const derived = downloadsView([asset([...artifacts])], windows);
+    if (derived.kind !== 'ready') throw new Error('expected cards');
+    const c = derived.cards.find((x) => x.os.id === id) as OsCard;
+    expect(osChoice(c, windows)).toEqual({ kind: 'message', message });
+  });
+
+  it('a system without builds shows SDK version N/A; one with only incompatible builds shows theirs', () => {
+    const derived = downloadsView([asset([artifact('windows', 'arm64', v(3, 1)), artifact('linux', 'deb')])], windows);
+    if (derived.kind !== 'ready') throw new Error('expected cards');
+    const c = (id: string) => derived.cards.find((x) => x.os.id === id) as OsCard;
+    expect(c('mac')).toMatchObject({ sdkVersion: 'N/A', artifactCount: 0, offers: [] });
+    expect(c('windows')).toMatchObject({ sdkVersion: '3.1.0.0', artifactCount: 1, offers: [] });
+  });
+
   it.each([
     ['wanted platform wins', 'mac', windows, 'apple_intel', 'apple_intel'],
     ['detected preference next', 'mac', macIntel, undefined, 'apple_intel'],

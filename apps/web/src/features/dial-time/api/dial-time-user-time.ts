@@ -1,6 +1,6 @@
 import { Freshness, time, type UserTime } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiCallError, callAction, isMissingAuth } from '@/lib/api-client';
+import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
 
 export const CHECK_TIME_FAILED = 'Failed to check remaining time';
 export const NO_USER_TIME = 'No user time data received';
@@ -11,10 +11,7 @@ export async function fetchUserTime(email: string, userId: string): Promise<User
   try {
     userTime = (await callAction(time, 'CHECK_REMAINING_TIME', { email, user_id: userId })).user_time;
   } catch (err) {
-    if (isMissingAuth(err)) throw err;
-    throw err instanceof ApiCallError
-      ? new ApiCallError(CHECK_TIME_FAILED, err.code, err.status)
-      : new ApiCallError(CHECK_TIME_FAILED, undefined, 0);
+    throw withMessage(err, CHECK_TIME_FAILED);
   }
   if (!userTime) throw new ApiCallError(NO_USER_TIME, undefined, 200);
   return userTime;

@@ -1,6 +1,6 @@
 import { type Asset, assets as assetsService, Freshness } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiCallError, callAction, isMissingAuth } from '@/lib/api-client';
+import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
 import { retryPolicy } from '@/lib/query-client';
 
 export const INVALID_ASSETS = 'Invalid assets data received';
@@ -12,12 +12,9 @@ export async function fetchAssets(): Promise<Asset[]> {
     const res = await callAction(assetsService, 'GetAll', {}, { fallbackMessage: INVALID_ASSETS });
     return res.assets;
   } catch (err) {
-    if (isMissingAuth(err)) throw err;
     // callAction answers the fallback message only for a reply it could not read.
     if (err instanceof ApiCallError && err.message === INVALID_ASSETS && err.status < 400) throw err;
-    throw err instanceof ApiCallError
-      ? new ApiCallError(ASSETS_FAILED, err.code, err.status)
-      : new ApiCallError(ASSETS_FAILED, undefined, 0);
+    throw withMessage(err, ASSETS_FAILED);
   }
 }
 

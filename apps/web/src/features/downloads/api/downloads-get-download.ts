@@ -1,6 +1,6 @@
 import { type Artifact, type Asset, assets as assetsService } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { ApiCallError, callAction, isMissingAuth } from '@/lib/api-client';
+import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
 
 export const DOWNLOAD_LINK_FAILED = 'Failed to get download link';
 export const NO_DOWNLOAD_LINK = 'Failed to fetch download link';
@@ -28,10 +28,7 @@ export async function fetchDownloadLink({ asset, artifact, agreementVersion }: D
     });
     link = res.download_link;
   } catch (err) {
-    if (isMissingAuth(err)) throw err;
-    throw err instanceof ApiCallError
-      ? new ApiCallError(DOWNLOAD_LINK_FAILED, err.code, err.status)
-      : new ApiCallError(DOWNLOAD_LINK_FAILED, undefined, 0);
+    throw withMessage(err, DOWNLOAD_LINK_FAILED);
   }
   if (!link) throw new ApiCallError(NO_DOWNLOAD_LINK, undefined, 200);
   return link;

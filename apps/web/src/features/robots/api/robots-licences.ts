@@ -1,7 +1,6 @@
 import { ErrorCodes, Freshness, license, type UserLicences } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiCallError, callAction } from '@/lib/api-client';
-import { robotsCallError } from './robots-api-error';
+import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
 
 export const LICENCES_FAILED = 'Failed to fetch licenses';
 
@@ -16,7 +15,7 @@ export async function fetchLicences(email: string): Promise<UserLicences> {
     return res.user_licenses ?? noLicences(email);
   } catch (err) {
     if (err instanceof ApiCallError && err.code === ErrorCodes.NO_LICENCES.code) return noLicences(email);
-    throw robotsCallError(err, LICENCES_FAILED);
+    throw withMessage(err, LICENCES_FAILED);
   }
 }
 

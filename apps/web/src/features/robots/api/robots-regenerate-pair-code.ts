@@ -1,7 +1,6 @@
 import { license, type RobotLicence } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
-import { robotsCallError } from './robots-api-error';
+import { callAction, withMessage } from '@/lib/api-client';
 import { licencesKey } from './robots-licences';
 
 export const REGENERATE_FAILED = 'Failed to regenerate the pairing code';
@@ -12,7 +11,7 @@ export async function regeneratePairCode(email: string, licenceId: string): Prom
     const res = await callAction(license, 'REGENERATEPAIRCODE', { email, license_id: licenceId });
     return res.robot_license;
   } catch (err) {
-    throw robotsCallError(err, REGENERATE_FAILED);
+    throw withMessage(err, REGENERATE_FAILED);
   }
 }
 

@@ -1,7 +1,6 @@
 import { Freshness, type Robot, robots as robotsService } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
-import { robotsCallError } from './robots-api-error';
+import { callAction, withMessage } from '@/lib/api-client';
 
 export type RobotsKind = 'paired' | 'shared';
 
@@ -25,7 +24,7 @@ export async function fetchRobots(email: string, kind: RobotsKind, refs: readonl
     const res = await callAction(robotsService, 'GetRobots', { email, robot_licenses: [...refs] });
     return res.robots;
   } catch (err) {
-    throw robotsCallError(err, ROBOTS_FAILED[kind]);
+    throw withMessage(err, ROBOTS_FAILED[kind]);
   }
 }
 

@@ -1,7 +1,6 @@
 import { license, type RobotLicence } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
-import { robotsCallError } from './robots-api-error';
+import { callAction, withMessage } from '@/lib/api-client';
 import { licencesKey } from './robots-licences';
 import { robotsBaseKey } from './robots-robots';
 
@@ -13,7 +12,7 @@ export async function unpairLicence(email: string, licenceId: string): Promise<R
     const res = await callAction(license, 'UNPAIR', { email, license_id: licenceId });
     return res.robot_license;
   } catch (err) {
-    throw robotsCallError(err, UNPAIR_FAILED);
+    throw withMessage(err, UNPAIR_FAILED);
   }
 }
 
