@@ -30,7 +30,9 @@ async function jsLoaded(page: Page, path: string, before?: (p: Page) => Promise<
   };
   page.on('response', onResponse);
   if (before) await before(page);
-  await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+  await page.goto(`${base}${path}`, { waitUntil: 'load' });
+  // Lazy route chunks load after the first render; the dashboard polls, so there is no network idle.
+  await page.waitForTimeout(2500);
   page.off('response', onResponse);
   return sizes;
 }

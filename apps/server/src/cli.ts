@@ -57,8 +57,7 @@ export interface CliContext {
 
 const DAY_S = 86_400;
 
-const isOverrideKind = (n: number): n is OverrideKindValue =>
-  (Object.values(OverrideKind) as number[]).includes(n);
+const isOverrideKind = (n: number): n is OverrideKindValue => (Object.values(OverrideKind) as number[]).includes(n);
 
 function wholeNumber(text: string | undefined, what: string, min: number, max: number): number {
   const n = Number(text);

@@ -1,7 +1,16 @@
 import type { Page } from '@playwright/test';
 import type { UserTime } from '@portal/contract';
 import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
-import { accessToken, call, hubFor, operatorCall } from './robots-helpers';
+import {
+  accessToken,
+  call,
+  cutOffServer,
+  grantSubscription,
+  hubFor,
+  loadShell,
+  openFromSidebar,
+  operatorCall,
+} from './robots-helpers';
 
 /** The dial time panel against the real ledger: added time raises it, dialling with the hub lowers it. */
 
@@ -44,36 +53,26 @@ test('added time and hub use move the remaining minutes', async ({ page, baseURL
   await expectAccessible(page);
 });
 
-test('a failed time call shows the panel error', async ({ page }) => {
+test('an unreachable server shows the panel error', async ({ page, context }) => {
   const user = await createVerifiedUser(page.request);
   await signInByApi(page, user.email, user.password);
-  await page.route('**/api/dial_manager', (route) =>
-    route.fulfill({
-      status: 503,
-      contentType: 'application/json',
-      body: JSON.stringify({ error: { Success: false, Code: 500, Description: 'Service unavailable' } }),
-    }),
-  );
-  await page.goto('/dashboard');
-  await expect(page.getByTestId('dial-time-panel')).toContainText('Failed to load dial time information', {
-    timeout: 15_000,
-  });
+  // The shell loads first; then the server cannot be reached and the Robot Manager is opened.
+  await loadShell(page);
+  const network = await cutOffServer(context, page);
+  await openFromSidebar(page, 'Dashboard');
+  const panel = page.getByTestId('dial-time-panel');
+  await expect(panel).toContainText('Failed to load dial time information', { timeout: 20_000 });
+  await expect(panel.getByTestId('remaining-minutes')).toHaveCount(0);
+  await expectAccessible(page);
+  await network.reconnect();
 });
 
-/**
- * Pro shows infinite time. No API grants a subscription yet (the operator command line needs the
- * server stopped), so the real answer for this account is changed in flight to a Pro one.
- */
 test('Pro shows infinite dial time', async ({ page }) => {
   const user = await createVerifiedUser(page.request);
+  // A real Pro subscription, granted as an operator would.
+  const granted = await grantSubscription(page.request, user.email, 'Pro Subscription');
+  expect(granted).toMatchObject({ subscription: { tier: 'Pro' } });
   await signInByApi(page, user.email, user.password);
-  await page.route('**/api/dial_manager', async (route) => {
-    const response = await route.fetch();
-    const body = await response.json();
-    if (body.user_time)
-      body.user_time = { ...body.user_time, has_infinite_time: true, subscription_type: 'Pro Subscription' };
-    await route.fulfill({ response, json: body });
-  });
   await page.goto('/dashboard');
   const panel = page.getByTestId('dial-time-panel');
   await expect(panel.getByText('Infinite Dial Time', { exact: true })).toBeVisible();

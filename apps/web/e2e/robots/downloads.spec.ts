@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
-import { type Artifact, type Asset, AssetType, compareVersions, formatVersion } from '@portal/contract';
+import { type Asset, AssetType, compareVersions, formatVersion } from '@portal/contract';
 import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
+import { cutOffServer, loadShell, openFromSidebar } from './robots-helpers';
 
 /** Downloads against the demo hub builds the server seeds (one per platform). */
 
@@ -85,88 +85,33 @@ test('choose a system, accept the licence, and get a file whose bytes match its 
   await expect(toast.getByRole('link', { name: 'quickstart guide' })).toHaveAttribute('href', /quickstart/);
 });
 
-/** Replaces GetAll's answer with the given assets (or status), to reach the screen's empty and error messages. */
-async function answerAssets(
-  page: Page,
-  answer: { assets?: Asset[]; status?: number; body?: unknown; transform?: (assets: Asset[]) => Asset[] },
-) {
-  await page.route('**/api/assets', async (route) => {
-    const body = route.request().postDataJSON() as { action?: string };
-    if (body.action !== 'GetAll') return route.continue();
-    if (answer.status) {
-      return route.fulfill({
-        status: answer.status,
-        json: { error: { Success: false, Code: 500, Description: 'Service unavailable' } },
-      });
-    }
-    if (answer.body !== undefined) return route.fulfill({ json: answer.body });
-    const real = (await (await route.fetch()).json()) as { assets: Asset[] };
-    const assets = answer.assets ?? answer.transform?.(real.assets) ?? real.assets;
-    return route.fulfill({ json: { ...real, assets } });
-  });
-}
-
 const hubOnly = (assets: Asset[]) => assets.filter((a) => a.type === AssetType.Application);
-const onlyOs = (artifacts: Artifact[], os: Artifact['OS']) => artifacts.filter((f) => f.OS === os);
 
-test.describe('every empty and error message', () => {
-  test('nothing to download', async ({ page }) => {
-    await answerAssets(page, { assets: [] });
-    await page.goto('/dashboard/downloads');
-    await expect(page.getByText('No downloads are currently available')).toBeVisible();
-  });
+/*
+ * The empty messages (no downloads, no artifacts, nothing compatible, nothing for a system) need data
+ * the server never holds while the demo builds exist; downloads-options.test.ts covers each of them.
+ */
 
-  test('a hub without artifacts', async ({ page }) => {
-    await answerAssets(page, { transform: (a) => hubOnly(a).map((x) => ({ ...x, artifacts: [] })) });
-    await page.goto('/dashboard/downloads');
-    await expect(page.getByText('No artifacts available')).toBeVisible();
-  });
+test('an unreachable server: loading, then the fetch error after three retries, and Try Again recovers', async ({
+  page,
+  context,
+}) => {
+  test.slow();
+  await loadShell(page);
+  const network = await cutOffServer(context, page);
+  await openFromSidebar(page, 'Downloads');
+  await expect(page.getByRole('heading', { level: 1, name: 'Downloads' })).toBeVisible();
+  await expect(page.getByText('Loading downloads...')).toBeVisible();
+  // Three retries (1 s, 2 s, 4 s) come first.
+  const error = page.getByRole('alert').filter({ hasText: 'Failed to fetch assets' });
+  await expect(error).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Loading downloads...')).toHaveCount(0);
+  await expectAccessible(page);
 
-  test('only artifacts no platform offers', async ({ page }) => {
-    await answerAssets(page, {
-      transform: (a) =>
-        hubOnly(a).map((x) => ({
-          ...x,
-          artifacts: x.artifacts.slice(0, 1).map((f) => ({ ...f, OS: 'windows' as const, Arch: 'arm64' as const })),
-        })),
-    });
-    await page.goto('/dashboard/downloads');
-    await expect(page.getByText('No compatible downloads found for any operating system')).toBeVisible();
-  });
-
-  test('a system without builds, and a system with only incompatible ones', async ({ page }) => {
-    await answerAssets(page, {
-      transform: (a) =>
-        hubOnly(a).map((x) => ({
-          ...x,
-          artifacts: [
-            ...onlyOs(x.artifacts, 'linux'),
-            ...onlyOs(x.artifacts, 'windows').map((f) => ({ ...f, Arch: 'arm64' as const })),
-          ],
-        })),
-    });
-    await page.goto('/dashboard/downloads');
-    await page.getByTestId('os-card-mac').click();
-    await expect(page.getByText('No downloads available for macOS')).toBeVisible();
-    await expect(page.getByTestId('os-card-mac')).toContainText('SDK version N/A');
-    await page.getByTestId('os-card-windows').click();
-    await expect(page.getByText('No compatible downloads available', { exact: true })).toBeVisible();
-    await expectAccessible(page);
-  });
-
-  test('loading, then a failure after three retries', async ({ page }) => {
-    test.slow();
-    await answerAssets(page, { status: 503 });
-    await page.goto('/dashboard/downloads');
-    await expect(page.getByText('Loading downloads...')).toBeVisible();
-    await expect(page.getByText('Failed to fetch assets')).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
-  });
-
-  test('an answer of the wrong shape', async ({ page }) => {
-    test.slow();
-    await answerAssets(page, { body: { assets: 'not a list', error: { Success: true, Code: 0, Description: 'OK' } } });
-    await page.goto('/dashboard/downloads');
-    await expect(page.getByText('Invalid assets data received')).toBeVisible({ timeout: 30_000 });
-  });
+  await network.reconnect();
+  await error.getByRole('button', { name: 'Try Again' }).click();
+  await expect(page.getByRole('radiogroup', { name: 'Choose your operating system' }).getByRole('radio')).toHaveCount(
+    3,
+  );
+  await expect(error).toHaveCount(0);
 });

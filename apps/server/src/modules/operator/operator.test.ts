@@ -176,7 +176,9 @@ describe('operators only', () => {
   it.each(Object.keys(operator.actions))('%s answers junk with a 4xx naming what is wrong', async (action) => {
     for (const body of JUNK_BODIES) {
       const res = await ops()(action as keyof typeof operator.actions, body);
-      expect(res.status, `${action} ${JSON.stringify(body)} -> ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${action} ${JSON.stringify(body)} -> ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(
+        400,
+      );
       expect(res.status).toBeLessThan(500);
       expect(res.body.error.Description).toMatch(/^[\w.[\]-]+: /);
     }
