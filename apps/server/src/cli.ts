@@ -6,7 +6,9 @@ import {
   ArtifactArch,
   ArtifactOS,
   AssetType,
+  DEFAULT_GRANT_DURATION_S,
   MAX_FLEX_SLOTS,
+  MAX_GRANT_DURATION_S,
   OverrideKind,
   type OverrideKindValue,
   TIERS,
@@ -29,7 +31,7 @@ import { HUB_ASSET_ID } from './seed-demo-data.ts';
 /**
  * The operator command line (DESIGN §7): `npx tsx apps/server/src/cli.ts <command>`. It uses the
  * server's configuration and database (with embedded PGlite, stop the server first: one process
- * at a time can open its data folder).
+ * at a time can open its data folder; while it runs, /api/operator does the grants over HTTP).
  */
 export const USAGE = `usage: npx tsx apps/server/src/cli.ts <command>
 
@@ -120,12 +122,11 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const kind = args[2] === undefined ? OverrideKind.BowOverride : wholeNumber(args[2], 'override kind', 0, 99);
       if (!isOverrideKind(kind))
         throw new UsageError('override kind must be 0 (free trial), 1 (override), 2 (other) or 99 (none)');
-      const days = values.days === undefined ? 365 : wholeNumber(values.days, '--days', 1, 3660);
-      const granted = await operators().grantSubscription(user, {
-        tier: TIERS[index]!,
-        overrideKind: kind,
-        durationS: days * DAY_S,
-      });
+      const durationS =
+        values.days === undefined
+          ? DEFAULT_GRANT_DURATION_S
+          : wholeNumber(values.days, '--days', 1, MAX_GRANT_DURATION_S / DAY_S) * DAY_S;
+      const granted = await operators().grantSubscription(user, { tier: TIERS[index]!, overrideKind: kind, durationS });
       out(
         granted.uuid
           ? `${user.email}: ${granted.subscription_tier} active until ${new Date(granted.end_date).toISOString().slice(0, 10)} (override kind ${granted.override_kind})`
