@@ -206,7 +206,13 @@ describe('hub robot commands against the server', () => {
     const startMinutes = start.json?.remaining_minutes as number;
     expect(startMinutes).toBeGreaterThanOrEqual(60);
 
-    const dialled = await hub('dial', '--robot', robotId, '--minutes', '5');
+    // The paired robot is covered by the user's licence, so dialling it is not metered.
+    const own = await hub('dial', '--robot', robotId, '--minutes', '5');
+    expect(own.code).toBe(1);
+    expect(own.json?.error).toMatchObject({ Description: expect.stringMatching(/^robot_id: /) });
+
+    // A robot the user holds no licence for is metered.
+    const dialled = await hub('dial', '--robot', crypto.randomUUID(), '--minutes', '5');
     expect(dialled.code, dialled.stderr).toBe(0);
     expect(dialled.json).toMatchObject({ recorded_minutes: 5, remaining_minutes: startMinutes - 5 });
     expect((await hub('time')).json?.remaining_minutes).toBe(startMinutes - 5);

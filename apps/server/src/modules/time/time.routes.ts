@@ -2,6 +2,7 @@ import { ApiError, time } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { mountService } from '../../plugins/actions.ts';
 import { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
+import { licenceRepository } from '../license/license.repository.ts';
 import { LicenceService } from '../license/license.service.ts';
 import { userRepository } from '../useraction/useraction.repository.ts';
 import { TimeService } from './time.service.ts';
@@ -12,8 +13,18 @@ function sameUser(userId: string | undefined, caller: { userId: string }) {
     throw new ApiError('FORBIDDEN', 'user_id: does not match the signed-in account');
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function timeRoutes(app: FastifyInstance): Promise<void> {
   const { db, clock, config } = app.deps;
+
+  /** Dial time is metered only for robots the user holds no licence for (DESIGN §4). */
+  async function coveredByOwnLicence(robotId: string, userId: string): Promise<boolean> {
+    if (!UUID.test(robotId)) return false;
+    const licence = await licenceRepository.byRobot(db, robotId);
+    return Boolean(licence && licence.userId === userId && licence.endsAt > clock.now());
+  }
+
   const times = new TimeService(db, clock);
   const slots = new FlexSlotService(db, clock, new LicenceService(db, clock, config.JWT_SECRET));
 
@@ -24,6 +35,11 @@ export async function timeRoutes(app: FastifyInstance): Promise<void> {
     },
 
     async UPDATE_TIME(input, { caller }) {
+      if (await coveredByOwnLicence(input.robot_id, caller.userId))
+        throw new ApiError(
+          'CONFLICT',
+          'robot_id: this robot is covered by your licence; dial time is metered only for robots you hold no licence for',
+        );
       return {
         user_time: await times.use(caller.userId, {
           minutes: input.minutes,

@@ -1,4 +1,12 @@
-import { addYearsUtc, license, type TierName, time, type UserTime, YEARLY_ALLOCATION_MINUTES } from '@portal/contract';
+import {
+  addYearsUtc,
+  license,
+  robots,
+  type TierName,
+  time,
+  type UserTime,
+  YEARLY_ALLOCATION_MINUTES,
+} from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import {
@@ -7,7 +15,10 @@ import {
   closeApp,
   driverAsset,
   expectFieldError,
+  grantLicence,
+  hardwareHash,
   JUNK_BODIES,
+  nextIp,
   OPERATOR_TOKEN,
   relogin,
   roboticsConfig,
@@ -177,6 +188,42 @@ describe('the ledger through the API', () => {
     } finally {
       await closeApp(own);
     }
+  });
+});
+
+describe('UPDATE_TIME metering', () => {
+  it('meters only robots the user holds no licence for', async () => {
+    const user = await signIn(t);
+    const { code } = await grantLicence(t, user.id, 'Pepper');
+    const registered = await as(
+      t,
+      user,
+      robots,
+    )('REGISTERSIM', {
+      make: 'Pepper',
+      model: 'Pepper',
+      name: 'Own Pepper',
+      hardware_hash: hardwareHash(),
+    });
+    const robotId = (registered.body.robot as { robot_id: string }).robot_id;
+    expect((await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId })).status).toBe(
+      200,
+    );
+    const before = await check(user);
+    const own = await as(t, user, time)('UPDATE_TIME', { robot_id: robotId, minutes: 5, idempotency_key: key() });
+    expectFieldError(own, 409, 'robot_id');
+    expect(await check(user)).toEqual(before);
+    const other = await as(
+      t,
+      user,
+      time,
+    )('UPDATE_TIME', {
+      robot_id: crypto.randomUUID(),
+      minutes: 5,
+      idempotency_key: key(),
+    });
+    expect(other.status).toBe(200);
+    expect((await check(user)).used_perishable_time).toBe(before.used_perishable_time + 5);
   });
 });
 
