@@ -1,26 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { license, time, type UserLicences, type UserTime } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, UsageError } from './cli.ts';
-import type { Database } from './db/client.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
-import { as, closeApp, driverAsset, roboticsConfig, signIn } from './test/fixtures.ts';
-import { freshDatabase, seedUser, type TestApp, testApp } from './test/harness.ts';
+import { as, driverAsset, signIn, useTestApp } from './test/fixtures.ts';
+import { seedUser } from './test/harness.ts';
 
-let database: Database;
-let t: TestApp;
+const t = useTestApp();
 let lines: string[] = [];
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  t = await testApp(database, roboticsConfig());
-});
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
-});
 
 const cli = async (...argv: string[]) => {
   lines = [];

@@ -14,7 +14,7 @@ import {
   TIERS,
   tierIndex,
 } from '@portal/contract';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, loadConfigOrExit } from './config.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
@@ -207,16 +207,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
 }
 
 async function main() {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   let status = 0;
   try {

@@ -90,6 +90,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   };
 }
 
+/** loadConfig for a program's start: a bad environment prints its lines and exits with status 2. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
 /** Outside production a secret is made once and kept in the data folder, so restarts keep sessions. */
 function localSecret(dataDir: string): string {
   const file = resolve(dataDir, 'jwt-secret');

@@ -15,33 +15,25 @@ import {
   useraction,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from './db/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
 import { seedDemo } from './seed.ts';
-import { closeApp, roboticsConfig } from './test/fixtures.ts';
-import { freshDatabase, type TestApp, testApp } from './test/harness.ts';
+import { closeApp, roboticsConfig, useTestApp } from './test/fixtures.ts';
+import { freshDatabase, testApp } from './test/harness.ts';
 
 const logged: string[] = [];
 const log = { info: (msg: string) => logged.push(msg) } as unknown as FastifyBaseLogger;
 
-let database: Database;
-let t: TestApp;
+const t = useTestApp();
 let token = '';
 let email = '';
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  t = await testApp(database, roboticsConfig());
   await seedDemo(t.app.deps.db, t.config, log, t.clock);
   email = t.config.DEMO_EMAIL;
   const res = await t.api.call(useraction, 'login', { user: { email, password: t.config.DEMO_PASSWORD } });
   expect(res.status).toBe(200);
   token = (res.body.token_pair as { access_token: string }).access_token;
-});
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
 });
 
 const call = (service: Parameters<typeof t.api.call>[0], action: string, body: Record<string, unknown> = {}) =>

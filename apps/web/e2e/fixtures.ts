@@ -87,28 +87,65 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await page.getByRole('button', { name: 'Sign in to Portal' }).click();
 }
 
-/** Signs in by API and puts the session where the web app keeps it, to start a test on a signed-in page. */
-export async function signInByApi(page: Page, email: string, password: string) {
-  const res = await api(page.request, '/api/useraction', {
+/** Signs in over the API with token pairs, failing the test unless the login succeeds. */
+export async function loginByApi(request: APIRequestContext, email: string, password: string) {
+  const res = await api(request, '/api/useraction', {
     action: 'login',
     user: { email, password },
     use_token_pairs: true,
   });
   expect(res.status).toBe(200);
   const { token_pair: pair, user } = res.body;
+  return { pair, user };
+}
+
+/**
+ * Signs in by API and puts the session where the web app keeps it, to start a test on a signed-in page.
+ * The first visit is marked completed unless `firstVisitDone` is false, which lets the onboarding tour open.
+ */
+export async function signInByApi(page: Page, email: string, password: string, { firstVisitDone = true } = {}) {
+  const { pair, user } = await loginByApi(page.request, email, password);
   await page.addInitScript(
-    ([a, r, e, id]) => {
+    ([a, r, e, id, done]) => {
       if (!localStorage.getItem('refresh_token')) {
         localStorage.setItem('access_token', a);
         localStorage.setItem('refresh_token', r);
         localStorage.setItem('user_email', e);
         localStorage.setItem('user_id', id);
-        localStorage.setItem('hasCompletedFirstVisit', 'true');
+        if (done) localStorage.setItem('hasCompletedFirstVisit', 'true');
       }
     },
-    [pair.access_token, pair.refresh_token, user.email, user.user_id] as const,
+    [pair.access_token, pair.refresh_token, user.email, user.user_id, firstVisitDone] as const,
   );
   return { pair, user };
+}
+
+/** The path and query of the current address, as an object, for a readable comparison. */
+export function currentAddress(page: Page): { path: string } & Record<string, string> {
+  const url = new URL(page.url());
+  return { path: url.pathname, ...Object.fromEntries(url.searchParams) };
+}
+
+/** Waits for the address of the sign-in page the app sends a signed-out user to. */
+export async function expectSignInPage(page: Page, search: Record<string, string> = { target: 'portal' }) {
+  await expect.poll(() => currentAddress(page)).toEqual({ path: '/auth/login', ...search });
+}
+
+/**
+ * Collects console errors and uncaught errors of a page. The auto fixture below applies it to the
+ * test's own `page`; call it for any other page a test opens and assert the answer is empty.
+ */
+export function guardConsole(page: Page): () => string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const text = msg.text();
+    // The browser logs every non-2xx fetch and the unreachable avatar service; tests assert on those answers themselves.
+    if (/Failed to load resource|net::ERR_/.test(text)) return;
+    errors.push(`console: ${text}`);
+  });
+  return () => errors;
 }
 
 /** axe on the current page: no serious or critical violation. */
@@ -136,17 +173,9 @@ interface Fixtures {
 export const test = base.extend<Fixtures>({
   consoleGuard: [
     async ({ page }, use) => {
-      const errors: string[] = [];
-      page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-      page.on('console', (msg) => {
-        if (msg.type() !== 'error') return;
-        const text = msg.text();
-        // The browser logs every non-2xx fetch and the unreachable avatar service; tests assert on those answers themselves.
-        if (/Failed to load resource|net::ERR_/.test(text)) return;
-        errors.push(`console: ${text}`);
-      });
+      const errors = guardConsole(page);
       await use();
-      expect(errors, 'console errors during the test').toEqual([]);
+      expect(errors(), 'console errors during the test').toEqual([]);
     },
     { auto: true },
   ],

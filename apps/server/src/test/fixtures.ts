@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AssetType, type ServiceDef, useraction } from '@portal/contract';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Database } from '../db/client.ts';
 import { assetRepository } from '../modules/assets/assets.repository.ts';
 import { LicenceService } from '../modules/license/license.service.ts';
-import { type Answer, GOOD_PASSWORD, seedUser, type TestApp } from './harness.ts';
+import { type Answer, freshDatabase, GOOD_PASSWORD, seedUser, type TestApp, testApp } from './harness.ts';
 
 /** Helpers for the robot, licence, dial-time and download tests. */
 
@@ -22,6 +23,29 @@ export function roboticsConfig(overrides: Record<string, string> = {}): Record<s
 export async function closeApp(t: TestApp): Promise<void> {
   await t.app.close();
   if (t.config.dataDir.startsWith(TEMP_PREFIX)) rmSync(t.config.dataDir, { recursive: true, force: true });
+}
+
+/** The app a test file shares, with the fresh database it runs on. */
+export interface AppUnderTest extends TestApp {
+  database: Database;
+}
+
+/**
+ * Registers the hooks of a test file that shares one robotics app: a fresh migrated database and an
+ * app on it (roboticsConfig with these overrides) before the tests, both closed after. The answer is
+ * filled in by the beforeAll hook, so read it inside tests and hooks only.
+ */
+export function useTestApp(overrides: Record<string, string> = {}): AppUnderTest {
+  const t = {} as AppUnderTest;
+  beforeAll(async () => {
+    const database = await freshDatabase();
+    Object.assign(t, await testApp(database, roboticsConfig(overrides)), { database });
+  });
+  afterAll(async () => {
+    await closeApp(t);
+    await t.database.close();
+  });
+  return t;
 }
 
 export interface SignedIn {

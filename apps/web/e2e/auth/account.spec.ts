@@ -1,13 +1,15 @@
 import type { Page } from '@playwright/test';
-import { api, createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
 import {
+  api,
+  createVerifiedUser,
+  expect,
+  expectAccessible,
   expectSignInPage,
-  expectToast,
-  inlineFailure,
-  NEW_PASSWORD,
-  submitSignIn,
-  WRONG_PASSWORD,
-} from './auth-helpers';
+  screenshots,
+  signInByApi,
+  test,
+} from '../fixtures';
+import { expectToast, inlineFailure, NEW_PASSWORD, submitSignIn, WRONG_PASSWORD } from './auth-helpers';
 
 /** /dashboard/user/profile (spec/000 §2, §4, §5): change password, profile details, delete account. */
 

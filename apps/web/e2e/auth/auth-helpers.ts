@@ -59,32 +59,9 @@ export async function logOutThroughUserMenu(page: Page, email: string) {
   await page.getByRole('menuitem', { name: 'Log out', exact: true }).click();
 }
 
-/** The address of the sign-in page the app sends a signed-out user to. */
-export function expectSignInPage(page: Page, search: Record<string, string> = { target: 'portal' }) {
-  return expect
-    .poll(() => {
-      const url = new URL(page.url());
-      return { path: url.pathname, ...Object.fromEntries(url.searchParams) };
-    })
-    .toEqual({ path: '/auth/login', ...search });
-}
-
 /** A JWT that is well formed but expired an hour ago (the signature is never checked client-side). */
 export function expiredLookingJwt(): string {
   const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
   return `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'expired', iat: now - 7200, exp: now - 3600 })}.${Buffer.from('not-a-signature').toString('base64url')}`;
-}
-
-/** Fails on console errors of a page other than the test's own (the fixture guards `page`). */
-export function guardConsole(page: Page): () => string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error') return;
-    const text = msg.text();
-    if (/Failed to load resource|net::ERR_/.test(text)) return;
-    errors.push(`console: ${text}`);
-  });
-  return () => errors;
 }

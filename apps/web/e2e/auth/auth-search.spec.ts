@@ -1,5 +1,4 @@
-import { expect, expectAccessible, screenshots, test } from '../fixtures';
-import { expectSignInPage } from './auth-helpers';
+import { expect, expectAccessible, expectSignInPage, screenshots, test } from '../fixtures';
 
 /** spec/000 §2: the search parameters of /auth/login, /auth/register and /auth/complete. */
 

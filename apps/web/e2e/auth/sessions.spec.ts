@@ -1,5 +1,5 @@
-import { api, createVerifiedUser, expect, signInByApi, test } from '../fixtures';
-import { expectToast, expiredLookingJwt, guardConsole, logOutThroughUserMenu } from './auth-helpers';
+import { api, createVerifiedUser, expect, guardConsole, signInByApi, test } from '../fixtures';
+import { expectToast, expiredLookingJwt, logOutThroughUserMenu } from './auth-helpers';
 
 /** spec/000 §4 Session: tabs share logins, logouts and refreshes. */
 

@@ -3,6 +3,7 @@ import {
   createVerifiedUser,
   expect,
   expectAccessible,
+  expectSignInPage,
   PASSWORD,
   screenshots,
   signInByApi,
@@ -10,7 +11,6 @@ import {
   uniqueEmail,
 } from '../fixtures';
 import {
-  expectSignInPage,
   expectToast,
   inlineFailure,
   logOutThroughUserMenu,

@@ -1,5 +1,14 @@
-import { expect, expectAccessible, linkIn, readMail, screenshots, test, uniqueEmail } from '../fixtures';
-import { expectSignInPage, expectToast, skipOnboarding, submitSignIn } from './auth-helpers';
+import {
+  expect,
+  expectAccessible,
+  expectSignInPage,
+  linkIn,
+  readMail,
+  screenshots,
+  test,
+  uniqueEmail,
+} from '../fixtures';
+import { expectToast, skipOnboarding, submitSignIn } from './auth-helpers';
 
 /** Issue 3 deliverable 3: /auth/signup -> "check your email" -> emailed link -> verified -> sign in. */
 

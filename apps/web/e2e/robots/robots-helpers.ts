@@ -1,19 +1,14 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { HubClient } from '../../../hub/src/hub-client.ts';
-import { api, expect } from '../fixtures';
+import { api, expect, loginByApi } from '../fixtures';
 
 /** The demo account the server seeds on an empty database (SEED_DEMO). Tests only read it. */
 export const DEMO = { email: 'demo@robot-portal.local', password: 'Demo-Robot-2026!' };
 
 /** An access token for an account, signed in over the API. */
 export async function accessToken(request: APIRequestContext, email: string, password: string): Promise<string> {
-  const res = await api(request, '/api/useraction', {
-    action: 'login',
-    user: { email, password },
-    use_token_pairs: true,
-  });
-  expect(res.status).toBe(200);
-  return res.body.token_pair.access_token as string;
+  const { pair } = await loginByApi(request, email, password);
+  return pair.access_token as string;
 }
 
 /** A signed-in call of an action; fails the test unless it succeeds. */
@@ -55,13 +50,7 @@ export function grid(page: Page, title: 'MY ROBOTS' | 'SHARED ROBOTS') {
  * it as the browser sign-in would hand them over.
  */
 export async function hubFor(request: APIRequestContext, portal: string, email: string, password: string) {
-  const res = await api(request, '/api/useraction', {
-    action: 'login',
-    user: { email, password },
-    use_token_pairs: true,
-  });
-  expect(res.status).toBe(200);
-  const { user, token_pair } = res.body;
+  const { user, pair: token_pair } = await loginByApi(request, email, password);
   return new HubClient({
     portal,
     credentials: {

@@ -1,5 +1,13 @@
-import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
-import { expectShell, guardConsole, signInFirstVisit, tourDialog, viewportScreenshots } from './shell-helpers';
+import {
+  createVerifiedUser,
+  expect,
+  expectAccessible,
+  guardConsole,
+  screenshots,
+  signInByApi,
+  test,
+} from '../fixtures';
+import { expectShell, signInFirstVisit, tourDialog, viewportScreenshots } from './shell-helpers';
 
 /** spec/000 §2 Onboarding tour, §4 Onboarding, §9 (opens after 1 s, 5-minute lock, 6 steps). */
 

@@ -1,5 +1,14 @@
-import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
-import { currentAddress, expectShell, expectSignInPage, viewportScreenshots } from './shell-helpers';
+import {
+  createVerifiedUser,
+  currentAddress,
+  expect,
+  expectAccessible,
+  expectSignInPage,
+  screenshots,
+  signInByApi,
+  test,
+} from '../fixtures';
+import { expectShell, viewportScreenshots } from './shell-helpers';
 
 /** spec/000 §2: cookie notice, privacy policy, page titles, missing routes, error screens, FAQ, landing. */
 

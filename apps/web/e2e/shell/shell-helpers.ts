@@ -1,32 +1,11 @@
 import type { Locator, Page } from '@playwright/test';
-import { api, expect } from '../fixtures';
+import { expect, signInByApi } from '../fixtures';
 
 /** Shared steps of the shell specs (spec/000 §2 shell, §4 onboarding and theme). */
 
-/**
- * Signs in by API like signInByApi, but leaves the first visit incomplete so the onboarding tour
- * opens by itself (signInByApi marks it completed).
- */
-export async function signInFirstVisit(page: Page, email: string, password: string) {
-  const res = await api(page.request, '/api/useraction', {
-    action: 'login',
-    user: { email, password },
-    use_token_pairs: true,
-  });
-  expect(res.status).toBe(200);
-  const { token_pair: pair, user } = res.body;
-  await page.addInitScript(
-    ([a, r, e, id]) => {
-      if (!localStorage.getItem('refresh_token')) {
-        localStorage.setItem('access_token', a);
-        localStorage.setItem('refresh_token', r);
-        localStorage.setItem('user_email', e);
-        localStorage.setItem('user_id', id);
-      }
-    },
-    [pair.access_token, pair.refresh_token, user.email, user.user_id] as const,
-  );
-  return { pair, user };
+/** Signs in by API but leaves the first visit incomplete, so the onboarding tour opens by itself. */
+export function signInFirstVisit(page: Page, email: string, password: string) {
+  return signInByApi(page, email, password, { firstVisitDone: false });
 }
 
 /** The onboarding tour dialog: the only dialog that carries the progress ring. */
@@ -56,32 +35,9 @@ export function desktopSidebar(page: Page): Locator {
   return page.locator('[data-slot="sidebar"]:not([data-mobile])');
 }
 
-/** The path and query of the current address, as an object, for a readable comparison. */
-export function currentAddress(page: Page): { path: string } & Record<string, string> {
-  const url = new URL(page.url());
-  return { path: url.pathname, ...Object.fromEntries(url.searchParams) };
-}
-
-export async function expectSignInPage(page: Page, search: Record<string, string> = { target: 'portal' }) {
-  await expect.poll(() => currentAddress(page)).toEqual({ path: '/auth/login', ...search });
-}
-
 /** `class` of <html>, where the theme is applied. */
 export function htmlHasDark(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.classList.contains('dark'));
-}
-
-/** Fails on console errors of a page other than the test's own (the fixture guards `page`). */
-export function guardConsole(page: Page): () => string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error') return;
-    const text = msg.text();
-    if (/Failed to load resource|net::ERR_/.test(text)) return;
-    errors.push(`console: ${text}`);
-  });
-  return () => errors;
 }
 
 /** A phone-width screenshot of what is on screen now (screenshots() resizes, which closes the mobile sheet). */

@@ -1,33 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Artifact, type Asset, AssetType, assets, LICENCE_AGREEMENT_VERSION } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
-  closeApp,
   driverAsset,
   expectFieldError,
   JUNK_BODIES,
-  roboticsConfig,
   type SignedIn,
   signIn,
+  useTestApp,
 } from '../../test/fixtures.ts';
-import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
 import { assetRepository } from './assets.repository.ts';
 import { artifactsDir } from './assets.routes.ts';
 import { AssetService } from './assets.service.ts';
 import { LocalArtifactStore } from './assets.store.ts';
 
 const TTL_S = 120;
-let database: Database;
-let t: TestApp;
+const t = useTestApp({ DOWNLOAD_LINK_TTL_S: String(TTL_S) });
 let hub: Asset;
 let otherArtifactId = '';
 const bytes = { windows: randomBytes(4096), deb: randomBytes(1000) };
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  t = await testApp(database, roboticsConfig({ DOWNLOAD_LINK_TTL_S: String(TTL_S) }));
   const service = new AssetService(t.app.deps.db, t.clock, new LocalArtifactStore(artifactsDir(t.config.dataDir)));
   await assetRepository.upsertAsset(t.app.deps.db, { id: 'robot-hub', type: AssetType.Application, name: 'Robot Hub' });
   const add = (os: 'windows' | 'linux', arch: 'amd64' | 'deb', version: string, data: Buffer, createdAt: Date) =>
@@ -47,10 +41,6 @@ beforeAll(async () => {
   const res = await as(t, await signIn(t), assets)('GetAll');
   hub = (res.body.assets as Asset[])[0]!;
   otherArtifactId = (await assetRepository.artifactOf(t.app.deps.db, hub.id, artifactFor('linux', 'deb').path))!.id;
-});
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
 });
 
 const artifactFor = (os: string, arch: string) => hub.artifacts.find((a) => a.OS === os && a.Arch === arch)!;

@@ -1,6 +1,5 @@
 import { ErrorCodes, license, PAIR_CODE_LENGTH, robots } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client.ts';
+import { describe, expect, it } from 'vitest';
 import {
   as,
   asOperator,
@@ -16,26 +15,14 @@ import {
   roboticsConfig,
   type SignedIn,
   signIn,
+  useTestApp,
 } from '../../test/fixtures.ts';
-import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
+import { testApp } from '../../test/harness.ts';
 
 const PAIR_LIMIT = 5;
 const PAIR_ADDRESS_LIMIT = 8;
 
-let database: Database;
-let t: TestApp;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  t = await testApp(
-    database,
-    roboticsConfig({ RATE_PAIR_PER_ACCOUNT: String(PAIR_LIMIT), RATE_PAIR_PER_ADDRESS: String(PAIR_ADDRESS_LIMIT) }),
-  );
-});
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
-});
+const t = useTestApp({ RATE_PAIR_PER_ACCOUNT: String(PAIR_LIMIT), RATE_PAIR_PER_ADDRESS: String(PAIR_ADDRESS_LIMIT) });
 
 type Lic = {
   robot_id: string;
@@ -439,7 +426,7 @@ describe('BUYASSET', () => {
   });
 
   it('is disabled when no OPERATOR_TOKEN is configured', async () => {
-    const plain = await testApp(database, roboticsConfig({ OPERATOR_TOKEN: '' }));
+    const plain = await testApp(t.database, roboticsConfig({ OPERATOR_TOKEN: '' }));
     try {
       const res = await asOperator(plain, license)('BUYASSET', { email: 'x@example.test', asset_id: 'a' });
       expectFieldError(res, 403, 'x-operator-token');

@@ -1,6 +1,5 @@
 import { DEFAULT_GRANT_DURATION_S, operator, time, type UserTime } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client.ts';
+import { describe, expect, it } from 'vitest';
 import {
   as,
   asOperator,
@@ -11,21 +10,12 @@ import {
   roboticsConfig,
   type SignedIn,
   signIn,
+  useTestApp,
 } from '../../test/fixtures.ts';
-import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
+import { testApp } from '../../test/harness.ts';
 import { subscriptionRepository } from '../subscriptions/subscriptions.repository.ts';
 
-let database: Database;
-let t: TestApp;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  t = await testApp(database, roboticsConfig());
-});
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
-});
+const t = useTestApp();
 
 const ops = () => asOperator(t, operator);
 const check = async (user: SignedIn) => {
@@ -163,7 +153,7 @@ describe('operators only', () => {
   });
 
   it('answers 403 "disabled" when the server has no OPERATOR_TOKEN', async () => {
-    const bare = await testApp(database, roboticsConfig({ OPERATOR_TOKEN: '' }));
+    const bare = await testApp(t.database, roboticsConfig({ OPERATOR_TOKEN: '' }));
     try {
       const res = await asOperator(bare, operator)('SetSlotAmount', { email: 'x@example.test', amount: 1 });
       expectFieldError(res, 403, 'x-operator-token');

@@ -1,31 +1,18 @@
 import { license, robots } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client.ts';
+import { describe, expect, it } from 'vitest';
 import {
   as,
-  closeApp,
   expectFieldError,
   grantLicence,
   hardwareHash,
   JUNK_BODIES,
   nextIp,
-  roboticsConfig,
   type SignedIn,
   signIn,
+  useTestApp,
 } from '../../test/fixtures.ts';
-import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
 
-let database: Database;
-let t: TestApp;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  t = await testApp(database, roboticsConfig());
-});
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
-});
+const t = useTestApp();
 
 type RobotView = {
   robot_id: string;

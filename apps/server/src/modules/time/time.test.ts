@@ -7,8 +7,7 @@ import {
   type UserTime,
   YEARLY_ALLOCATION_MINUTES,
 } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client.ts';
+import { describe, expect, it } from 'vitest';
 import {
   as,
   asOperator,
@@ -24,40 +23,31 @@ import {
   roboticsConfig,
   type SignedIn,
   signIn,
+  useTestApp,
 } from '../../test/fixtures.ts';
-import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
+import { type TestApp, testApp } from '../../test/harness.ts';
 import { flexSlotRepository } from '../flexible-license/flexible-license.repository.ts';
 import { subscriptionRepository } from '../subscriptions/subscriptions.repository.ts';
 import { timeRepository } from './time.repository.ts';
 
-let database: Database;
-let t: TestApp;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  t = await testApp(database, roboticsConfig());
-});
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
-});
+const t = useTestApp();
 
 const LITE = YEARLY_ALLOCATION_MINUTES.Lite;
 const STANDARD = YEARLY_ALLOCATION_MINUTES.Standard;
 let keys = 0;
 const key = () => `dial-${++keys}`;
 
-const check = async (user: SignedIn, app = t) => {
+const check = async (user: SignedIn, app: TestApp = t) => {
   const res = await as(app, user, time)('CHECK_REMAINING_TIME', { user_id: user.id });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.user_time as UserTime;
 };
-const dial = (user: SignedIn, minutes: number, idempotency_key = key(), app = t) =>
+const dial = (user: SignedIn, minutes: number, idempotency_key = key(), app: TestApp = t) =>
   as(app, user, time)('UPDATE_TIME', { robot_id: 'robot-1', minutes, idempotency_key });
-const addTime = (email: string, minutes: number, extra: Record<string, unknown> = {}, app = t) =>
+const addTime = (email: string, minutes: number, extra: Record<string, unknown> = {}, app: TestApp = t) =>
   asOperator(app, time)('ADD_TIME', { email, minutes, reason: 'goodwill', ...extra });
 
-async function subscribe(user: SignedIn, tier: TierName, app = t) {
+async function subscribe(user: SignedIn, tier: TierName, app: TestApp = t) {
   await subscriptionRepository.grant(app.app.deps.db, {
     userId: user.id,
     tier,
@@ -163,7 +153,7 @@ describe('the ledger through the API', () => {
   });
 
   it('resets the allocation at the next period: the rest expires, durable stays', async () => {
-    const own = await testApp(database, roboticsConfig());
+    const own = await testApp(t.database, roboticsConfig());
     try {
       let user = await signIn(own);
       await addTime(user.email, 40, {}, own);

@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { COUNTRIES, ERROR_TOAST_MS, type ProfileForm, type PublicUser, profileFormSchema } from '@portal/contract';
+import { ERROR_TOAST_MS, type ProfileForm, type PublicUser, profileFormSchema } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { CountrySelect } from '@/components/form/country-select';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { NativeSelect } from '@/components/ui/native-select';
 import { useAuth } from '@/lib/auth';
 import { useUpdateProfileMutation } from '../api/update-profile';
 
@@ -49,9 +49,6 @@ export function AccountProfileDetailsCard({ user }: { user: PublicUser }) {
     }
   });
 
-  // A stored country from before the list existed is offered too, so the select never shows a wrong value.
-  const knownCountry = COUNTRIES.some((c) => c.name === user.country);
-
   return (
     <Card>
       <CardHeader>
@@ -70,21 +67,12 @@ export function AccountProfileDetailsCard({ user }: { user: PublicUser }) {
               {...register('organisation')}
             />
           </FormField>
-          <FormField id="profile-country" label="Country" error={errors.country?.message}>
-            <NativeSelect
-              {...fieldProps('profile-country', errors.country?.message)}
-              autoComplete="country-name"
-              {...register('country')}
-            >
-              <option value="">Select country</option>
-              {!knownCountry && user.country && <option value={user.country}>{user.country}</option>}
-              {COUNTRIES.map((c) => (
-                <option key={c.code} value={c.name}>
-                  {c.name}
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
+          <CountrySelect
+            id="profile-country"
+            error={errors.country?.message}
+            registration={register('country')}
+            saved={user.country}
+          />
           <div>
             <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting || undefined}>
               {isSubmitting && <Loader2Icon className="animate-spin" aria-hidden />}

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { env } from '@/config/env';
 import type { CompleteSearch } from '../utils/auth-search';
+import { AuthStatusHeading } from './auth-status-heading';
 
 /** Where the hub sends the browser after it received (or failed to receive) the credentials. */
 export function AuthCompletePage({ search }: { search: CompleteSearch }) {
@@ -14,10 +15,9 @@ export function AuthCompletePage({ search }: { search: CompleteSearch }) {
         {search.success ? (
           <>
             <CardHeader>
-              <div className="flex items-center gap-3">
-                <CircleCheckIcon className="size-7 shrink-0 text-success" aria-hidden />
-                <h1 className="text-2xl font-semibold tracking-tight">Authentication Complete</h1>
-              </div>
+              <AuthStatusHeading icon={CircleCheckIcon} tone="success">
+                Authentication Complete
+              </AuthStatusHeading>
               <CardDescription>
                 The Hub on this computer is now signed in to your account. You can close this tab.
               </CardDescription>

@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { COUNTRIES, ERROR_TOAST_MS, type RegistrationForm, registrationFormSchema } from '@portal/contract';
+import { ERROR_TOAST_MS, type RegistrationForm, registrationFormSchema } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { CountrySelect } from '@/components/form/country-select';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField, fieldProps } from '@/components/ui/form-field';
@@ -89,22 +90,12 @@ export function SignupForm({ onRegistered }: { onRegistered: (email: string) => 
             ))}
           </NativeSelect>
         </FormField>
-        <FormField id="signup-country" label="Country" error={e.country?.message}>
-          <NativeSelect
-            {...fieldProps('signup-country', e.country?.message)}
-            autoComplete="country-name"
-            {...register('country')}
-          >
-            <option value="" disabled>
-              Select country
-            </option>
-            {COUNTRIES.map((c) => (
-              <option key={c.code} value={c.name}>
-                {c.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
+        <CountrySelect
+          id="signup-country"
+          error={e.country?.message}
+          registration={register('country')}
+          placeholderDisabled
+        />
         <FormField id="signup-email" label="Email" error={e.email?.message}>
           <Input
             {...fieldProps('signup-email', e.email?.message)}

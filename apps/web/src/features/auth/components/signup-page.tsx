@@ -3,6 +3,7 @@ import { MailCheckIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
+import { AuthStatusHeading } from './auth-status-heading';
 import { SignupForm } from './signup-form';
 
 const linkClass =
@@ -16,10 +17,9 @@ export function SignupPage() {
       <div className="grid w-full max-w-md gap-4">
         <Card>
           <CardHeader>
-            <div className="flex items-center gap-3">
-              <MailCheckIcon className="size-7 shrink-0 text-primary" aria-hidden />
-              <h1 className="text-2xl font-semibold tracking-tight">Check your email</h1>
-            </div>
+            <AuthStatusHeading icon={MailCheckIcon} tone="primary">
+              Check your email
+            </AuthStatusHeading>
             <CardDescription role="status">
               If <span className="font-medium text-foreground">{registeredEmail}</span> can be used for a new account,
               we have sent a verification link to it.

@@ -4,6 +4,7 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { useVerifyEmailMutation } from '../api/verify-email';
+import { AuthStatusHeading } from './auth-status-heading';
 
 export function VerifyEmailPage({ token }: { token: string }) {
   const mutation = useVerifyEmailMutation();
@@ -32,10 +33,9 @@ export function VerifyEmailPage({ token }: { token: string }) {
         ) : mutation.isSuccess ? (
           <>
             <CardHeader>
-              <div className="flex items-center gap-3">
-                <CircleCheckIcon className="size-7 shrink-0 text-success" aria-hidden />
-                <h1 className="text-2xl font-semibold tracking-tight">Email verified</h1>
-              </div>
+              <AuthStatusHeading icon={CircleCheckIcon} tone="success">
+                Email verified
+              </AuthStatusHeading>
               <CardDescription>
                 {mutation.data.user?.email ? (
                   <>
@@ -58,10 +58,9 @@ export function VerifyEmailPage({ token }: { token: string }) {
         ) : (
           <>
             <CardHeader>
-              <div className="flex items-center gap-3">
-                <CircleAlertIcon className="size-7 shrink-0 text-destructive" aria-hidden />
-                <h1 className="text-2xl font-semibold tracking-tight">Link not valid</h1>
-              </div>
+              <AuthStatusHeading icon={CircleAlertIcon} tone="destructive">
+                Link not valid
+              </AuthStatusHeading>
               <CardDescription role="alert">
                 This verification link is invalid, has expired or was already used.
               </CardDescription>

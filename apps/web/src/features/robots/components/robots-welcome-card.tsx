@@ -1,6 +1,7 @@
 import { PRODUCT_NAME } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { BookOpenIcon, DownloadIcon } from 'lucide-react';
+import type * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { env } from '@/config/env';
@@ -15,34 +16,12 @@ export function RobotsWelcomeCard() {
       </CardHeader>
       <CardContent>
         <ol className="flex flex-col gap-3">
-          <li className="flex gap-3">
-            <span
-              className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground"
-              aria-hidden
-            >
-              1
-            </span>
-            <div>
-              <p className="font-medium">Download the Hub</p>
-              <p className="text-sm text-muted-foreground">
-                Get the desktop Hub for your computer from the Downloads page.
-              </p>
-            </div>
-          </li>
-          <li className="flex gap-3">
-            <span
-              className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground"
-              aria-hidden
-            >
-              2
-            </span>
-            <div>
-              <p className="font-medium">Follow the installer</p>
-              <p className="text-sm text-muted-foreground">
-                Install the Hub, sign in, and it guides you through connecting and pairing your robot.
-              </p>
-            </div>
-          </li>
+          <WelcomeStep number={1} title="Download the Hub">
+            Get the desktop Hub for your computer from the Downloads page.
+          </WelcomeStep>
+          <WelcomeStep number={2} title="Follow the installer">
+            Install the Hub, sign in, and it guides you through connecting and pairing your robot.
+          </WelcomeStep>
         </ol>
       </CardContent>
       <CardFooter className="flex-wrap gap-2">
@@ -61,5 +40,22 @@ export function RobotsWelcomeCard() {
         </Button>
       </CardFooter>
     </Card>
+  );
+}
+
+function WelcomeStep({ number, title, children }: { number: number; title: string; children: React.ReactNode }) {
+  return (
+    <li className="flex gap-3">
+      <span
+        className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground"
+        aria-hidden
+      >
+        {number}
+      </span>
+      <div>
+        <p className="font-medium">{title}</p>
+        <p className="text-sm text-muted-foreground">{children}</p>
+      </div>
+    </li>
   );
 }
