@@ -122,17 +122,16 @@ describe('demo data', () => {
     }
   });
 
-  it('never seeds demo robots, licences or time into production', async () => {
+  it('never seeds a demo account or data into production, even with SEED_DEMO=true', async () => {
     const prod = await freshDatabase();
     const p = await testApp(prod, roboticsConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }));
     try {
       await seedDemo(p.app.deps.db, p.config, log, p.clock);
       const res = await p.api.call(useraction, 'login', { user: { email, password: p.config.DEMO_PASSWORD } });
-      const bearer = (res.body.token_pair as { access_token: string }).access_token;
-      const lic = await p.api.call(license, 'GetLicences', { email }, { bearer });
-      expect(lic.body.error.Code).toBe(23);
-      const all = await p.api.call(assets, 'GetAll', {}, { bearer });
-      expect(all.body.assets).toEqual([]);
+      expect(res.status).toBe(401);
+      expect(await userRepository.byEmail(p.app.deps.db, email)).toBeUndefined();
+      const assetRows = await p.app.deps.db.query.assets.findMany();
+      expect(assetRows).toEqual([]);
     } finally {
       await closeApp(p);
       await prod.close();

@@ -18,7 +18,8 @@ export async function seedDemo(
   log: FastifyBaseLogger,
   clock: Clock = systemClock,
 ): Promise<void> {
-  if (!config.SEED_DEMO) return;
+  // Never a demo account in production, whatever SEED_DEMO says.
+  if (!config.SEED_DEMO || config.NODE_ENV === 'production') return;
   const email = config.DEMO_EMAIL.toLowerCase();
   const existing = await userRepository.byEmail(db, email);
   if (existing) {
@@ -44,13 +45,10 @@ export async function seedDemo(
       emailValidated: true,
     });
     if (!demo) throw new Error('demo account could not be created');
-    // Demo robots, licences and time never go into a production database, whatever SEED_DEMO says.
-    if (config.NODE_ENV === 'production') return undefined;
     return seedDemoData(db, tx, config, clock, { id: demo.id, email, joinedAt: demo.joinedAt });
   });
   log.info(`demo account created: sign in as ${email} with password ${config.DEMO_PASSWORD}`);
-  if (data)
-    log.info(
-      `demo data created: robots, licences, dial time and hub downloads; pairing code of the unpaired Tiago_Steel licence: ${data.pairCode}; a robot is shared by ${data.colleagueEmail}`,
-    );
+  log.info(
+    `demo data created: robots, licences, dial time and hub downloads; pairing code of the unpaired Tiago_Steel licence: ${data.pairCode}; a robot is shared by ${data.colleagueEmail}`,
+  );
 }
