@@ -10,6 +10,12 @@ process.env.E2E_DATA_DIR = dataDir;
 // Operator calls (granting licences, time, subscriptions) seed states through the real API.
 process.env.OPERATOR_TOKEN ??= 'e2e-operator-token-that-is-long-enough-0123456789';
 export const baseURL = `http://127.0.0.1:${port}`;
+/** Servers with no downloads at all, and with only Linux (DEB) and Windows ARM builds (see webServer). */
+export const emptyServer = { url: `http://127.0.0.1:${port + 1}`, dataDir: `${dataDir}-empty` };
+export const linuxOnlyServer = { url: `http://127.0.0.1:${port + 2}`, dataDir: `${dataDir}-linux` };
+// E2E_BUILD_DIR: a private copy of the build (scripts/e2e-local.sh), so several people can run
+// end-to-end tests on one machine while someone else rebuilds.
+const serverDir = process.env.E2E_BUILD_DIR ? `${process.env.E2E_BUILD_DIR}/server` : 'apps/server/dist';
 
 export default defineConfig({
   testDir: 'apps/web/e2e',
@@ -39,31 +45,51 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
-  webServer: {
-    // E2E_BUILD_DIR: a private copy of the build (scripts/e2e-local.sh), so several people can run
-    // end-to-end tests on one machine while someone else rebuilds.
-    command: `rm -rf ${dataDir} && node ${process.env.E2E_BUILD_DIR ? `${process.env.E2E_BUILD_DIR}/server` : 'apps/server/dist'}/server.js`,
-    url: `${baseURL}/readyz`,
+  webServer: [
+    server({ port, dataDir, seedDemo: true }),
+    // Two more servers whose artifact stores are set up by the operator command line before they
+    // start, so the Downloads screen's empty states come from real data: none at all, and only a
+    // Linux (DEB) build and a
+    // Windows build for ARM (which no Windows platform option takes).
+    server({ port: port + 1, dataDir: `${dataDir}-empty`, seedDemo: false }),
+    server({
+      port: port + 2,
+      dataDir: `${dataDir}-linux`,
+      seedDemo: false,
+      before: [
+        `node ${serverDir}/cli.js artifacts:add apps/web/e2e/robots/robot-hub-linux.deb --os linux --arch deb --version 2.0.1.0`,
+        `node ${serverDir}/cli.js artifacts:add apps/web/e2e/robots/robot-hub-linux.deb --os windows --arch arm64 --version 2.0.1.0`,
+      ].join(' && '),
+    }),
+  ],
+});
+
+function server(opts: { port: number; dataDir: string; seedDemo: boolean; before?: string }) {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const env = {
+    NODE_ENV: 'test',
+    PORT: String(opts.port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: opts.dataDir,
+    SEED_DEMO: String(opts.seedDemo),
+    LOG_LEVEL: 'warn',
+    // Every test signs in from 127.0.0.1; per-address limits are tested in the server suite.
+    RATE_LOGIN_PER_ADDRESS: '100000',
+    RATE_FORGOT_PER_ADDRESS: '100000',
+    RATE_REGISTER_PER_ADDRESS: '100000',
+    LOGIN_MAX_FAILURES: '5',
+    LOCKOUT_S: '900',
+    OPERATOR_TOKEN: process.env.OPERATOR_TOKEN as string,
+    ...(process.env.E2E_BUILD_DIR ? { WEB_DIST: `${process.env.E2E_BUILD_DIR}/web` } : {}),
+  };
+  return {
+    command: [`rm -rf ${opts.dataDir}`, opts.before, `node ${serverDir}/server.js`].filter(Boolean).join(' && '),
+    url: `${url}/readyz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      // Every test signs in from 127.0.0.1; per-address limits are tested in the server suite.
-      RATE_LOGIN_PER_ADDRESS: '100000',
-      RATE_FORGOT_PER_ADDRESS: '100000',
-      RATE_REGISTER_PER_ADDRESS: '100000',
-      LOGIN_MAX_FAILURES: '5',
-      LOCKOUT_S: '900',
-      OPERATOR_TOKEN: process.env.OPERATOR_TOKEN,
-      ...(process.env.E2E_BUILD_DIR ? { WEB_DIST: `${process.env.E2E_BUILD_DIR}/web` } : {}),
-    },
-  },
-});
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env,
+  };
+}

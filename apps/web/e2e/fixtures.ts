@@ -29,8 +29,11 @@ function decodeQuotedPrintable(s: string): string {
 }
 
 /** The newest mail written to the outbox for an address, waiting for it to arrive. */
-export async function readMail(email: string, opts: { subject?: RegExp; after?: number } = {}): Promise<string> {
-  const outbox = join(dataDir(), 'outbox');
+export async function readMail(
+  email: string,
+  opts: { subject?: RegExp; after?: number; dataDir?: string } = {},
+): Promise<string> {
+  const outbox = join(opts.dataDir ?? dataDir(), 'outbox');
   const safe = email.replace(/[^a-z0-9@._-]/gi, '_');
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -53,7 +56,11 @@ export function linkIn(mail: string, path: string): string {
 }
 
 /** Registers through the API, opens the emailed verification link, and answers the credentials. */
-export async function createVerifiedUser(request: APIRequestContext, opts: { name?: string; email?: string } = {}) {
+/** `dataDir`: the data folder of the server `request` talks to, when it is not the main one. */
+export async function createVerifiedUser(
+  request: APIRequestContext,
+  opts: { name?: string; email?: string; dataDir?: string } = {},
+) {
   const email = opts.email ?? uniqueEmail();
   const reg = await api(request, '/api/useraction', {
     action: 'UserRegister',
@@ -70,7 +77,7 @@ export async function createVerifiedUser(request: APIRequestContext, opts: { nam
   });
   expect(reg.status).toBe(200);
   const token = decodeURIComponent(
-    linkIn(await readMail(email), '/auth/verify/')
+    linkIn(await readMail(email, { dataDir: opts.dataDir }), '/auth/verify/')
       .split('/')
       .at(-1) as string,
   );
