@@ -5,7 +5,7 @@ import type * as React from 'react';
 import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isMissingAuth } from '@/lib/api-client';
-import { useUserTime } from '../api/dial-time-user-time';
+import { useUserTime } from '@/lib/user-time';
 import { dialTimeTier } from '../dial-time-tier';
 import { DialTimePie, formatPercent, POOL_STYLE } from './dial-time-pie';
 

@@ -1,12 +1,12 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { z } from 'zod';
-import { userTimeQueryOptions } from '@/features/dial-time/api/dial-time-user-time';
 import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { usePageTitle } from '@/features/errors/errors-page-title';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
 import { licencesQueryOptions } from '@/features/robots/api/robots-licences';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { useAuth } from '@/lib/auth';
+import { userTimeQueryOptions } from '@/lib/user-time';
 
 const searchSchema = z.object({
   filter: z.enum(['all', 'paired', 'unpaired']).default('all').catch('all'),

@@ -1,11 +1,14 @@
 import { Freshness, time, type UserTime } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
+import { ApiCallError, callAction, withMessage } from './api-client';
 
 export const CHECK_TIME_FAILED = 'Failed to check remaining time';
 export const NO_USER_TIME = 'No user time data received';
 
-/** CHECK_REMAINING_TIME: the signed-in user's dial time in both pools. */
+/**
+ * CHECK_REMAINING_TIME: the signed-in user's dial time in both pools, and the tier the server
+ * derives. Shared by the dial-time panel and the profile's plan, so both read one cached answer.
+ */
 export async function fetchUserTime(email: string, userId: string): Promise<UserTime> {
   let userTime: UserTime | undefined;
   try {
