@@ -7,7 +7,7 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 4173);
 const dataDir = process.env.E2E_DATA_DIR ?? `/tmp/portal-e2e-${process.pid}`;
 process.env.E2E_DATA_DIR = dataDir;
-// Operator calls (granting licences, time, subscriptions) seed states through the real API.
+// Operator calls (granting licenses, time, subscriptions) seed states through the real API.
 process.env.OPERATOR_TOKEN ??= 'e2e-operator-token-that-is-long-enough-0123456789';
 export const baseURL = `http://127.0.0.1:${port}`;
 /** Servers with no downloads at all, and with only Linux (DEB) and Windows ARM builds (see webServer). */

@@ -298,11 +298,11 @@ async function robotRegister(ctx: Ctx): Promise<void> {
 
 async function robotPair(ctx: Ctx): Promise<void> {
   const client = await signedInClient(ctx);
-  const licence = await client.pairRobot({ pair_code: required(ctx, 'code'), robot_id: required(ctx, 'robot') });
+  const license = await client.pairRobot({ pair_code: required(ctx, 'code'), robot_id: required(ctx, 'robot') });
   out(
     ctx,
-    `Paired robot ${licence.robot_id} with licence ${licence.robot_license.license_id} (${licence.robot_make} ${licence.robot_model})`,
-    { robot_license: licence },
+    `Paired robot ${license.robot_id} with license ${license.robot_license.license_id} (${license.robot_make} ${license.robot_model})`,
+    { robot_license: license },
   );
 }
 
@@ -316,12 +316,12 @@ async function robotAvailable(ctx: Ctx): Promise<void> {
 }
 
 function robotTable(rows: RobotRow[]): string {
-  if (rows.length === 0) return 'No robots or robot licences.';
-  const header = ['NAME', 'MODEL', 'PAIRED', 'AVAILABLE', 'ROBOT ID', 'LICENCE'];
+  if (rows.length === 0) return 'No robots or robot licenses.';
+  const header = ['NAME', 'MODEL', 'PAIRED', 'AVAILABLE', 'ROBOT ID', 'LICENSE'];
   const lines = rows.map((r) => [
     `${r.name || '-'}${r.shared ? ' (shared)' : ''}`,
     `${r.model || '-'}${r.flexible ? ' (flex)' : ''}`,
-    r.paired ? 'paired' : r.license_id ? `unpaired, code ${r.pair_code || '-'}` : 'no licence',
+    r.paired ? 'paired' : r.license_id ? `unpaired, code ${r.pair_code || '-'}` : 'no license',
     r.robot_id ? (r.available ? 'yes' : 'no') : '-',
     r.robot_id || '-',
     r.license_id || '-',

@@ -207,15 +207,15 @@ describe('the access token', () => {
 });
 
 describe('hub operations', () => {
-  it('lists no licences (code 23) and no robots as an empty list', async () => {
+  it('lists no licenses (code 23) and no robots as an empty list', async () => {
     const portal = fakePortal((s) =>
-      s.path === '/api/license' ? { body: fail(23, 'No licences') } : { body: { robots: [], error: OK } },
+      s.path === '/api/license' ? { body: fail(23, 'No licenses') } : { body: { robots: [], error: OK } },
     );
     expect(await client(portal).listRobots()).toEqual([]);
   });
 
-  it('joins licences with their robots, and lists registered robots without a licence', async () => {
-    const licence = (id: string, extra: Record<string, unknown>) => ({
+  it('joins licenses with their robots, and lists registered robots without a license', async () => {
+    const license = (id: string, extra: Record<string, unknown>) => ({
       robot_license: { license_id: id, start_date: 0, duration: 0, end_date: 0 },
       robot_model: 'NaoV2',
       ...extra,
@@ -227,8 +227,8 @@ describe('hub operations', () => {
             user_licenses: {
               email: 'ada@example.test',
               robot_licenses: [
-                licence('l-1', { robot_id: 'r-1', paired_status: true }),
-                licence('l-2', { pair_code: 'ABCD2345' }),
+                license('l-1', { robot_id: 'r-1', paired_status: true }),
+                license('l-2', { pair_code: 'ABCD2345' }),
               ],
               shared_robot_licenses: [],
             },
@@ -246,8 +246,8 @@ describe('hub operations', () => {
       };
     });
     const rows = await client(portal).listRobots();
-    // Shared licences are asked about by robot; with none, only the own-robots question is sent.
-    expect(portal.posts().map((p) => p.body?.action)).toEqual(['GetLicences', 'GetRobots']);
+    // Shared licenses are asked about by robot; with none, only the own-robots question is sent.
+    expect(portal.posts().map((p) => p.body?.action)).toEqual(['GetLicenses', 'GetRobots']);
     expect(portal.posts()[1]?.body?.robot_licenses).toEqual([]);
     expect(rows).toEqual([
       expect.objectContaining({ license_id: 'l-1', name: 'Desk', paired: true, available: true, shared: false }),

@@ -11,7 +11,7 @@ import {
   type RequestOf,
   type ResponseOf,
   type Robot,
-  type RobotLicence,
+  type RobotLicense,
   refreshTokenExpired,
   robots,
   type ServiceDef,
@@ -59,7 +59,7 @@ export interface CallOptions {
   retryTransient?: boolean;
 }
 
-/** One line of `robots`: a licence and, when paired, its robot; or a registered robot without a licence (license_id ''). */
+/** One line of `robots`: a license and, when paired, its robot; or a registered robot without a license (license_id ''). */
 export interface RobotRow {
   license_id: string;
   make: string;
@@ -292,9 +292,9 @@ export class HubClient {
     return res.robot;
   }
 
-  async pairRobot(input: { pair_code: string; robot_id: string }): Promise<RobotLicence> {
+  async pairRobot(input: { pair_code: string; robot_id: string }): Promise<RobotLicense> {
     const res = await this.call(license, 'PAIRROBOT', { email: this.email(), ...input });
-    if (!res.robot_license) throw new HubError('The portal answered no licence to PAIRROBOT');
+    if (!res.robot_license) throw new HubError('The portal answered no license to PAIRROBOT');
     return res.robot_license;
   }
 
@@ -305,22 +305,22 @@ export class HubClient {
   }
 
   /**
-   * The user's licences with their robots, and the robots registered but not yet paired. Own
-   * robots come from one GetRobots with an empty licence list, which the server answers with every
-   * robot the user registered; shared licences are asked about by robot, as the Robot Manager does
+   * The user's licenses with their robots, and the robots registered but not yet paired. Own
+   * robots come from one GetRobots with an empty license list, which the server answers with every
+   * robot the user registered; shared licenses are asked about by robot, as the Robot Manager does
    * (spec/001 §7).
    */
   async listRobots(): Promise<RobotRow[]> {
     const email = this.email();
-    let own: RobotLicence[] = [];
-    let shared: RobotLicence[] = [];
+    let own: RobotLicense[] = [];
+    let shared: RobotLicense[] = [];
     try {
-      const res = await this.call(license, 'GetLicences', { email });
+      const res = await this.call(license, 'GetLicenses', { email });
       own = res.user_licenses?.robot_licenses ?? [];
       shared = res.user_licenses?.shared_robot_licenses ?? [];
     } catch (err) {
-      // Code 23 means "no licences": an empty list, not a failure.
-      if (!(err instanceof HubError && err.code === ErrorCodes.NO_LICENCES.code)) throw err;
+      // Code 23 means "no licenses": an empty list, not a failure.
+      if (!(err instanceof HubError && err.code === ErrorCodes.NO_LICENSES.code)) throw err;
     }
     const getRobots = async (refs: { robot_id: string; asset_id: string }[]) => {
       const res = await this.call(robots, 'GetRobots', { email, robot_licenses: refs });
@@ -334,7 +334,7 @@ export class HubClient {
         : new Map<string, Robot>(),
     ]);
 
-    const licenceRow = (l: RobotLicence, found: Map<string, Robot>, isShared: boolean): RobotRow => {
+    const licenseRow = (l: RobotLicense, found: Map<string, Robot>, isShared: boolean): RobotRow => {
       const robot = l.robot_id ? found.get(l.robot_id) : undefined;
       return {
         license_id: l.robot_license.license_id,
@@ -367,9 +367,9 @@ export class HubClient {
         }),
       );
     return [
-      ...own.map((l) => licenceRow(l, ownRobots, false)),
+      ...own.map((l) => licenseRow(l, ownRobots, false)),
       ...unlicensed,
-      ...shared.map((l) => licenceRow(l, sharedRobots, true)),
+      ...shared.map((l) => licenseRow(l, sharedRobots, true)),
     ];
   }
 

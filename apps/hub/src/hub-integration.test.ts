@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { time, useraction } from '@portal/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/src/db/client.ts';
-import { asOperator, grantLicence, roboticsConfig } from '../../server/src/test/fixtures.ts';
+import { asOperator, grantLicense, roboticsConfig } from '../../server/src/test/fixtures.ts';
 import { freshDatabase, seedUser, type TestApp, testApp } from '../../server/src/test/harness.ts';
 import { main } from './cli.ts';
 import { HubClient } from './hub-client.ts';
@@ -166,11 +166,11 @@ describe('hub robot commands against the server', () => {
     const again = await hub('robot', 'register', '--make', 'Pepper', '--model', 'Pepper', '--name', 'Lobby');
     expect(robotIdOf(again.json)).toBe(robotId);
 
-    const { licenceId, code } = await grantLicence(t, user.id, 'Pepper');
+    const { licenseId, code } = await grantLicense(t, user.id, 'Pepper');
     const before = await hub('robots');
     expect(before.code, before.stderr).toBe(0);
     expect(before.json?.robots).toEqual([
-      expect.objectContaining({ license_id: licenceId, paired: false, pair_code: code, robot_id: '' }),
+      expect.objectContaining({ license_id: licenseId, paired: false, pair_code: code, robot_id: '' }),
       expect.objectContaining({ license_id: '', robot_id: robotId, name: 'Lobby', paired: false }),
     ]);
 
@@ -183,7 +183,7 @@ describe('hub robot commands against the server', () => {
     const after = await hub('robots');
     expect(after.json?.robots).toEqual([
       expect.objectContaining({
-        license_id: licenceId,
+        license_id: licenseId,
         robot_id: robotId,
         name: 'Lobby',
         paired: true,
@@ -206,12 +206,12 @@ describe('hub robot commands against the server', () => {
     const startMinutes = start.json?.remaining_minutes as number;
     expect(startMinutes).toBeGreaterThanOrEqual(60);
 
-    // The paired robot is covered by the user's licence, so dialling it is not metered.
+    // The paired robot is covered by the user's license, so dialling it is not metered.
     const own = await hub('dial', '--robot', robotId, '--minutes', '5');
     expect(own.code).toBe(1);
     expect(own.json?.error).toMatchObject({ Description: expect.stringMatching(/^robot_id: /) });
 
-    // A robot the user holds no licence for is metered.
+    // A robot the user holds no license for is metered.
     const dialled = await hub('dial', '--robot', crypto.randomUUID(), '--minutes', '5');
     expect(dialled.code, dialled.stderr).toBe(0);
     expect(dialled.json).toMatchObject({ recorded_minutes: 5, remaining_minutes: startMinutes - 5 });

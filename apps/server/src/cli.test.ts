@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { license, time, type UserLicences, type UserTime } from '@portal/contract';
+import { license, time, type UserLicenses, type UserTime } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { runCli, UsageError } from './cli.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
@@ -44,13 +44,13 @@ describe('operator command line', () => {
     expect((res.body.user_time as UserTime).total_durable_time).toBe(90);
   });
 
-  it('grants a licence with a pairing code the owner sees', async () => {
+  it('grants a license with a pairing code the owner sees', async () => {
     const user = await signIn(t);
     await driverAsset(t, 'Rhino');
-    const out = await cli('grant-licence', user.email, 'rhino');
+    const out = await cli('grant-license', user.email, 'rhino');
     const code = /pairing code ([A-Z2-9]{8})/.exec(out)?.[1];
-    const res = await as(t, user, license)('GetLicences');
-    const [lic] = (res.body.user_licenses as UserLicences).robot_licenses;
+    const res = await as(t, user, license)('GetLicenses');
+    const [lic] = (res.body.user_licenses as UserLicenses).robot_licenses;
     expect(lic).toMatchObject({ robot_model: 'Rhino', pair_code: code, asset_id: 'driver-rhino' });
   });
 

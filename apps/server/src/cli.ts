@@ -21,7 +21,7 @@ import { assetRepository } from './modules/assets/assets.repository.ts';
 import { artifactsDir } from './modules/assets/assets.routes.ts';
 import { AssetService, parseVersion } from './modules/assets/assets.service.ts';
 import { LocalArtifactStore } from './modules/assets/assets.store.ts';
-import { LicenceService } from './modules/license/license.service.ts';
+import { LicenseService } from './modules/license/license.service.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
 import { type OperatedAccount, OperatorService } from './modules/operator/operator.service.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
@@ -41,11 +41,11 @@ export const USAGE = `usage: npx tsx apps/server/src/cli.ts <command>
                                                (default), 2 other, 99 none; Lite ends the active one
       [--days N]                               length of the subscription (default 365)
   add-time <email> <minutes> [reason]          add durable dial minutes
-  grant-licence <email> <model>                an unpaired robot licence; prints its pairing code
+  grant-license <email> <model>                an unpaired robot license; prints its pairing code
   artifacts:add <file> --os <os> --arch <arch> --version <x.y.z[.r]> [--asset ${HUB_ASSET_ID}]
                                                os windows|mac|linux; arch amd64|arm64 (windows,
                                                mac) or deb|rpm (linux)
-  slots:set <email> <n>                        how many flexible licence slots an account has
+  slots:set <email> <n>                        how many flexible license slots an account has
 `;
 
 export class UsageError extends Error {}
@@ -95,7 +95,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   });
   const [command, ...args] = positionals;
   const { db, clock, config, out } = ctx;
-  const licences = () => new LicenceService(db, clock, config.JWT_SECRET);
+  const licenses = () => new LicenseService(db, clock, config.JWT_SECRET);
   const operators = () => new OperatorService(db, clock);
 
   switch (command) {
@@ -144,20 +144,20 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       );
       return;
     }
-    case 'grant-licence': {
+    case 'grant-license': {
       const user = await userByEmail(ctx, args[0]);
       const model = args[1]?.trim();
       if (!model) throw new UsageError('a robot model is required, e.g. Pepper');
       const driver = await operatorRepository.driverFor(db, AssetType.RobotDriver, model);
       if (driver) {
-        const granted = await licences().grantAsset(user.id, { assetId: driver.id, source: 'operator' });
+        const granted = await licenses().grantAsset(user.id, { assetId: driver.id, source: 'operator' });
         out(
-          `${user.email}: ${driver.model} licence ${granted.robotLicence?.robot_license.license_id}, pairing code ${granted.code}`,
+          `${user.email}: ${driver.model} license ${granted.robotLicense?.robot_license.license_id}, pairing code ${granted.code}`,
         );
       } else {
-        const granted = await licences().grantRobotLicence(db, { userId: user.id, model, source: 'operator' });
+        const granted = await licenses().grantRobotLicense(db, { userId: user.id, model, source: 'operator' });
         out(
-          `${user.email}: ${model} licence ${granted.licence.id}, pairing code ${granted.code} (no driver asset for this model)`,
+          `${user.email}: ${model} license ${granted.license.id}, pairing code ${granted.code} (no driver asset for this model)`,
         );
       }
       return;
@@ -194,7 +194,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     case 'slots:set': {
       const user = await userByEmail(ctx, args[0]);
       const amount = await operators().setSlotAmount(user, wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS));
-      out(`${user.email}: ${amount} flexible licence slot${amount === 1 ? '' : 's'}`);
+      out(`${user.email}: ${amount} flexible license slot${amount === 1 ? '' : 's'}`);
       return;
     }
     default:

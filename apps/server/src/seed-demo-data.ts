@@ -22,8 +22,8 @@ import { artifactsDir } from './modules/assets/assets.routes.ts';
 import { AssetService } from './modules/assets/assets.service.ts';
 import { LocalArtifactStore } from './modules/assets/assets.store.ts';
 import { flexSlotRepository } from './modules/flexible-license/flexible-license.repository.ts';
-import { licenceRepository } from './modules/license/license.repository.ts';
-import { LicenceService } from './modules/license/license.service.ts';
+import { licenseRepository } from './modules/license/license.repository.ts';
+import { LicenseService } from './modules/license/license.service.ts';
 import { robotRepository } from './modules/robots/robots.repository.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
 import { type LedgerWrite, timeRepository } from './modules/time/time.repository.ts';
@@ -36,7 +36,7 @@ export const DEMO_JOINED_DAYS_AGO = 430;
 
 export const HUB_ASSET_ID = 'robot-hub';
 
-/** Robot-driver assets: the catalogue ids licences and flexible slots refer to. */
+/** Robot-driver assets: the catalogue ids licenses and flexible slots refer to. */
 export const DEMO_DRIVERS = [
   { id: 'driver-pepper', model: 'Pepper', make: 'Pepper' },
   { id: 'driver-nao', model: 'Nao', make: 'Nao' },
@@ -107,8 +107,8 @@ async function seedLedger(tx: Executor, userId: string, now: Date, steps: readon
 }
 
 /**
- * The demo account's robots, licences, dial time and downloads (issue 4 item 9): a paired robot
- * that is Active, an unpaired licence with its pairing code, a flexible licence on an Inactive
+ * The demo account's robots, licenses, dial time and downloads (issue 4 item 9): a paired robot
+ * that is Active, an unpaired license with its pairing code, a flexible license on an Inactive
  * robot, a robot shared by another account, a Standard subscription, perishable and durable time
  * with some use, and a demo hub build per platform. Runs in the transaction that creates the demo
  * account on an empty database (`db` only builds the services; every write goes through `tx`).
@@ -123,7 +123,7 @@ export async function seedDemoData(
 ): Promise<{ pairCode: string; colleagueEmail: string }> {
   const now = clock.now();
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
-  const licences = new LicenceService(db, clock, config.JWT_SECRET);
+  const licenses = new LicenseService(db, clock, config.JWT_SECRET);
   const files = new AssetService(db, clock, new LocalArtifactStore(artifactsDir(config.dataDir)));
   const colleagueEmail = `colleague@${demo.email.split('@')[1] ?? 'robot-portal.local'}`;
   // Nobody signs in as the colleague: the password is random and never shown.
@@ -137,7 +137,7 @@ export async function seedDemoData(
       name: 'Robot Hub',
       description: 'The desktop hub that connects your robots to the platform.',
       author: 'Robot Portal',
-      license: 'Robot Portal Software Licence',
+      license: 'Robot Portal Software License',
       createdAt: now,
     });
     for (const build of HUB_BUILDS)
@@ -196,33 +196,33 @@ export async function seedDemoData(
 
     const pairWith = async (
       userId: string,
-      licenceInput: { model: string; assetId: string; isFlexible?: boolean; startedDaysAgo: number },
+      licenseInput: { model: string; assetId: string; isFlexible?: boolean; startedDaysAgo: number },
       robot: { name: string; available: boolean; modalities: string[] },
     ) => {
-      const { licence, code } = await licences.grantRobotLicence(tx, {
+      const { license, code } = await licenses.grantRobotLicense(tx, {
         userId,
-        model: licenceInput.model,
-        make: licenceInput.model,
-        assetId: licenceInput.assetId,
-        isFlexible: licenceInput.isFlexible ?? false,
-        source: licenceInput.isFlexible ? 'flexible' : 'demo',
-        startsAt: ago(licenceInput.startedDaysAgo),
+        model: licenseInput.model,
+        make: licenseInput.model,
+        assetId: licenseInput.assetId,
+        isFlexible: licenseInput.isFlexible ?? false,
+        source: licenseInput.isFlexible ? 'flexible' : 'demo',
+        startsAt: ago(licenseInput.startedDaysAgo),
       });
       const { robot: row } = await robotRepository.register(tx, {
         userId,
-        make: licenceInput.model,
-        model: licenceInput.model,
+        make: licenseInput.model,
+        model: licenseInput.model,
         name: robot.name,
         hardwareHash: `demo-${randomBytes(8).toString('hex')}`,
-        now: ago(licenceInput.startedDaysAgo),
+        now: ago(licenseInput.startedDaysAgo),
       });
       await robotRepository.update(tx, row.id, userId, {
         available: robot.available,
         config: { modalities: robot.modalities },
         now,
       });
-      await licenceRepository.redeem(tx, { hash: licences.codes.hash(code), userId, robotId: row.id, now });
-      return { licence, robot: row };
+      await licenseRepository.redeem(tx, { hash: licenses.codes.hash(code), userId, robotId: row.id, now });
+      return { license, robot: row };
     };
 
     // Paired and Active.
@@ -232,7 +232,7 @@ export async function seedDemoData(
       { name: 'Reception Pepper', available: true, modalities: ['camera', 'speech', 'tablet'] },
     );
     // Unpaired, with its pairing code.
-    const unpaired = await licences.grantRobotLicence(tx, {
+    const unpaired = await licenses.grantRobotLicense(tx, {
       userId: demo.id,
       model: 'Tiago_Steel',
       make: 'Tiago_Steel',
@@ -240,7 +240,7 @@ export async function seedDemoData(
       source: 'demo',
       startsAt: ago(3),
     });
-    // A flexible licence in slot 0 of two, paired to a robot that is switched off (Inactive).
+    // A flexible license in slot 0 of two, paired to a robot that is switched off (Inactive).
     await flexSlotRepository.setAmount(tx, demo.id, 2, 'operator', now);
     const flexible = await pairWith(
       demo.id,
@@ -251,10 +251,10 @@ export async function seedDemoData(
       userId: demo.id,
       slotId: 0,
       robotId: 'driver-nao',
-      licenceId: flexible.licence.id,
+      licenseId: flexible.license.id,
       now,
     });
-    await flexSlotRepository.upsertSlot(tx, { userId: demo.id, slotId: 1, robotId: '', licenceId: null, now });
+    await flexSlotRepository.upsertSlot(tx, { userId: demo.id, slotId: 1, robotId: '', licenseId: null, now });
 
     // A colleague's robot, shared with the demo account for 90 days.
     const colleague = await userRepository.insert(tx, {
@@ -274,8 +274,8 @@ export async function seedDemoData(
       { model: 'Tiago++', assetId: 'driver-tiago-plus-plus', startedDaysAgo: 100 },
       { name: 'Warehouse Tiago', available: true, modalities: ['camera', 'lidar', 'arm'] },
     );
-    await licenceRepository.insertShare(tx, {
-      licenceId: shared.licence.id,
+    await licenseRepository.insertShare(tx, {
+      licenseId: shared.license.id,
       ownerId: colleague.id,
       recipientId: demo.id,
       startsAt: ago(5),

@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import {
   type Asset,
   assets,
-  LICENCE_AGREEMENT_VERSION,
+  LICENSE_AGREEMENT_VERSION,
   license,
   newestArtifactPerPlatform,
   PLATFORM_IDS,
   type Robot,
-  type RobotLicence,
+  type RobotLicense,
   robots,
   time,
-  type UserLicences,
+  type UserLicenses,
   type UserTime,
   useraction,
 } from '@portal/contract';
@@ -41,10 +41,10 @@ const call = (service: Parameters<typeof t.api.call>[0], action: string, body: R
 
 describe('demo data', () => {
   it('gives the demo account every kind of robot card', async () => {
-    const res = await call(license, 'GetLicences');
+    const res = await call(license, 'GetLicenses');
     expect(res.body.error.Success).toBe(true);
-    const lic = res.body.user_licenses as UserLicences;
-    const byModel = (m: string) => lic.robot_licenses.find((l) => l.robot_model === m) as RobotLicence;
+    const lic = res.body.user_licenses as UserLicenses;
+    const byModel = (m: string) => lic.robot_licenses.find((l) => l.robot_model === m) as RobotLicense;
 
     expect(byModel('Pepper')).toMatchObject({ paired_status: true, pair_code: '', isFlexible: false });
     expect(byModel('Nao')).toMatchObject({ paired_status: true, isFlexible: true });
@@ -97,7 +97,7 @@ describe('demo data', () => {
         email: undefined,
         asset_id: hub!.id,
         assets: { ...hub, artifacts: [artifact] },
-        agreement_version: LICENCE_AGREEMENT_VERSION,
+        agreement_version: LICENSE_AGREEMENT_VERSION,
         accepted: true,
       });
       const file = await t.app.inject({ method: 'GET', url: dl.body.download_link as string });
@@ -109,8 +109,8 @@ describe('demo data', () => {
 
   it('runs once: a second start changes nothing', async () => {
     await seedDemo(t.app.deps.db, t.config, log, t.clock);
-    const res = await call(license, 'GetLicences');
-    expect((res.body.user_licenses as UserLicences).robot_licenses).toHaveLength(3);
+    const res = await call(license, 'GetLicenses');
+    expect((res.body.user_licenses as UserLicenses).robot_licenses).toHaveLength(3);
   });
 
   it('lets both demo accounts be deleted with everything they hold', async () => {

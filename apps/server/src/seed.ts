@@ -9,7 +9,7 @@ import { DEMO_JOINED_DAYS_AGO, seedDemoData } from './seed-demo-data.ts';
 /**
  * On an empty database outside production: a verified demo account, so a newcomer can sign in at
  * once. Its credentials are printed (they are the documented defaults or DEMO_EMAIL/DEMO_PASSWORD).
- * The account comes with robots, licences, dial time and downloads (seed-demo-data.ts), so the
+ * The account comes with robots, licenses, dial time and downloads (seed-demo-data.ts), so the
  * first look at /dashboard shows every kind of card.
  */
 export async function seedDemo(
@@ -49,6 +49,6 @@ export async function seedDemo(
   });
   log.info(`demo account created: sign in as ${email} with password ${config.DEMO_PASSWORD}`);
   log.info(
-    `demo data created: robots, licences, dial time and hub downloads; pairing code of the unpaired Tiago_Steel licence: ${data.pairCode}; a robot is shared by ${data.colleagueEmail}`,
+    `demo data created: robots, licenses, dial time and hub downloads; pairing code of the unpaired Tiago_Steel license: ${data.pairCode}; a robot is shared by ${data.colleagueEmail}`,
   );
 }

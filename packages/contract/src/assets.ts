@@ -4,16 +4,16 @@ import { action, response, service } from './define.ts';
 
 /**
  * The asset service of spec/001 §7 (/api/assets): the hub application and its build artifacts.
- * A download needs the licence agreement accepted; the answer is a signed, expiring link.
+ * A download needs the license agreement accepted; the answer is a signed, expiring link.
  */
 
 const bodyToken = jwt.optional();
 
 /**
- * The version of the licence agreement the Downloads dialog shows. GetDownload records the user's
- * acceptance of it and refuses any other version; change it whenever the licence text changes.
+ * The version of the license agreement the Downloads dialog shows. GetDownload records the user's
+ * acceptance of it and refuses any other version; change it whenever the license text changes.
  */
-export const LICENCE_AGREEMENT_VERSION = '2026-01';
+export const LICENSE_AGREEMENT_VERSION = '2026-01';
 
 /** What an asset is: the hub application (downloadable) or a robot driver (licensed per robot). */
 export const AssetType = { Application: 'application', RobotDriver: 'robot_driver' } as const;
@@ -81,7 +81,7 @@ export const assets = service('assets', '/api/assets', {
   }),
   GetDownload: action({
     summary:
-      'A signed, expiring download link for the chosen artifact (the first of `assets.artifacts`), once the licence agreement is accepted. The server finds the artifact in its own catalogue.',
+      'A signed, expiring download link for the chosen artifact (the first of `assets.artifacts`), once the license agreement is accepted. The server finds the artifact in its own catalogue.',
     auth: 'bearer',
     request: z.object({
       token: bodyToken,
@@ -92,9 +92,9 @@ export const assets = service('assets', '/api/assets', {
       type: z.string().max(100).optional(),
       /** The spec sends it (empty); the server ignores it. */
       download_link: z.string().max(2048).optional(),
-      /** the version of the licence agreement the user ticked: LICENCE_AGREEMENT_VERSION */
+      /** the version of the license agreement the user ticked: LICENSE_AGREEMENT_VERSION */
       agreement_version: z.string().trim().min(1).max(50),
-      accepted: z.literal(true, { error: 'The licence agreement must be accepted' }),
+      accepted: z.literal(true, { error: 'The license agreement must be accepted' }),
     }),
     response: response({ download_link: z.string().optional() }),
   }),

@@ -7,7 +7,7 @@ export const auth = service('auth', '/api/auth', {
     summary: 'Trade a refresh token for a new pair (the old refresh token is rotated out).',
     auth: 'refresh',
     request: z.object({ tokenPair: z.object({ refresh_token: jwt, access_token: z.string().optional() }) }),
-    response: response({ tokenPair: tokenPair.optional(), valid: z.boolean() }),
+    response: response({ tokenPair, valid: z.boolean() }),
   }),
   'revoke-token-pair': action({
     summary: 'Revoke the session a token pair belongs to.',

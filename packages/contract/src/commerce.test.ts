@@ -34,7 +34,7 @@ describe('the spec/001 services', () => {
       'license',
       '/api/license',
       [
-        'GetLicences',
+        'GetLicenses',
         'BUYASSET',
         'SHARELICENSE',
         'STOPSHAREDLICENSE',
@@ -198,7 +198,7 @@ describe('flexible slots', () => {
   });
   it.each([
     ['a valid update', [slot(0), slot(1, '')], true],
-    ['a licence id', [{ ...slot(0), license_id: 'lic_1' }], false],
+    ['a license id', [{ ...slot(0), license_id: 'lic_1' }], false],
     ['a repeated slot', [slot(0), slot(0)], false],
     ['a negative slot', [slot(-1)], false],
   ])('UpdateSlots: %s', (_name, user_slots, valid) => {
@@ -216,7 +216,7 @@ describe('flexible slots', () => {
   });
 });
 
-describe('licences and robots', () => {
+describe('licenses and robots', () => {
   it.each([
     [' abcd2345 ', 'ABCD2345'],
     ['WXYZ6789', 'WXYZ6789'],
@@ -229,7 +229,7 @@ describe('licences and robots', () => {
   });
 
   it('keeps the spec spelling comission_region', () => {
-    const res = license.actions.GetLicences.response.parse({
+    const res = license.actions.GetLicenses.response.parse({
       user_licenses: {
         email,
         robot_licenses: [
@@ -258,7 +258,7 @@ describe('licences and robots', () => {
     expect(license.actions.SHARELICENSE.request.safeParse(body).success).toBe(valid);
   });
 
-  it('GetRobots reads whole licences', () => {
+  it('GetRobots reads whole licenses', () => {
     const parsed = robots.actions.GetRobots.request.parse({
       email,
       robot_licenses: [{ robot_id: 'r1', pair_code: '', isFlexible: true }],

@@ -82,7 +82,7 @@ export const DIAL_PANEL_OPEN_MIN_WIDTH_PX = 1024;
 export const ROBOT_GRID_MAX_COLUMNS = 5;
 export const CART_SCROLL_AREA_PX = 300;
 export const ADD_ROBOT_PAGE_SIZE = 8;
-export const FIXED_LICENCE_FEATURES = ['Support', '1 Physical Robot License'] as const;
+export const FIXED_LICENSE_FEATURES = ['Support', '1 Physical Robot License'] as const;
 export const ROBOT_NAME_FONT_MAX_PX = 36;
 export const ROBOT_NAME_FONT_MIN_PX = 12;
 

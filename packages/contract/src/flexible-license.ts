@@ -3,7 +3,7 @@ import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 
 /**
- * The flexible licence slots of spec/001 §7 (/api/flexible_license) and DESIGN §6. A user has
+ * The flexible license slots of spec/001 §7 (/api/flexible_license) and DESIGN §6. A user has
  * `user_slot_amount` slots, numbered 0 to amount - 1; each holds at most one approved robot model
  * (`robot_id` is the catalogue robot id, '' for an empty slot).
  */
@@ -21,7 +21,7 @@ export const slotId = z
 
 export const flexSlot = z.object({
   slot_id: slotId,
-  /** the licence created for the slot; always '' in an update (the server creates the licences) */
+  /** the license created for the slot; always '' in an update (the server creates the licenses) */
   license_id: z.string().default(''),
   /** catalogue robot id of the model in the slot; '' when empty */
   robot_id: z.string().max(255).default(''),
@@ -30,7 +30,7 @@ export const flexSlot = z.object({
 });
 export type FlexSlot = z.infer<typeof flexSlot>;
 
-/** A slot as UpdateSlots sends it: the licence id is empty, the server assigns licences. */
+/** A slot as UpdateSlots sends it: the license id is empty, the server assigns licenses. */
 export const flexSlotUpdate = flexSlot.extend({
   license_id: z.literal('', { error: 'license_id must be empty' }),
   robot_id: z.string().trim().max(255),
@@ -43,8 +43,8 @@ export interface FlexSlotInfo {
   selectedSlots: Record<number, { slot_id: number; robot_id: string }>;
 }
 
-/** A flexible licence card of the Flexible License Management screen. */
-export const flexibleLicenceCard = z.object({
+/** A flexible license card of the Flexible License Management screen. */
+export const flexibleLicenseCard = z.object({
   id: z.string(),
   robot_id: z.string(),
   manufacturer: z.string(),
@@ -58,7 +58,7 @@ export const flexibleLicenceCard = z.object({
   cardId: z.string().optional(),
   slot_id: slotId.optional(),
 });
-export type FlexibleLicenceCard = z.infer<typeof flexibleLicenceCard>;
+export type FlexibleLicenseCard = z.infer<typeof flexibleLicenseCard>;
 
 export const flexSlotsRequest = z.object({
   token: bodyToken,
@@ -91,13 +91,13 @@ export const flexibleLicense = service('flexibleLicense', '/api/flexible_license
   }),
   UpdateSlots: action({
     summary:
-      "Replace the user's flexible licences with the selection, in one transaction. Each robot_id must be an approved model; a blank one empties the slot.",
+      "Replace the user's flexible licenses with the selection, in one transaction. Each robot_id must be an approved model; a blank one empties the slot.",
     auth: 'bearer',
     request: flexSlotsUpdateRequest,
     response: flexSlotsResponse,
   }),
   ClearSlots: action({
-    summary: "Empty every slot and remove the user's flexible licences.",
+    summary: "Empty every slot and remove the user's flexible licenses.",
     auth: 'bearer',
     request: flexSlotsRequest,
     response: flexSlotsResponse,

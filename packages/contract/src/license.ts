@@ -3,7 +3,7 @@ import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 
 /**
- * The licence service of spec/001 §7 (/api/license) and DESIGN §4. A robot licence is the right to
+ * The license service of spec/001 §7 (/api/license) and DESIGN §4. A robot license is the right to
  * drive one physical robot of a model for a period. It starts unpaired with a short pairing code;
  * the hub redeems the code (PAIRROBOT), which binds `robot_id` and clears the code.
  * Field names are the spec's, including its spelling `comission_region`. Dates are epoch ms,
@@ -11,7 +11,7 @@ import { action, response, service } from './define.ts';
  */
 
 const bodyToken = jwt.optional();
-const licenceId = z.string().min(1).max(255);
+const licenseId = z.string().min(1).max(255);
 const robotId = z.string().min(1).max(255);
 
 /** Pairing codes: PAIR_CODE_LENGTH characters of an alphabet without look-alikes (no 0/O, 1/I/L). */
@@ -24,10 +24,10 @@ export const pairCode = z
   .toUpperCase()
   .regex(/^[A-Z0-9]{6,16}$/, { error: 'Invalid pairing code' });
 
-/** The term of a granted driver licence when BUYASSET names none: one year, in seconds. */
-export const DEFAULT_LICENCE_DURATION_S = 365 * 86_400;
+/** The term of a granted driver license when BUYASSET names none: one year, in seconds. */
+export const DEFAULT_LICENSE_DURATION_S = 365 * 86_400;
 
-/** Longest share a licence owner can grant; the server also stops a share at the licence's end. */
+/** Longest share a license owner can grant; the server also stops a share at the license's end. */
 export const MAX_SHARE_DURATION_S = 366 * 86_400;
 
 export const resellerInfo = z.object({
@@ -40,7 +40,7 @@ export const resellerInfo = z.object({
 });
 export type ResellerInfo = z.infer<typeof resellerInfo>;
 
-export const licence = z.object({
+export const licenseTerms = z.object({
   license_id: z.string(),
   start_date: epochMs,
   /** seconds */
@@ -48,16 +48,16 @@ export const licence = z.object({
   end_date: epochMs,
   reseller_info: resellerInfo.optional(),
 });
-export type Licence = z.infer<typeof licence>;
+export type License = z.infer<typeof licenseTerms>;
 
-export const assetLicence = z.object({ asset_id: z.string(), asset_license: licence });
-export type AssetLicence = z.infer<typeof assetLicence>;
+export const assetLicense = z.object({ asset_id: z.string(), asset_license: licenseTerms });
+export type AssetLicense = z.infer<typeof assetLicense>;
 
-export const robotLicence = z.object({
+export const robotLicense = z.object({
   /** '' until paired */
   robot_id: z.string().default(''),
   asset_id: z.string().default(''),
-  robot_license: licence,
+  robot_license: licenseTerms,
   robot_make: z.string().default(''),
   robot_model: z.string().default(''),
   /** '' once paired */
@@ -65,18 +65,18 @@ export const robotLicence = z.object({
   paired_status: z.boolean().default(false),
   isFlexible: z.boolean().default(false),
 });
-export type RobotLicence = z.infer<typeof robotLicence>;
+export type RobotLicense = z.infer<typeof robotLicense>;
 
-export const userLicences = z.object({
+export const userLicenses = z.object({
   email: z.string(),
-  asset_licenses: z.array(assetLicence).default([]),
-  robot_licenses: z.array(robotLicence).default([]),
-  /** licences other users shared with this one; read-only */
-  shared_robot_licenses: z.array(robotLicence).default([]),
+  asset_licenses: z.array(assetLicense).default([]),
+  robot_licenses: z.array(robotLicense).default([]),
+  /** licenses other users shared with this one; read-only */
+  shared_robot_licenses: z.array(robotLicense).default([]),
 });
-export type UserLicences = z.infer<typeof userLicences>;
+export type UserLicenses = z.infer<typeof userLicenses>;
 
-/** Share entry: who a licence is shared with, for how long (seconds). */
+/** Share entry: who a license is shared with, for how long (seconds). */
 export const shareEntry = z.object({
   recipient_email: normalisedEmail,
   duration: z
@@ -87,8 +87,8 @@ export const shareEntry = z.object({
 });
 export type ShareEntry = z.infer<typeof shareEntry>;
 
-/** Shared-robot entry: a licence the owner shares and with whom. */
-export const sharedRobotEntry = z.object({ sharee_email: z.string(), license: robotLicence });
+/** Shared-robot entry: a license the owner shares and with whom. */
+export const sharedRobotEntry = z.object({ sharee_email: z.string(), license: robotLicense });
 export type SharedRobotEntry = z.infer<typeof sharedRobotEntry>;
 
 export const sharingResponse = response({
@@ -97,15 +97,15 @@ export const sharingResponse = response({
 });
 
 export const license = service('license', '/api/license', {
-  GetLicences: action({
-    summary: "The signed-in user's asset, robot and shared-robot licences. Code 23 (no licences) answers empty lists.",
+  GetLicenses: action({
+    summary: "The signed-in user's asset, robot and shared-robot licenses. Code 23 (no licenses) answers empty lists.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail }),
-    response: response({ user_licenses: userLicences.optional() }),
+    response: response({ user_licenses: userLicenses.optional() }),
   }),
   BUYASSET: action({
     summary:
-      'Grant an asset licence to the account of `email`; a robot-driver asset also grants an unpaired robot licence with a pairing code. Operators only (x-operator-token): portal users buy through checkout, and a portal token is refused.',
+      'Grant an asset license to the account of `email`; a robot-driver asset also grants an unpaired robot license with a pairing code. Operators only (x-operator-token): portal users buy through checkout, and a portal token is refused.',
     auth: 'operator',
     caller: 'operator',
     request: z.object({
@@ -115,50 +115,50 @@ export const license = service('license', '/api/license', {
       /** seconds; the asset's default term when absent */
       duration: z.number().int().min(1).optional(),
     }),
-    response: response({ asset_license: assetLicence.optional() }),
+    response: response({ asset_license: assetLicense.optional() }),
   }),
   SHARELICENSE: action({
     summary:
-      "Share one of the signed-in user's robot licences with another user's email for a duration (seconds), capped at the licence's end.",
+      "Share one of the signed-in user's robot licenses with another user's email for a duration (seconds), capped at the license's end.",
     auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenceId, ...shareEntry.shape }),
+    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenseId, ...shareEntry.shape }),
     response: sharingResponse,
   }),
   STOPSHAREDLICENSE: action({
-    summary: 'Stop sharing a licence: with one recipient, or with everyone when recipient_email is absent.',
+    summary: 'Stop sharing a license: with one recipient, or with everyone when recipient_email is absent.',
     auth: 'bearer',
     request: z.object({
       token: bodyToken,
       email: normalisedEmail,
-      license_id: licenceId,
+      license_id: licenseId,
       recipient_email: normalisedEmail.optional(),
     }),
     response: sharingResponse,
   }),
   GETSHAREDLICENSES: action({
-    summary: 'The licences the signed-in user shares, and with whom.',
+    summary: 'The licenses the signed-in user shares, and with whom.',
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail }),
     response: sharingResponse,
   }),
   PAIRROBOT: action({
     summary:
-      "The robot's hub redeems a pairing code: the licence binds robot_id and its code is cleared. The robot must be registered to the same user.",
+      "The robot's hub redeems a pairing code: the license binds robot_id and its code is cleared. The robot must be registered to the same user.",
     auth: 'bearer',
     caller: 'hub',
     request: z.object({ token: bodyToken, email: normalisedEmail, pair_code: pairCode, robot_id: robotId }),
-    response: response({ robot_license: robotLicence.optional() }),
+    response: response({ robot_license: robotLicense.optional() }),
   }),
   REGENERATEPAIRCODE: action({
-    summary: 'Replace the pairing code of an unpaired licence of the signed-in user (the old code stops working).',
+    summary: 'Replace the pairing code of an unpaired license of the signed-in user (the old code stops working).',
     auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenceId }),
-    response: response({ robot_license: robotLicence.optional() }),
+    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenseId }),
+    response: response({ robot_license: robotLicense.optional() }),
   }),
   UNPAIR: action({
-    summary: 'Release the robot bound to a licence of the signed-in user; the licence gets a new pairing code.',
+    summary: 'Release the robot bound to a license of the signed-in user; the license gets a new pairing code.',
     auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenceId }),
-    response: response({ robot_license: robotLicence.optional() }),
+    request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenseId }),
+    response: response({ robot_license: robotLicense.optional() }),
   }),
 });

@@ -65,7 +65,7 @@ export const operator = service('operator', '/api/operator', {
   }),
   SetSlotAmount: action({
     summary:
-      "Set how many flexible licence slots the account of `email` has (0 to 100). Operators only (x-operator-token); the command line's slots:set does the same.",
+      "Set how many flexible license slots the account of `email` has (0 to 100). Operators only (x-operator-token); the command line's slots:set does the same.",
     auth: 'operator',
     caller: 'operator',
     request: z.object({

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
-import { robotLicence } from './license.ts';
+import { robotLicense } from './license.ts';
 
 /**
  * The robot service of spec/001 §7 (/api/robots) and DESIGN §4. The hub registers robots and
- * reports their availability; the portal reads them for the licences the user holds or was shared.
+ * reports their availability; the portal reads them for the licenses the user holds or was shared.
  */
 
 const bodyToken = jwt.optional();
 const robotId = z.string().min(1).max(255);
 const label = z.string().trim().min(1).max(100);
 
-/** Upper bound of licences one GetRobots asks about; a sanity limit, not a rule of the spec. */
+/** Upper bound of licenses one GetRobots asks about; a sanity limit, not a rule of the spec. */
 export const MAX_ROBOTS_PER_QUERY = 1_000;
 export const MAX_MODALITIES = 64;
 
@@ -40,24 +40,24 @@ export const geoRange = z.object({
 });
 export type GeoRange = z.infer<typeof geoRange>;
 
-/** A licence GetRobots asks about. Whole robot licences are accepted; only these fields are read. */
-const robotLicenceRef = z.object({ robot_id: z.string().max(255), asset_id: z.string().max(255).optional() });
+/** A license GetRobots asks about. Whole robot licenses are accepted; only these fields are read. */
+const robotLicenseRef = z.object({ robot_id: z.string().max(255), asset_id: z.string().max(255).optional() });
 
 export const robotsResponse = response({
   robots: z.array(robot).default([]),
-  robot_licenses: z.array(robotLicence).default([]),
+  robot_licenses: z.array(robotLicense).default([]),
   geo_range: geoRange.optional(),
 });
 
 export const robots = service('robots', '/api/robots', {
   GetRobots: action({
     summary:
-      'Robots bound to the given licences. The server answers only robots the signed-in user registered or that are bound to a licence shared with them; others are left out. An empty list answers every robot the user registered.',
+      'Robots bound to the given licenses. The server answers only robots the signed-in user registered or that are bound to a license shared with them; others are left out. An empty list answers every robot the user registered.',
     auth: 'bearer',
     request: z.object({
       user_token: bodyToken,
       email: normalisedEmail,
-      robot_licenses: z.array(robotLicenceRef).max(MAX_ROBOTS_PER_QUERY),
+      robot_licenses: z.array(robotLicenseRef).max(MAX_ROBOTS_PER_QUERY),
     }),
     response: robotsResponse,
   }),
@@ -91,7 +91,7 @@ export const robots = service('robots', '/api/robots', {
     response: response({ robot: robot.optional() }),
   }),
   UNREGISTER: action({
-    summary: "The hub removes one of the user's robots; a licence bound to it becomes unpaired with a new code.",
+    summary: "The hub removes one of the user's robots; a license bound to it becomes unpaired with a new code.",
     auth: 'bearer',
     caller: 'hub',
     request: z.object({ token: bodyToken, email: normalisedEmail, robot_id: robotId }),

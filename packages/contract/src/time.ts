@@ -69,7 +69,7 @@ export const time = service('time', '/api/dial_manager', {
   }),
   UPDATE_TIME: action({
     summary:
-      'The hub reports minutes used dialling a robot the user holds no licence for. Perishable time is used first. A repeated idempotency key is not charged again and answers the balance.',
+      'The hub reports minutes used dialling a robot the user holds no license for. Perishable time is used first. A repeated idempotency key is not charged again and answers the balance.',
     auth: 'bearer',
     caller: 'hub',
     request: z.object({

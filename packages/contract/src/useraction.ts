@@ -28,11 +28,11 @@ export const useraction = service('useraction', '/api/useraction', {
     summary: 'Sign in. Portal target answers a token pair; hub target answers enc_creds only.',
     auth: 'none',
     request: loginRequest,
-    response: response({
-      user: publicUser.optional(),
-      token_pair: tokenPair.optional(),
-      enc_creds: z.string().optional(),
-    }),
+    response: z.discriminatedUnion('target', [
+      response({ target: z.literal('portal'), user: publicUser, token_pair: tokenPair }),
+      /** the hub's credentials, as a JWE only the hub that asked can open */
+      response({ target: z.literal('hub'), enc_creds: z.string().min(1) }),
+    ]),
   }),
   logout: action({
     summary: 'Revoke the session of the given token pair.',
@@ -47,7 +47,7 @@ export const useraction = service('useraction', '/api/useraction', {
     summary: 'The current user, by refresh token; rotates the refresh token and answers a new pair.',
     auth: 'refresh',
     request: z.object({ token_pair: z.object({ refresh_token: jwt }) }),
-    response: response({ user: publicUser.optional(), token_pair: tokenPair.optional() }),
+    response: response({ user: publicUser, token_pair: tokenPair }),
   }),
   UserRegister: action({
     summary: 'Create an account and email a verification link. Answers the same whether or not the email exists.',

@@ -24,7 +24,13 @@ export interface PublicContext extends Omit<ActionContext, 'caller'> {
   caller: undefined;
 }
 
-type ResultOf<D extends ActionDef> = Omit<z.output<D['response']>, 'error'> & { error?: ErrorObject };
+/** The answer a handler returns: the response without its error object (a union stays a union). */
+type ResultOf<D extends ActionDef> =
+  z.output<D['response']> extends infer R
+    ? R extends unknown
+      ? Omit<R, 'error'> & { error?: ErrorObject }
+      : never
+    : never;
 type ContextOf<D extends ActionDef> = D['auth'] extends 'body' | 'bearer' ? ActionContext : PublicContext;
 
 export type Handler<D extends ActionDef> = (input: z.output<D['request']>, ctx: ContextOf<D>) => Promise<ResultOf<D>>;

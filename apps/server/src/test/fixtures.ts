@@ -5,10 +5,10 @@ import { AssetType, type ServiceDef, useraction } from '@portal/contract';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { assetRepository } from '../modules/assets/assets.repository.ts';
-import { LicenceService } from '../modules/license/license.service.ts';
+import { LicenseService } from '../modules/license/license.service.ts';
 import { type Answer, freshDatabase, GOOD_PASSWORD, seedUser, type TestApp, testApp } from './harness.ts';
 
-/** Helpers for the robot, licence, dial-time and download tests. */
+/** Helpers for the robot, license, dial-time and download tests. */
 
 export const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789abcdef';
 
@@ -87,20 +87,20 @@ export function nextIp(): string {
   return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
 
-export function licenceService(t: TestApp): LicenceService {
-  return new LicenceService(t.app.deps.db, t.app.deps.clock, t.config.JWT_SECRET);
+export function licenseService(t: TestApp): LicenseService {
+  return new LicenseService(t.app.deps.db, t.app.deps.clock, t.config.JWT_SECRET);
 }
 
-/** An unpaired licence for the user, granted directly; answers its id and pairing code. */
-export async function grantLicence(t: TestApp, userId: string, model = 'Pepper', durationS?: number) {
-  const { licence, code } = await licenceService(t).grantRobotLicence(t.app.deps.db, {
+/** An unpaired license for the user, granted directly; answers its id and pairing code. */
+export async function grantLicense(t: TestApp, userId: string, model = 'Pepper', durationS?: number) {
+  const { license, code } = await licenseService(t).grantRobotLicense(t.app.deps.db, {
     userId,
     model,
     make: model,
     source: 'operator',
     ...(durationS ? { durationS } : {}),
   });
-  return { licenceId: licence.id, code };
+  return { licenseId: license.id, code };
 }
 
 export async function driverAsset(

@@ -45,7 +45,7 @@ test('added time and hub use move the remaining minutes', async ({ page, baseURL
   await expect(panel.getByTestId('remaining-minutes')).toHaveText(`${before.toLocaleString('en-GB')} minutes`);
   await expect(panel.getByText('120 minutes of 120 minutes')).toBeVisible();
 
-  // The reference hub dials a robot the user holds no licence for, for 30 minutes.
+  // The reference hub dials a robot the user holds no license for, for 30 minutes.
   const hub = await hubFor(page.request, baseURL as string, user.email, user.password);
   await hub.dial('someone-elses-robot', 30);
   await page.reload();

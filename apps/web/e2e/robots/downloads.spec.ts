@@ -11,7 +11,7 @@ test.beforeEach(async ({ page }) => {
   await signInByApi(page, user.email, user.password);
 });
 
-test('choose a system, accept the licence, and get a file whose bytes match its checksum', async ({ page }) => {
+test('choose a system, accept the license, and get a file whose bytes match its checksum', async ({ page }) => {
   const answered = page.waitForResponse(
     (r) => r.url().endsWith('/api/assets') && r.request().postDataJSON()?.action === 'GetAll',
   );
@@ -52,18 +52,18 @@ test('choose a system, accept the licence, and get a file whose bytes match its 
   await expectAccessible(page);
   await screenshots(page, 'downloads');
 
-  // The licence dialog: Download Now is disabled until the box is ticked, and the tick is
+  // The license dialog: Download Now is disabled until the box is ticked, and the tick is
   // forgotten when the dialog closes.
   await page.getByRole('button', { name: /^Download for / }).click();
-  const dialog = page.getByRole('dialog', { name: 'Licence agreement' });
+  const dialog = page.getByRole('dialog', { name: 'License agreement' });
   const agree = dialog.getByRole('checkbox', { name: /I have read and agree/ });
   const downloadNow = dialog.getByRole('button', { name: 'Download Now' });
-  await expect(dialog.getByRole('region', { name: 'Licence text' })).toContainText('England and Wales');
+  await expect(dialog.getByRole('region', { name: 'License text' })).toContainText('England and Wales');
   await expect(downloadNow).toBeDisabled();
   await agree.check();
   await expect(downloadNow).toBeEnabled();
   await expectAccessible(page);
-  await screenshots(page, 'downloads-licence');
+  await screenshots(page, 'downloads-license');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await page.getByRole('button', { name: /^Download for / }).click();

@@ -1,10 +1,10 @@
-import type { UserLicences } from '@portal/contract';
+import type { UserLicenses } from '@portal/contract';
 import { expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
 import { accessToken, call, DEMO, grid } from './robots-helpers';
 
 /**
  * The Robot Manager on the seeded demo account (issue 4 item 9): a paired Active robot, an unpaired
- * licence with its pairing code, a flexible licence on an Inactive robot, and a colleague's shared
+ * license with its pairing code, a flexible license on an Inactive robot, and a colleague's shared
  * robot. These tests only read the demo account, so they can run beside anything else.
  */
 
@@ -21,7 +21,7 @@ test('every card kind: paired, unpaired with its code, flexible, shared', async 
   const mine = grid(page, 'MY ROBOTS');
   await expect(mine.getByRole('heading', { level: 2 })).toHaveText('MY ROBOTS (3)');
 
-  // The unpaired licence shows its pairing code instead of a name, inside a dashed border.
+  // The unpaired license shows its pairing code instead of a name, inside a dashed border.
   const unpaired = mine.getByTestId('robot-card').filter({ hasText: 'Pairing Code' });
   await expect(unpaired).toHaveCount(1);
   await expect(unpaired.getByTestId('pair-code')).toHaveText(/^[A-Z0-9]{6,16}$/);
@@ -127,10 +127,10 @@ test('a paired card opens its manager page from the keyboard', async ({ page }) 
 
 test('the shared robot cannot be managed, and an unknown id says so', async ({ page }) => {
   const token = await accessToken(page.request, DEMO.email, DEMO.password);
-  const { user_licenses } = await call<{ user_licenses: UserLicences }>(
+  const { user_licenses } = await call<{ user_licenses: UserLicenses }>(
     page.request,
     '/api/license',
-    { action: 'GetLicences', email: DEMO.email },
+    { action: 'GetLicenses', email: DEMO.email },
     token,
   );
   const sharedId = user_licenses.shared_robot_licenses[0]?.robot_id ?? '';

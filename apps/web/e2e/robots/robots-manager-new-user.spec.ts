@@ -1,7 +1,7 @@
 import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
 import { cutOffServer, grid, loadShell, openFromSidebar, slowNetwork } from './robots-helpers';
 
-/** A new account: no licences (code 23), so the welcome card; and the loader and error states. */
+/** A new account: no licenses (code 23), so the welcome card; and the loader and error states. */
 
 test('a new account sees the welcome card and the Lite dial panel', async ({ page }) => {
   const user = await createVerifiedUser(page.request);
@@ -50,7 +50,7 @@ test('the loader shows only once loading has lasted 700 ms', async ({ page, cont
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
 
-  // Every request now waits 1.5 s on the real network: the licences take at least 3 s (CSRF, then the call).
+  // Every request now waits 1.5 s on the real network: the licenses take at least 3 s (CSRF, then the call).
   const cdp = await slowNetwork(context, page, 1_500);
   await openFromSidebar(page, 'Dashboard');
   await expect(page.getByRole('heading', { level: 1, name: 'Robot Manager' })).toBeVisible();

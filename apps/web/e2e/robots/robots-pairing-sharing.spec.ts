@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { RobotLicence, UserLicences } from '@portal/contract';
+import type { RobotLicense, UserLicenses } from '@portal/contract';
 import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
 import { accessToken, call, grid, hubFor, operatorCall } from './robots-helpers';
 
 /**
- * A licence's whole life on the screens, with accounts of its own: granted unpaired (its code on the
+ * A license's whole life on the screens, with accounts of its own: granted unpaired (its code on the
  * card), paired by the hub (name and Active), shared (visible, not clickable, not manageable for the
  * recipient), then unpaired and given a new code by its owner.
  */
@@ -13,14 +13,14 @@ test('grant, pair with the hub, share, unpair and regenerate', async ({ page, br
   const owner = await createVerifiedUser(page.request, { name: 'Olivia Owner' });
   const ownerToken = await accessToken(page.request, owner.email, owner.password);
   await operatorCall(page.request, '/api/license', { action: 'BUYASSET', email: owner.email, asset_id: 'driver-nao' });
-  const licences = await call<{ user_licenses: UserLicences }>(
+  const licenses = await call<{ user_licenses: UserLicenses }>(
     page.request,
     '/api/license',
-    { action: 'GetLicences', email: owner.email },
+    { action: 'GetLicenses', email: owner.email },
     ownerToken,
   );
-  const licence = licences.user_licenses.robot_licenses[0] as RobotLicence;
-  const code = licence.pair_code;
+  const license = licenses.user_licenses.robot_licenses[0] as RobotLicense;
+  const code = license.pair_code;
   expect(code).toMatch(/^[A-Z0-9]{6,16}$/);
 
   // Unpaired: the card shows the code.
@@ -48,7 +48,7 @@ test('grant, pair with the hub, share, unpair and regenerate', async ({ page, br
     {
       action: 'SHARELICENSE',
       email: owner.email,
-      license_id: licence.robot_license.license_id,
+      license_id: license.robot_license.license_id,
       recipient_email: recipient.email,
       duration: 3_600,
     },

@@ -22,7 +22,7 @@ describe('splitDescription', () => {
 
 describe('withMessage', () => {
   it('names the failure as the spec does, keeping code and status', () => {
-    const wrapped = withMessage(new ApiCallError('licence_id: not yours', 24, 404), 'Failed to fetch licenses');
+    const wrapped = withMessage(new ApiCallError('license_id: not yours', 24, 404), 'Failed to fetch licenses');
     expect(wrapped).toBeInstanceOf(ApiCallError);
     expect(wrapped).toMatchObject({ message: 'Failed to fetch licenses', code: 24, status: 404, fields: [] });
   });

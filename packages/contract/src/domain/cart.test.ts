@@ -141,7 +141,7 @@ describe('toCartItem', () => {
   const product = (prices: PaymentPrice[], selected_price_id?: string) => ({
     id: 'prod',
     name: 'Nao driver',
-    description: 'A licence',
+    description: 'A license',
     prices,
     selected_price_id,
   });

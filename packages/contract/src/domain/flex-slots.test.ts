@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlexibleLicenceCard } from '../flexible-license.ts';
+import type { FlexibleLicenseCard } from '../flexible-license.ts';
 import type { PaymentProduct } from '../payment.ts';
 import {
   allSlotsEmpty,
@@ -11,15 +11,15 @@ import {
   hasChangesToSync,
   isRemovalPending,
   isSlotUnsynced,
-  licenceCountText,
+  licenseCountText,
   moveBetweenSlots,
   placeInSlot,
   removeFromSlot,
   type SlotSelection,
-  searchLicenceCards,
+  searchLicenseCards,
   selectionFromServer,
   slotPrompt,
-  sortLicenceCards,
+  sortLicenseCards,
   toggleSortDirection,
   unsyncedSlotIds,
   updateDisabled,
@@ -102,7 +102,7 @@ describe('changing the working selection', () => {
 });
 
 describe('payload and counts', () => {
-  it('UpdateSlots payload has every slot, an empty licence id and ms timestamps', () => {
+  it('UpdateSlots payload has every slot, an empty license id and ms timestamps', () => {
     expect(updateSlotsPayload(sel('nao', ''), 1_700_000_000_000)).toEqual([
       { slot_id: 0, license_id: '', robot_id: 'nao', updated_on: 1_700_000_000_000 },
       { slot_id: 1, license_id: '', robot_id: '', updated_on: 1_700_000_000_000 },
@@ -115,7 +115,7 @@ describe('payload and counts', () => {
     [sel('a', 'b'), 2, '2 licenses'],
   ])('%o: %i, %s', (s, n, text) => {
     expect(filledSlotCount(s)).toBe(n);
-    expect(licenceCountText(n)).toBe(text);
+    expect(licenseCountText(n)).toBe(text);
   });
 });
 
@@ -135,8 +135,8 @@ describe('slotPrompt', () => {
 const card = (
   manufacturer: string,
   modelName: string,
-  extra: Partial<FlexibleLicenceCard> = {},
-): FlexibleLicenceCard => ({
+  extra: Partial<FlexibleLicenseCard> = {},
+): FlexibleLicenseCard => ({
   id: `${manufacturer}-${modelName}`,
   robot_id: modelName.toLowerCase(),
   manufacturer,
@@ -148,7 +148,7 @@ const card = (
   ...extra,
 });
 
-describe('searchLicenceCards', () => {
+describe('searchLicenseCards', () => {
   const cards = [
     card('SoftBank', 'Pepper', { description: 'Humanoid for retail', robotType: ['Humanoid'] }),
     card('PAL Robotics', 'Tiago', { features: ['Support', 'Mobile base'], robotType: ['Mobile Manipulator'] }),
@@ -164,17 +164,17 @@ describe('searchLicenceCards', () => {
     ['support', ['Pepper', 'Tiago', 'Nao']],
     ['nothing', []],
   ])('%s -> %o', (query, models) => {
-    expect(searchLicenceCards(cards, query).map((c) => c.modelName)).toEqual(models);
+    expect(searchLicenseCards(cards, query).map((c) => c.modelName)).toEqual(models);
   });
 });
 
-describe('sortLicenceCards', () => {
+describe('sortLicenseCards', () => {
   const cards = [card('PAL', 'Tiago'), card('Aldebaran', 'Nao'), card('aldebaran', 'Pepper'), card('PAL', 'Reem')];
   it.each([
     ['asc', ['Nao', 'Pepper', 'Reem', 'Tiago']],
     ['desc', ['Tiago', 'Reem', 'Pepper', 'Nao']],
   ] as const)('%s', (direction, models) => {
-    expect(sortLicenceCards(cards, direction).map((c) => c.modelName)).toEqual(models);
+    expect(sortLicenseCards(cards, direction).map((c) => c.modelName)).toEqual(models);
   });
 
   it.each([

@@ -1,10 +1,10 @@
-import { FIXED_LICENCE_FEATURES } from '../constants.ts';
-import type { FlexibleLicenceCard, FlexSlot, FlexSlotUpdate } from '../flexible-license.ts';
+import { FIXED_LICENSE_FEATURES } from '../constants.ts';
+import type { FlexibleLicenseCard, FlexSlot, FlexSlotUpdate } from '../flexible-license.ts';
 import { type PaymentProduct, ProductSorting } from '../payment.ts';
 import { robotImage, SUPPORTED_ROBOT_MODELS } from './robot-display.ts';
 
 /**
- * Flexible licence slots (spec/001 §2, §4, §5). The screen keeps a working selection and the saved
+ * Flexible license slots (spec/001 §2, §4, §5). The screen keeps a working selection and the saved
  * one; a slot holds a catalogue robot id or '' when empty. Every function returns a new selection.
  */
 
@@ -43,7 +43,7 @@ export function hasChangesToSync(working: SlotSelection, saved: SlotSelection): 
   return unsyncedSlotIds(working, saved).length > 0;
 }
 
-/** An empty slot whose saved licence is about to be removed. */
+/** An empty slot whose saved license is about to be removed. */
 export function isRemovalPending(working: SlotSelection, saved: SlotSelection, slotId: number): boolean {
   return robotIn(working, slotId) === '' && robotIn(saved, slotId) !== '';
 }
@@ -51,7 +51,7 @@ export function isRemovalPending(working: SlotSelection, saved: SlotSelection, s
 const withRobot = (selection: SlotSelection, slotId: number, robotId: string) =>
   selection.map((s) => (s.slot_id === slotId ? { ...s, robot_id: robotId } : s));
 
-/** Placing a licence into a slot replaces what was there. */
+/** Placing a license into a slot replaces what was there. */
 export function placeInSlot(selection: SlotSelection, slotId: number, robotId: string): SlotEntry[] {
   return withRobot(selection, slotId, robotId);
 }
@@ -79,7 +79,7 @@ export function allSlotsEmpty(selection: SlotSelection): boolean {
   return selection.every((s) => s.robot_id === '');
 }
 
-/** How many licences a sync creates: the filled slots. */
+/** How many licenses a sync creates: the filled slots. */
 export function filledSlotCount(selection: SlotSelection): number {
   return selection.filter((s) => s.robot_id !== '').length;
 }
@@ -94,13 +94,13 @@ export function clearAllDisabled(working: SlotSelection, clearing: boolean): boo
   return clearing || allSlotsEmpty(working);
 }
 
-/** The UpdateSlots payload: every slot, licence id empty, updated_on in epoch ms. */
+/** The UpdateSlots payload: every slot, license id empty, updated_on in epoch ms. */
 export function updateSlotsPayload(working: SlotSelection, nowMs: number): FlexSlotUpdate[] {
   return working.map((s) => ({ slot_id: s.slot_id, license_id: '', robot_id: s.robot_id, updated_on: nowMs }));
 }
 
 /** "1 license", "3 licenses": the count the Confirm Sync dialog states. */
-export function licenceCountText(count: number): string {
+export function licenseCountText(count: number): string {
   return `${count} ${count === 1 ? 'license' : 'licenses'}`;
 }
 
@@ -134,12 +134,12 @@ export function slotPrompt(input: { filled: boolean; removalPending: boolean; dr
   return { text: SLOT_TEXT.selectEmpty };
 }
 
-// ---- licence cards ---------------------------------------------------------------------------
+// ---- license cards ---------------------------------------------------------------------------
 
-type CardLike = Pick<FlexibleLicenceCard, 'manufacturer' | 'modelName' | 'description' | 'robotType' | 'features'>;
+type CardLike = Pick<FlexibleLicenseCard, 'manufacturer' | 'modelName' | 'description' | 'robotType' | 'features'>;
 
 /** Case-insensitive match on manufacturer, model name, description, any robot type or any feature. */
-export function searchLicenceCards<C extends CardLike>(cards: readonly C[], query: string): C[] {
+export function searchLicenseCards<C extends CardLike>(cards: readonly C[], query: string): C[] {
   const q = query.trim().toLowerCase();
   if (!q) return [...cards];
   const has = (text: string) => text.toLowerCase().includes(q);
@@ -156,7 +156,7 @@ export function toggleSortDirection(direction: SortDirection): SortDirection {
 }
 
 /** Sorted by manufacturer plus model name, ascending or descending; does not change its input. */
-export function sortLicenceCards<C extends Pick<CardLike, 'manufacturer' | 'modelName'>>(
+export function sortLicenseCards<C extends Pick<CardLike, 'manufacturer' | 'modelName'>>(
   cards: readonly C[],
   direction: SortDirection,
 ): C[] {
@@ -172,14 +172,14 @@ const splitList = (text: string | undefined, separator: string) =>
     .filter(Boolean);
 
 /**
- * Licence cards from the catalogue's driver products whose model is approved (by default the
+ * License cards from the catalogue's driver products whose model is approved (by default the
  * supported-model list, matched case-insensitively on the product name). Features always start
  * with "Support" and "1 Physical Robot License".
  */
 export function flexCardsFromProducts(
   products: readonly PaymentProduct[],
   approved: readonly string[] = SUPPORTED_ROBOT_MODELS,
-): FlexibleLicenceCard[] {
+): FlexibleLicenseCard[] {
   const allowed = new Set(approved.map((m) => m.toLowerCase()));
   return products
     .filter((p) => p.metadata.BOW_SORTING === ProductSorting.Driver && p.metadata.BOW_UUID)
@@ -193,14 +193,14 @@ export function flexCardsFromProducts(
         modelName: p.name,
         description: p.description,
         robotType: splitList(p.metadata.robotType, ','),
-        features: [...new Set<string>([...FIXED_LICENCE_FEATURES, ...extras])],
+        features: [...new Set<string>([...FIXED_LICENSE_FEATURES, ...extras])],
         img: robotImage(p.name),
       };
     });
 }
 
 /** The card a slot shows, tagged with its slot; undefined for an empty slot or an unknown robot. */
-export function cardInSlot(entry: SlotEntry, cards: readonly FlexibleLicenceCard[]): FlexibleLicenceCard | undefined {
+export function cardInSlot(entry: SlotEntry, cards: readonly FlexibleLicenseCard[]): FlexibleLicenseCard | undefined {
   if (!entry.robot_id) return undefined;
   const card = cards.find((c) => c.robot_id === entry.robot_id);
   return card && { ...card, slot_id: entry.slot_id, cardId: `slot-${entry.slot_id}-${card.id}` };

@@ -44,7 +44,7 @@ export const ROBOT_MAKES = [
 ] as const;
 
 /**
- * The supported-model list of Add Robot and the approved list of flexible licences. The spec names
+ * The supported-model list of Add Robot and the approved list of flexible licenses. The spec names
  * neither list's members; its "robot makes" list (which names models, and holds the Generic entry
  * the filter always keeps) is taken as both.
  */
@@ -167,8 +167,8 @@ export function paginateRobots<T>(
 export const ADD_ROBOT_TEXT = {
   title: 'Add Robot',
   filterPlaceholder: 'Filter by Model',
-  licence: 'BOW Commercial License',
-  licenceLines: ['- Support', '- 1 Physical Robot License'],
+  license: 'BOW Commercial License',
+  licenseLines: ['- Support', '- 1 Physical Robot License'],
   notListed: 'Is your Robot not in the list?',
   getInTouch: 'Get in touch',
 } as const;

@@ -26,7 +26,7 @@ export type TimeStatus = (typeof TimeStatus)[keyof typeof TimeStatus];
 
 export const TIME_WARNINGS = {
   exhausted:
-    'You have no dial time left. Buy more time or upgrade to Pro to keep dialling robots you hold no licence for.',
+    'You have no dial time left. Buy more time or upgrade to Pro to keep dialling robots you hold no license for.',
   low: (minutes: number) => `Only ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} of dial time left.`,
 } as const;
 

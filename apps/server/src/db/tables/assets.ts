@@ -43,9 +43,9 @@ export const artifacts = pgTable(
   (t) => [index('artifacts_asset_idx').on(t.assetId)],
 );
 
-/** Each acceptance of the licence agreement before a download: who, when, which version. */
-export const licenceAcceptances = pgTable(
-  'licence_acceptances',
+/** Each acceptance of the license agreement before a download: who, when, which version. */
+export const licenseAcceptances = pgTable(
+  'license_acceptances',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
@@ -56,5 +56,5 @@ export const licenceAcceptances = pgTable(
     artifactId: uuid('artifact_id').references(() => artifacts.id, { onDelete: 'set null' }),
     acceptedAt: ts('accepted_at').notNull(),
   },
-  (t) => [index('licence_acceptances_user_idx').on(t.userId, t.agreementVersion)],
+  (t) => [index('license_acceptances_user_idx').on(t.userId, t.agreementVersion)],
 );

@@ -2,7 +2,7 @@ import { MAX_FLEX_SLOTS } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import { check, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
-import { robotLicences } from './license.ts';
+import { robotLicenses } from './license.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -20,7 +20,7 @@ export const flexSlotAllowances = pgTable(
   (t) => [check('flex_slot_allowances_amount', sql`${t.amount} between 0 and ${sql.raw(String(MAX_FLEX_SLOTS))}`)],
 );
 
-/** The user's flexible slots: each holds one catalogue robot id ('' when empty) and the licence made for it. */
+/** The user's flexible slots: each holds one catalogue robot id ('' when empty) and the license made for it. */
 export const flexSlots = pgTable(
   'flex_slots',
   {
@@ -29,7 +29,7 @@ export const flexSlots = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     slotId: integer('slot_id').notNull(),
     robotId: text('robot_id').notNull().default(''),
-    licenceId: uuid('licence_id').references(() => robotLicences.id, { onDelete: 'set null' }),
+    licenseId: uuid('license_id').references(() => robotLicenses.id, { onDelete: 'set null' }),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.slotId] })],

@@ -7,12 +7,12 @@ import { robots } from './robots.ts';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * Robot licences: the right to drive one robot of a model for a period. An unpaired licence holds a
+ * Robot licenses: the right to drive one robot of a model for a period. An unpaired license holds a
  * pairing code (docs/decisions/007): its keyed hash for lookup and the code sealed for its owner.
  * Pairing binds `robot_id` and clears both.
  */
-export const robotLicences = pgTable(
-  'robot_licences',
+export const robotLicenses = pgTable(
+  'robot_licenses',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
@@ -22,7 +22,7 @@ export const robotLicences = pgTable(
     assetId: text('asset_id').notNull().default(''),
     robotMake: text('robot_make').notNull().default(''),
     robotModel: text('robot_model').notNull(),
-    /** one licence per robot */
+    /** one license per robot */
     robotId: uuid('robot_id')
       .unique()
       .references(() => robots.id, { onDelete: 'set null' }),
@@ -41,17 +41,17 @@ export const robotLicences = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('robot_licences_user_idx').on(t.userId)],
+  (t) => [index('robot_licenses_user_idx').on(t.userId)],
 );
 
-/** A licence shared with another account for a while; stopped early by setting `stopped_at`. */
-export const licenceShares = pgTable(
-  'licence_shares',
+/** A license shared with another account for a while; stopped early by setting `stopped_at`. */
+export const licenseShares = pgTable(
+  'license_shares',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    licenceId: uuid('licence_id')
+    licenseId: uuid('license_id')
       .notNull()
-      .references(() => robotLicences.id, { onDelete: 'cascade' }),
+      .references(() => robotLicenses.id, { onDelete: 'cascade' }),
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -64,14 +64,14 @@ export const licenceShares = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
-    index('licence_shares_recipient_idx').on(t.recipientId, t.endsAt),
-    index('licence_shares_licence_idx').on(t.licenceId),
+    index('license_shares_recipient_idx').on(t.recipientId, t.endsAt),
+    index('license_shares_license_idx').on(t.licenseId),
   ],
 );
 
-/** Asset licences granted by BUYASSET (fulfilment, operators). */
-export const assetLicences = pgTable(
-  'asset_licences',
+/** Asset licenses granted by BUYASSET (fulfilment, operators). */
+export const assetLicenses = pgTable(
+  'asset_licenses',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
@@ -84,9 +84,9 @@ export const assetLicences = pgTable(
     durationS: integer('duration_s').notNull(),
     endsAt: ts('ends_at').notNull(),
     resellerInfo: jsonb('reseller_info').$type<ResellerInfo>(),
-    /** the robot licence a robot-driver asset granted with it */
-    robotLicenceId: uuid('robot_licence_id').references(() => robotLicences.id, { onDelete: 'set null' }),
+    /** the robot license a robot-driver asset granted with it */
+    robotLicenseId: uuid('robot_license_id').references(() => robotLicenses.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('asset_licences_user_idx').on(t.userId)],
+  (t) => [index('asset_licenses_user_idx').on(t.userId)],
 );

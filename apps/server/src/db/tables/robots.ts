@@ -4,7 +4,7 @@ import { users } from './accounts.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** Robots the hub registered for a user (REGISTERSIM); a licence binds one when paired. */
+/** Robots the hub registered for a user (REGISTERSIM); a license binds one when paired. */
 export const robots = pgTable(
   'robots',
   {

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { artifacts, assets, licenceAcceptances } from '../../db/schema.ts';
+import { artifacts, assets, licenseAcceptances } from '../../db/schema.ts';
 
 export type AssetRow = typeof assets.$inferSelect;
 export type ArtifactRow = typeof artifacts.$inferSelect;
@@ -44,11 +44,11 @@ export const assetRepository = {
     return created;
   },
 
-  async recordAcceptance(db: Executor, row: typeof licenceAcceptances.$inferInsert): Promise<void> {
-    await db.insert(licenceAcceptances).values(row);
+  async recordAcceptance(db: Executor, row: typeof licenseAcceptances.$inferInsert): Promise<void> {
+    await db.insert(licenseAcceptances).values(row);
   },
 
   async acceptances(db: Executor, userId: string) {
-    return db.select().from(licenceAcceptances).where(eq(licenceAcceptances.userId, userId));
+    return db.select().from(licenseAcceptances).where(eq(licenseAcceptances.userId, userId));
   },
 };

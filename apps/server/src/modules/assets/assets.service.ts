@@ -6,7 +6,7 @@ import {
   type ArtifactOS,
   type Asset,
   compareVersions,
-  LICENCE_AGREEMENT_VERSION,
+  LICENSE_AGREEMENT_VERSION,
   type VersionInfo,
 } from '@portal/contract';
 import type { Db, Executor } from '../../db/client.ts';
@@ -64,16 +64,16 @@ export class AssetService {
     }));
   }
 
-  /** Records the acceptance of the licence agreement and answers a signed link to the artifact. */
+  /** Records the acceptance of the license agreement and answers a signed link to the artifact. */
   async download(
     userId: string,
     input: { assetId: string; requestedAssetId: string; path: string; agreementVersion: string },
   ): Promise<string> {
     if (!this.links) throw new Error('download links are not configured');
-    if (input.agreementVersion !== LICENCE_AGREEMENT_VERSION)
+    if (input.agreementVersion !== LICENSE_AGREEMENT_VERSION)
       throw new ApiError(
         'VALIDATION',
-        `agreement_version: must be the current licence agreement (${LICENCE_AGREEMENT_VERSION})`,
+        `agreement_version: must be the current license agreement (${LICENSE_AGREEMENT_VERSION})`,
       );
     if (input.requestedAssetId !== input.assetId)
       throw new ApiError('VALIDATION', 'assets.id: must be the asset named by asset_id');

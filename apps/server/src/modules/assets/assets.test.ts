@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type Artifact, type Asset, AssetType, assets, LICENCE_AGREEMENT_VERSION } from '@portal/contract';
+import { type Artifact, type Asset, AssetType, assets, LICENSE_AGREEMENT_VERSION } from '@portal/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -50,7 +50,7 @@ const downloadRequest = (artifact: Artifact, patch: Record<string, unknown> = {}
   assets: { ...hub, artifacts: [artifact] },
   type: hub.type,
   download_link: '',
-  agreement_version: LICENCE_AGREEMENT_VERSION,
+  agreement_version: LICENSE_AGREEMENT_VERSION,
   accepted: true,
   ...patch,
 });
@@ -87,7 +87,7 @@ describe('GetDownload and the signed link', () => {
 
     const accepted = await assetRepository.acceptances(t.app.deps.db, user.id);
     expect(accepted).toEqual([
-      expect.objectContaining({ agreementVersion: LICENCE_AGREEMENT_VERSION, assetId: 'robot-hub' }),
+      expect.objectContaining({ agreementVersion: LICENSE_AGREEMENT_VERSION, assetId: 'robot-hub' }),
     ]);
     expect(Math.abs(accepted[0]!.acceptedAt.getTime() - t.clock.now().getTime())).toBeLessThan(5_000);
 

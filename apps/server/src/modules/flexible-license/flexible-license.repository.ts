@@ -1,10 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { assets, flexSlotAllowances, flexSlots, robotLicences } from '../../db/schema.ts';
+import { assets, flexSlotAllowances, flexSlots, robotLicenses } from '../../db/schema.ts';
 
 export type FlexSlotRow = typeof flexSlots.$inferSelect;
 
-/** Flexible-licence slots: how many a user may hold, and what each holds. */
+/** Flexible-license slots: how many a user may hold, and what each holds. */
 export const flexSlotRepository = {
   async amount(db: Executor, userId: string): Promise<number> {
     const [row] = await db
@@ -27,7 +27,7 @@ export const flexSlotRepository = {
 
   async upsertSlot(
     db: Executor,
-    row: { userId: string; slotId: number; robotId: string; licenceId: string | null; now: Date },
+    row: { userId: string; slotId: number; robotId: string; licenseId: string | null; now: Date },
   ) {
     await db
       .insert(flexSlots)
@@ -35,25 +35,25 @@ export const flexSlotRepository = {
         userId: row.userId,
         slotId: row.slotId,
         robotId: row.robotId,
-        licenceId: row.licenceId,
+        licenseId: row.licenseId,
         updatedAt: row.now,
       })
       .onConflictDoUpdate({
         target: [flexSlots.userId, flexSlots.slotId],
-        set: { robotId: row.robotId, licenceId: row.licenceId, updatedAt: row.now },
+        set: { robotId: row.robotId, licenseId: row.licenseId, updatedAt: row.now },
       });
   },
 
-  /** Deletes flexible licences of the user (their robots are released with them). */
-  async deleteFlexibleLicences(db: Executor, userId: string, licenceIds: readonly string[]): Promise<void> {
-    if (licenceIds.length === 0) return;
+  /** Deletes flexible licenses of the user (their robots are released with them). */
+  async deleteFlexibleLicenses(db: Executor, userId: string, licenseIds: readonly string[]): Promise<void> {
+    if (licenseIds.length === 0) return;
     await db
-      .delete(robotLicences)
+      .delete(robotLicenses)
       .where(
         and(
-          eq(robotLicences.userId, userId),
-          eq(robotLicences.isFlexible, true),
-          inArray(robotLicences.id, [...licenceIds]),
+          eq(robotLicenses.userId, userId),
+          eq(robotLicenses.isFlexible, true),
+          inArray(robotLicenses.id, [...licenseIds]),
         ),
       );
   },

@@ -1,21 +1,21 @@
 import { ApiError, AssetType, type FlexSlot, type FlexSlotUpdate, SUPPORTED_ROBOT_MODELS } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { LicenceService } from '../license/license.service.ts';
+import type { LicenseService } from '../license/license.service.ts';
 import { flexSlotRepository as repo } from './flexible-license.repository.ts';
 
 /**
- * Flexible licence slots (DESIGN §6), served for now under /api/dial_manager (GET_SLOTS,
+ * Flexible license slots (DESIGN §6), served for now under /api/dial_manager (GET_SLOTS,
  * UPDATE_SLOTS, CLEAR_SLOTS); /api/flexible_license will mount the same service. A slot holds the id
- * of a robot-driver asset of an approved model; saving makes an unpaired flexible licence for each
- * changed slot and removes the licence a slot no longer holds, in one transaction. A slot whose
- * robot did not change keeps its licence and pairing.
+ * of a robot-driver asset of an approved model; saving makes an unpaired flexible license for each
+ * changed slot and removes the license a slot no longer holds, in one transaction. A slot whose
+ * robot did not change keeps its license and pairing.
  */
 export class FlexSlotService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly licences: LicenceService,
+    private readonly licenses: LicenseService,
   ) {}
 
   async get(userId: string): Promise<{ user_slots: FlexSlot[]; user_slot_amount: number }> {
@@ -26,7 +26,7 @@ export class FlexSlotService {
         .filter((r) => r.slotId < amount)
         .map((r) => ({
           slot_id: r.slotId,
-          license_id: r.licenceId ?? '',
+          license_id: r.licenseId ?? '',
           robot_id: r.robotId,
           updated_on: r.updatedAt.getTime(),
         })),
@@ -61,10 +61,10 @@ export class FlexSlotService {
       for (const slot of slots) {
         const before = saved.get(slot.slot_id);
         if (before && before.robotId === slot.robot_id) continue;
-        if (before?.licenceId) removed.push(before.licenceId);
+        if (before?.licenseId) removed.push(before.licenseId);
         const driver = slot.robot_id ? drivers.get(slot.robot_id) : undefined;
         const granted = driver
-          ? await this.licences.grantRobotLicence(tx, {
+          ? await this.licenses.grantRobotLicense(tx, {
               userId,
               assetId: driver.id,
               make: driver.make,
@@ -77,11 +77,11 @@ export class FlexSlotService {
           userId,
           slotId: slot.slot_id,
           robotId: slot.robot_id,
-          licenceId: granted?.licence.id ?? null,
+          licenseId: granted?.license.id ?? null,
           now,
         });
       }
-      await repo.deleteFlexibleLicences(tx, userId, removed);
+      await repo.deleteFlexibleLicenses(tx, userId, removed);
     });
     return this.get(userId);
   }
@@ -91,11 +91,11 @@ export class FlexSlotService {
       const now = this.clock.now();
       const saved = await repo.slots(tx, userId);
       for (const slot of saved)
-        await repo.upsertSlot(tx, { userId, slotId: slot.slotId, robotId: '', licenceId: null, now });
-      await repo.deleteFlexibleLicences(
+        await repo.upsertSlot(tx, { userId, slotId: slot.slotId, robotId: '', licenseId: null, now });
+      await repo.deleteFlexibleLicenses(
         tx,
         userId,
-        saved.flatMap((s) => (s.licenceId ? [s.licenceId] : [])),
+        saved.flatMap((s) => (s.licenseId ? [s.licenseId] : [])),
       );
     });
     return this.get(userId);

@@ -6,7 +6,7 @@ export interface IssuedCode {
   code: string;
   /** what lookups compare: HMAC-SHA256 of the code, hex */
   hash: string;
-  /** the code sealed for its owner (AES-256-GCM, bound to the licence id) */
+  /** the code sealed for its owner (AES-256-GCM, bound to the license id) */
   sealed: string;
 }
 
@@ -36,24 +36,24 @@ export class PairCodes {
     return createHmac('sha256', this.hashKey).update(code.trim().toUpperCase()).digest('hex');
   }
 
-  issue(licenceId: string, code = this.generate()): IssuedCode {
-    return { code, hash: this.hash(code), sealed: this.seal(code, licenceId) };
+  issue(licenseId: string, code = this.generate()): IssuedCode {
+    return { code, hash: this.hash(code), sealed: this.seal(code, licenseId) };
   }
 
-  seal(code: string, licenceId: string): string {
+  seal(code: string, licenseId: string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.sealKey, iv);
-    cipher.setAAD(Buffer.from(licenceId));
+    cipher.setAAD(Buffer.from(licenseId));
     const body = Buffer.concat([cipher.update(code, 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
   }
 
-  /** The sealed code, or undefined when it cannot be opened (another JWT_SECRET, another licence). */
-  open(sealed: string, licenceId: string): string | undefined {
+  /** The sealed code, or undefined when it cannot be opened (another JWT_SECRET, another license). */
+  open(sealed: string, licenseId: string): string | undefined {
     try {
       const raw = Buffer.from(sealed, 'base64url');
       const decipher = createDecipheriv('aes-256-gcm', this.sealKey, raw.subarray(0, 12));
-      decipher.setAAD(Buffer.from(licenceId));
+      decipher.setAAD(Buffer.from(licenseId));
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     } catch {

@@ -1,10 +1,10 @@
 import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { assetLicences, assets, licenceShares, robotLicences, users } from '../../db/schema.ts';
+import { assetLicenses, assets, licenseShares, robotLicenses, users } from '../../db/schema.ts';
 
-export type RobotLicenceRow = typeof robotLicences.$inferSelect;
-export type AssetLicenceRow = typeof assetLicences.$inferSelect;
-export type ShareRow = typeof licenceShares.$inferSelect;
+export type RobotLicenseRow = typeof robotLicenses.$inferSelect;
+export type AssetLicenseRow = typeof assetLicenses.$inferSelect;
+export type ShareRow = typeof licenseShares.$inferSelect;
 
 export interface PairCodeWrite {
   hash: string;
@@ -13,77 +13,77 @@ export interface PairCodeWrite {
 }
 
 /** A share that is live: not stopped and not yet ended. */
-const live = (now: Date) => and(isNull(licenceShares.stoppedAt), gt(licenceShares.endsAt, now));
+const live = (now: Date) => and(isNull(licenseShares.stoppedAt), gt(licenseShares.endsAt, now));
 
-export const licenceRepository = {
-  async insert(db: Executor, row: typeof robotLicences.$inferInsert): Promise<RobotLicenceRow> {
-    const [created] = await db.insert(robotLicences).values(row).returning();
-    if (!created) throw new Error('robot licence insert returned no row');
+export const licenseRepository = {
+  async insert(db: Executor, row: typeof robotLicenses.$inferInsert): Promise<RobotLicenseRow> {
+    const [created] = await db.insert(robotLicenses).values(row).returning();
+    if (!created) throw new Error('robot license insert returned no row');
     return created;
   },
 
-  async ofUser(db: Executor, userId: string): Promise<RobotLicenceRow[]> {
+  async ofUser(db: Executor, userId: string): Promise<RobotLicenseRow[]> {
     return db
       .select()
-      .from(robotLicences)
-      .where(eq(robotLicences.userId, userId))
-      .orderBy(desc(robotLicences.createdAt), robotLicences.id);
+      .from(robotLicenses)
+      .where(eq(robotLicenses.userId, userId))
+      .orderBy(desc(robotLicenses.createdAt), robotLicenses.id);
   },
 
-  async byIdOfOwner(db: Executor, id: string, userId: string): Promise<RobotLicenceRow | undefined> {
+  async byIdOfOwner(db: Executor, id: string, userId: string): Promise<RobotLicenseRow | undefined> {
     const [row] = await db
       .select()
-      .from(robotLicences)
-      .where(and(eq(robotLicences.id, id), eq(robotLicences.userId, userId)));
+      .from(robotLicenses)
+      .where(and(eq(robotLicenses.id, id), eq(robotLicenses.userId, userId)));
     return row;
   },
 
-  async byRobot(db: Executor, robotId: string): Promise<RobotLicenceRow | undefined> {
-    const [row] = await db.select().from(robotLicences).where(eq(robotLicences.robotId, robotId));
+  async byRobot(db: Executor, robotId: string): Promise<RobotLicenseRow | undefined> {
+    const [row] = await db.select().from(robotLicenses).where(eq(robotLicenses.robotId, robotId));
     return row;
   },
 
-  async byRobots(db: Executor, robotIds: readonly string[]): Promise<RobotLicenceRow[]> {
+  async byRobots(db: Executor, robotIds: readonly string[]): Promise<RobotLicenseRow[]> {
     if (robotIds.length === 0) return [];
     return db
       .select()
-      .from(robotLicences)
-      .where(inArray(robotLicences.robotId, [...robotIds]));
+      .from(robotLicenses)
+      .where(inArray(robotLicenses.robotId, [...robotIds]));
   },
 
   async pairCodeTaken(db: Executor, hash: string): Promise<boolean> {
     const [row] = await db
-      .select({ id: robotLicences.id })
-      .from(robotLicences)
-      .where(eq(robotLicences.pairCodeHash, hash));
+      .select({ id: robotLicenses.id })
+      .from(robotLicenses)
+      .where(eq(robotLicenses.pairCodeHash, hash));
     return Boolean(row);
   },
 
-  /** A new code for an unpaired licence; undefined when the licence is paired (or not there). */
-  async setPairCode(db: Executor, id: string, code: PairCodeWrite): Promise<RobotLicenceRow | undefined> {
+  /** A new code for an unpaired license; undefined when the license is paired (or not there). */
+  async setPairCode(db: Executor, id: string, code: PairCodeWrite): Promise<RobotLicenseRow | undefined> {
     const [row] = await db
-      .update(robotLicences)
+      .update(robotLicenses)
       .set({
         pairCodeHash: code.hash,
         pairCodeSealed: code.sealed,
         pairCodeIssuedAt: code.issuedAt,
         updatedAt: code.issuedAt,
       })
-      .where(and(eq(robotLicences.id, id), isNull(robotLicences.robotId)))
+      .where(and(eq(robotLicenses.id, id), isNull(robotLicenses.robotId)))
       .returning();
     return row;
   },
 
   /**
-   * Redeems a code in one statement: only an unpaired licence of this user holding exactly this
+   * Redeems a code in one statement: only an unpaired license of this user holding exactly this
    * code is bound, and its code is cleared, so a code works once even when raced.
    */
   async redeem(
     db: Executor,
     input: { hash: string; userId: string; robotId: string; now: Date },
-  ): Promise<RobotLicenceRow | undefined> {
+  ): Promise<RobotLicenseRow | undefined> {
     const [row] = await db
-      .update(robotLicences)
+      .update(robotLicenses)
       .set({
         robotId: input.robotId,
         pairCodeHash: null,
@@ -94,19 +94,19 @@ export const licenceRepository = {
       })
       .where(
         and(
-          eq(robotLicences.pairCodeHash, input.hash),
-          eq(robotLicences.userId, input.userId),
-          isNull(robotLicences.robotId),
+          eq(robotLicenses.pairCodeHash, input.hash),
+          eq(robotLicenses.userId, input.userId),
+          isNull(robotLicenses.robotId),
         ),
       )
       .returning();
     return row;
   },
 
-  /** Releases the robot of a licence and gives the licence a new code. */
-  async unbind(db: Executor, id: string, code: PairCodeWrite): Promise<RobotLicenceRow | undefined> {
+  /** Releases the robot of a license and gives the license a new code. */
+  async unbind(db: Executor, id: string, code: PairCodeWrite): Promise<RobotLicenseRow | undefined> {
     const [row] = await db
-      .update(robotLicences)
+      .update(robotLicenses)
       .set({
         robotId: null,
         pairedAt: null,
@@ -115,70 +115,70 @@ export const licenceRepository = {
         pairCodeIssuedAt: code.issuedAt,
         updatedAt: code.issuedAt,
       })
-      .where(eq(robotLicences.id, id))
+      .where(eq(robotLicenses.id, id))
       .returning();
     return row;
   },
 
   // ---- sharing ----
 
-  async insertShare(db: Executor, row: typeof licenceShares.$inferInsert): Promise<ShareRow> {
-    const [created] = await db.insert(licenceShares).values(row).returning();
+  async insertShare(db: Executor, row: typeof licenseShares.$inferInsert): Promise<ShareRow> {
+    const [created] = await db.insert(licenseShares).values(row).returning();
     if (!created) throw new Error('share insert returned no row');
     return created;
   },
 
-  /** Stops the live shares of a licence: with one recipient, or with everyone. Answers how many stopped. */
-  async stopShares(db: Executor, licenceId: string, recipientId: string | undefined, now: Date): Promise<number> {
+  /** Stops the live shares of a license: with one recipient, or with everyone. Answers how many stopped. */
+  async stopShares(db: Executor, licenseId: string, recipientId: string | undefined, now: Date): Promise<number> {
     const rows = await db
-      .update(licenceShares)
+      .update(licenseShares)
       .set({ stoppedAt: now })
       .where(
         and(
-          eq(licenceShares.licenceId, licenceId),
+          eq(licenseShares.licenseId, licenseId),
           live(now),
-          recipientId ? eq(licenceShares.recipientId, recipientId) : undefined,
+          recipientId ? eq(licenseShares.recipientId, recipientId) : undefined,
         ),
       )
-      .returning({ id: licenceShares.id });
+      .returning({ id: licenseShares.id });
     return rows.length;
   },
 
-  /** The owner's live shares with each recipient's email and the licence. */
+  /** The owner's live shares with each recipient's email and the license. */
   async sharesOfOwner(db: Executor, ownerId: string, now: Date) {
     return db
-      .select({ share: licenceShares, licence: robotLicences, recipientEmail: users.email })
-      .from(licenceShares)
-      .innerJoin(robotLicences, eq(robotLicences.id, licenceShares.licenceId))
-      .innerJoin(users, eq(users.id, licenceShares.recipientId))
-      .where(and(eq(licenceShares.ownerId, ownerId), live(now)))
-      .orderBy(licenceShares.createdAt);
+      .select({ share: licenseShares, license: robotLicenses, recipientEmail: users.email })
+      .from(licenseShares)
+      .innerJoin(robotLicenses, eq(robotLicenses.id, licenseShares.licenseId))
+      .innerJoin(users, eq(users.id, licenseShares.recipientId))
+      .where(and(eq(licenseShares.ownerId, ownerId), live(now)))
+      .orderBy(licenseShares.createdAt);
   },
 
-  /** Licences shared with the recipient that are live now, with their share. */
+  /** Licenses shared with the recipient that are live now, with their share. */
   async sharedWith(db: Executor, recipientId: string, now: Date) {
     return db
-      .select({ share: licenceShares, licence: robotLicences })
-      .from(licenceShares)
-      .innerJoin(robotLicences, eq(robotLicences.id, licenceShares.licenceId))
-      .where(and(eq(licenceShares.recipientId, recipientId), live(now), gt(robotLicences.endsAt, now)))
-      .orderBy(licenceShares.createdAt);
+      .select({ share: licenseShares, license: robotLicenses })
+      .from(licenseShares)
+      .innerJoin(robotLicenses, eq(robotLicenses.id, licenseShares.licenseId))
+      .where(and(eq(licenseShares.recipientId, recipientId), live(now), gt(robotLicenses.endsAt, now)))
+      .orderBy(licenseShares.createdAt);
   },
 
-  // ---- asset licences ----
+  // ---- asset licenses ----
 
-  async insertAssetLicence(db: Executor, row: typeof assetLicences.$inferInsert): Promise<AssetLicenceRow> {
-    const [created] = await db.insert(assetLicences).values(row).returning();
-    if (!created) throw new Error('asset licence insert returned no row');
+  async insertAssetLicense(db: Executor, row: typeof assetLicenses.$inferInsert): Promise<AssetLicenseRow> {
+    const [created] = await db.insert(assetLicenses).values(row).returning();
+    if (!created) throw new Error('asset license insert returned no row');
     return created;
   },
 
-  async assetLicencesOf(db: Executor, userId: string): Promise<AssetLicenceRow[]> {
+  async assetLicensesOf(db: Executor, userId: string): Promise<AssetLicenseRow[]> {
     return db
       .select()
-      .from(assetLicences)
-      .where(eq(assetLicences.userId, userId))
-      .orderBy(desc(assetLicences.createdAt));
+      .from(assetLicenses)
+      .where(eq(assetLicenses.userId, userId))
+      .orderBy(desc(assetLicenses.createdAt));
   },
 
   async asset(db: Executor, id: string) {

@@ -2,7 +2,7 @@ import { ApiError, errorBody, license } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { mountService } from '../../plugins/actions.ts';
 import { userRepository } from '../useraction/useraction.repository.ts';
-import { LicenceService } from './license.service.ts';
+import { LicenseService } from './license.service.ts';
 
 /** The pairing-code window of RATE_PAIR_PER_ACCOUNT and RATE_PAIR_PER_ADDRESS. */
 export const PAIR_WINDOW_S = 15 * 60;
@@ -11,30 +11,30 @@ export const SHARES_PER_HOUR = 30;
 
 export async function licenseRoutes(app: FastifyInstance): Promise<void> {
   const { db, clock, config, limiter } = app.deps;
-  const licences = new LicenceService(db, clock, config.JWT_SECRET);
+  const licenses = new LicenseService(db, clock, config.JWT_SECRET);
   const account = (caller: { userId: string; email: string }) => ({ userId: caller.userId, email: caller.email });
 
   mountService(app, license, {
-    async GetLicences(_input, { caller }) {
-      const user_licenses = await licences.licencesOf(account(caller));
+    async GetLicenses(_input, { caller }) {
+      const user_licenses = await licenses.licensesOf(account(caller));
       const none =
         user_licenses.robot_licenses.length === 0 &&
         user_licenses.shared_robot_licenses.length === 0 &&
         user_licenses.asset_licenses.length === 0;
       // Code 23 answers empty lists with HTTP 200, as the spec's client expects.
-      return none ? { user_licenses, ...errorBody('NO_LICENCES', 'No licences') } : { user_licenses };
+      return none ? { user_licenses, ...errorBody('NO_LICENSES', 'No licenses') } : { user_licenses };
     },
 
     async BUYASSET(input, { request }) {
       const user = await userRepository.byEmail(db, input.email);
       if (!user) throw new ApiError('NOT_FOUND', 'email: no account with this email');
-      const granted = await licences.grantAsset(user.id, {
+      const granted = await licenses.grantAsset(user.id, {
         assetId: input.asset_id,
         durationS: input.duration,
         source: 'operator',
       });
-      request.log.info({ user: user.id, asset: input.asset_id }, 'operator granted an asset licence');
-      return { asset_license: granted.assetLicence };
+      request.log.info({ user: user.id, asset: input.asset_id }, 'operator granted an asset license');
+      return { asset_license: granted.assetLicense };
     },
 
     async SHARELICENSE(input, { caller }) {
@@ -44,22 +44,22 @@ export async function licenseRoutes(app: FastifyInstance): Promise<void> {
         60 * 60,
         'Too many shares. Please try again later.',
       );
-      return licences.share(account(caller), {
-        licenceId: input.license_id,
+      return licenses.share(account(caller), {
+        licenseId: input.license_id,
         recipientEmail: input.recipient_email,
         durationS: input.duration,
       });
     },
 
     async STOPSHAREDLICENSE(input, { caller }) {
-      return licences.stopSharing(account(caller), {
-        licenceId: input.license_id,
+      return licenses.stopSharing(account(caller), {
+        licenseId: input.license_id,
         recipientEmail: input.recipient_email,
       });
     },
 
     async GETSHAREDLICENSES(_input, { caller }) {
-      return licences.sharesOf(account(caller));
+      return licenses.sharesOf(account(caller));
     },
 
     async PAIRROBOT(input, { caller, ip }) {
@@ -68,16 +68,16 @@ export async function licenseRoutes(app: FastifyInstance): Promise<void> {
       await limiter.hit(`pair:acct:${caller.userId}`, config.RATE_PAIR_PER_ACCOUNT, PAIR_WINDOW_S, message);
       await limiter.hit(`pair:ip:${ip}`, config.RATE_PAIR_PER_ADDRESS, PAIR_WINDOW_S, message);
       return {
-        robot_license: await licences.pair(account(caller), { pairCode: input.pair_code, robotId: input.robot_id }),
+        robot_license: await licenses.pair(account(caller), { pairCode: input.pair_code, robotId: input.robot_id }),
       };
     },
 
     async REGENERATEPAIRCODE(input, { caller }) {
-      return { robot_license: await licences.regenerate(account(caller), input.license_id) };
+      return { robot_license: await licenses.regenerate(account(caller), input.license_id) };
     },
 
     async UNPAIR(input, { caller }) {
-      return { robot_license: await licences.unpair(account(caller), input.license_id) };
+      return { robot_license: await licenses.unpair(account(caller), input.license_id) };
     },
   });
 }

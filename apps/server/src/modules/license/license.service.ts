@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   ApiError,
-  type AssetLicence,
+  type AssetLicense,
   AssetType,
-  DEFAULT_LICENCE_DURATION_S,
-  type Licence,
-  type RobotLicence,
+  DEFAULT_LICENSE_DURATION_S,
+  type License,
+  type RobotLicense,
   type SharedRobotEntry,
-  type UserLicences,
+  type UserLicenses,
 } from '@portal/contract';
 import { type Db, type Executor, pgErrorCode } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -16,13 +16,13 @@ import { robotRepository } from '../robots/robots.repository.ts';
 import { userRepository } from '../useraction/useraction.repository.ts';
 import { type IssuedCode, PairCodes } from './license.pair-codes.ts';
 import {
-  type AssetLicenceRow,
-  type RobotLicenceRow,
-  licenceRepository as repo,
+  type AssetLicenseRow,
+  type RobotLicenseRow,
+  licenseRepository as repo,
   type ShareRow,
 } from './license.repository.ts';
 
-const NO_LICENCE = 'license_id: no licence with this id on your account';
+const NO_LICENSE = 'license_id: no license with this id on your account';
 
 export interface Account {
   userId: string;
@@ -36,18 +36,18 @@ export interface GrantInput {
   assetId?: string;
   durationS?: number;
   isFlexible?: boolean;
-  source: RobotLicenceRow['source'];
-  /** when the licence starts; now by default */
+  source: RobotLicenseRow['source'];
+  /** when the license starts; now by default */
   startsAt?: Date;
 }
 
-function licenceOf(row: {
+function licenseOf(row: {
   id: string;
   startsAt: Date;
   durationS: number;
   endsAt: Date;
-  resellerInfo: Licence['reseller_info'] | null;
-}): Licence {
+  resellerInfo: License['reseller_info'] | null;
+}): License {
   return {
     license_id: row.id,
     start_date: row.startsAt.getTime(),
@@ -58,10 +58,10 @@ function licenceOf(row: {
 }
 
 /**
- * Robot licences, pairing and sharing (DESIGN §4, docs/decisions/007). Used by the licence and
+ * Robot licenses, pairing and sharing (DESIGN §4, docs/decisions/007). Used by the license and
  * robot routes, the operator command line and the demo seed.
  */
-export class LicenceService {
+export class LicenseService {
   readonly codes: PairCodes;
 
   constructor(
@@ -74,13 +74,13 @@ export class LicenceService {
 
   // ---- views ----
 
-  /** The owner's view: an unpaired licence shows its pairing code. */
-  ownerView(row: RobotLicenceRow): RobotLicence {
+  /** The owner's view: an unpaired license shows its pairing code. */
+  ownerView(row: RobotLicenseRow): RobotLicense {
     const code = !row.robotId && row.pairCodeSealed ? this.codes.open(row.pairCodeSealed, row.id) : undefined;
     return {
       robot_id: row.robotId ?? '',
       asset_id: row.assetId,
-      robot_license: licenceOf(row),
+      robot_license: licenseOf(row),
       robot_make: row.robotMake,
       robot_model: row.robotModel,
       pair_code: code ?? '',
@@ -89,12 +89,12 @@ export class LicenceService {
     };
   }
 
-  /** A shared licence as recipients (and the owner's share list) see it: the share's period, never a code. */
-  sharedView(licence: RobotLicenceRow, share: ShareRow): RobotLicence {
+  /** A shared license as recipients (and the owner's share list) see it: the share's period, never a code. */
+  sharedView(license: RobotLicenseRow, share: ShareRow): RobotLicense {
     return {
-      ...this.ownerView(licence),
+      ...this.ownerView(license),
       robot_license: {
-        license_id: licence.id,
+        license_id: license.id,
         start_date: share.startsAt.getTime(),
         duration: Math.round((share.endsAt.getTime() - share.startsAt.getTime()) / 1000),
         end_date: share.endsAt.getTime(),
@@ -103,29 +103,29 @@ export class LicenceService {
     };
   }
 
-  private assetLicenceView(row: AssetLicenceRow): AssetLicence {
-    return { asset_id: row.assetId, asset_license: licenceOf(row) };
+  private assetLicenseView(row: AssetLicenseRow): AssetLicense {
+    return { asset_id: row.assetId, asset_license: licenseOf(row) };
   }
 
   // ---- granting ----
 
-  /** A code no live licence holds (a clash is a one-in-a-trillion event; five draws settle it). */
-  private async newCode(ex: Executor, licenceId: string): Promise<IssuedCode> {
+  /** A code no live license holds (a clash is a one-in-a-trillion event; five draws settle it). */
+  private async newCode(ex: Executor, licenseId: string): Promise<IssuedCode> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const issued = this.codes.issue(licenceId);
+      const issued = this.codes.issue(licenseId);
       if (!(await repo.pairCodeTaken(ex, issued.hash))) return issued;
     }
     throw new Error('could not draw an unused pairing code');
   }
 
-  /** A new unpaired robot licence with its pairing code. */
-  async grantRobotLicence(ex: Executor, input: GrantInput): Promise<{ licence: RobotLicenceRow; code: string }> {
+  /** A new unpaired robot license with its pairing code. */
+  async grantRobotLicense(ex: Executor, input: GrantInput): Promise<{ license: RobotLicenseRow; code: string }> {
     const now = this.clock.now();
     const startsAt = input.startsAt ?? now;
-    const durationS = input.durationS ?? DEFAULT_LICENCE_DURATION_S;
+    const durationS = input.durationS ?? DEFAULT_LICENSE_DURATION_S;
     const id = randomUUID();
     const code = await this.newCode(ex, id);
-    const licence = await repo.insert(ex, {
+    const license = await repo.insert(ex, {
       id,
       userId: input.userId,
       assetId: input.assetId ?? '',
@@ -142,25 +142,25 @@ export class LicenceService {
       createdAt: now,
       updatedAt: now,
     });
-    return { licence, code: code.code };
+    return { license, code: code.code };
   }
 
   /**
-   * BUYASSET: an asset licence for the account; a robot-driver asset also grants an unpaired robot
-   * licence for its model. One transaction.
+   * BUYASSET: an asset license for the account; a robot-driver asset also grants an unpaired robot
+   * license for its model. One transaction.
    */
   async grantAsset(
     userId: string,
     input: { assetId: string; durationS?: number | undefined; source: 'purchase' | 'operator' },
-  ): Promise<{ assetLicence: AssetLicence; robotLicence?: RobotLicence; code?: string }> {
+  ): Promise<{ assetLicense: AssetLicense; robotLicense?: RobotLicense; code?: string }> {
     return this.db.transaction(async (tx) => {
       const asset = await repo.asset(tx, input.assetId);
       if (!asset) throw new ApiError('NOT_FOUND', 'asset_id: no asset with this id');
       const now = this.clock.now();
-      const durationS = input.durationS ?? DEFAULT_LICENCE_DURATION_S;
+      const durationS = input.durationS ?? DEFAULT_LICENSE_DURATION_S;
       const robot =
         asset.type === AssetType.RobotDriver
-          ? await this.grantRobotLicence(tx, {
+          ? await this.grantRobotLicense(tx, {
               userId,
               assetId: asset.id,
               make: asset.make,
@@ -169,66 +169,66 @@ export class LicenceService {
               source: input.source,
             })
           : undefined;
-      const row = await repo.insertAssetLicence(tx, {
+      const row = await repo.insertAssetLicense(tx, {
         userId,
         assetId: asset.id,
         startsAt: now,
         durationS,
         endsAt: new Date(now.getTime() + durationS * 1000),
-        robotLicenceId: robot?.licence.id ?? null,
+        robotLicenseId: robot?.license.id ?? null,
         createdAt: now,
       });
       return {
-        assetLicence: this.assetLicenceView(row),
-        ...(robot ? { robotLicence: this.ownerView(robot.licence), code: robot.code } : {}),
+        assetLicense: this.assetLicenseView(row),
+        ...(robot ? { robotLicense: this.ownerView(robot.license), code: robot.code } : {}),
       };
     });
   }
 
   // ---- reading ----
 
-  async licencesOf(account: Account): Promise<UserLicences> {
+  async licensesOf(account: Account): Promise<UserLicenses> {
     const now = this.clock.now();
     const [own, shared, assetRows] = await Promise.all([
       repo.ofUser(this.db, account.userId),
       repo.sharedWith(this.db, account.userId, now),
-      repo.assetLicencesOf(this.db, account.userId),
+      repo.assetLicensesOf(this.db, account.userId),
     ]);
-    const robotLicences: RobotLicence[] = [];
+    const robotLicenses: RobotLicense[] = [];
     for (const row of own) {
       // A code sealed under a previous JWT_SECRET cannot be shown: the owner gets a new one.
       const unreadable = !row.robotId && row.pairCodeSealed && !this.codes.open(row.pairCodeSealed, row.id);
-      robotLicences.push(this.ownerView(unreadable ? ((await this.reissue(row)) ?? row) : row));
+      robotLicenses.push(this.ownerView(unreadable ? ((await this.reissue(row)) ?? row) : row));
     }
     return {
       email: account.email,
-      asset_licenses: assetRows.map((r) => this.assetLicenceView(r)),
-      robot_licenses: robotLicences,
-      shared_robot_licenses: shared.map(({ licence, share }) => this.sharedView(licence, share)),
+      asset_licenses: assetRows.map((r) => this.assetLicenseView(r)),
+      robot_licenses: robotLicenses,
+      shared_robot_licenses: shared.map(({ license, share }) => this.sharedView(license, share)),
     };
   }
 
-  private async ownLicence(account: Account, licenceId: string): Promise<RobotLicenceRow> {
-    const row = isUuid(licenceId) ? await repo.byIdOfOwner(this.db, licenceId, account.userId) : undefined;
-    if (!row) throw new ApiError('NOT_FOUND', NO_LICENCE);
+  private async ownLicense(account: Account, licenseId: string): Promise<RobotLicenseRow> {
+    const row = isUuid(licenseId) ? await repo.byIdOfOwner(this.db, licenseId, account.userId) : undefined;
+    if (!row) throw new ApiError('NOT_FOUND', NO_LICENSE);
     return row;
   }
 
   // ---- pairing ----
 
-  private async reissue(row: RobotLicenceRow, ex: Executor = this.db): Promise<RobotLicenceRow | undefined> {
+  private async reissue(row: RobotLicenseRow, ex: Executor = this.db): Promise<RobotLicenseRow | undefined> {
     const code = await this.newCode(ex, row.id);
     return repo.setPairCode(ex, row.id, { hash: code.hash, sealed: code.sealed, issuedAt: this.clock.now() });
   }
 
-  /** PAIRROBOT: the code of an unpaired licence of this user binds the user's robot. */
-  async pair(account: Account, input: { pairCode: string; robotId: string }): Promise<RobotLicence> {
+  /** PAIRROBOT: the code of an unpaired license of this user binds the user's robot. */
+  async pair(account: Account, input: { pairCode: string; robotId: string }): Promise<RobotLicense> {
     const robot = isUuid(input.robotId)
       ? await robotRepository.byIdOfOwner(this.db, input.robotId, account.userId)
       : undefined;
     if (!robot) throw new ApiError('NOT_FOUND', 'robot_id: no robot with this id is registered to your account');
     const bound = await repo.byRobot(this.db, robot.id);
-    if (bound) throw new ApiError('CONFLICT', 'robot_id: this robot is already paired with a licence; unpair it first');
+    if (bound) throw new ApiError('CONFLICT', 'robot_id: this robot is already paired with a license; unpair it first');
     const row = await repo
       .redeem(this.db, {
         hash: this.codes.hash(input.pairCode),
@@ -237,28 +237,28 @@ export class LicenceService {
         now: this.clock.now(),
       })
       .catch((err: unknown) => {
-        // A concurrent pairing of the same robot lost the race on robot_licences.robot_id.
+        // A concurrent pairing of the same robot lost the race on robot_licenses.robot_id.
         if (pgErrorCode(err) === '23505')
-          throw new ApiError('CONFLICT', 'robot_id: this robot is already paired with a licence', { cause: err });
+          throw new ApiError('CONFLICT', 'robot_id: this robot is already paired with a license', { cause: err });
         throw err;
       });
     if (!row) throw new ApiError('NOT_FOUND', 'pair_code: invalid or already used pairing code');
     return this.ownerView(row);
   }
 
-  /** REGENERATEPAIRCODE: a new code for an unpaired licence; the old one stops working. */
-  async regenerate(account: Account, licenceId: string): Promise<RobotLicence> {
-    const row = await this.ownLicence(account, licenceId);
-    if (row.robotId) throw new ApiError('CONFLICT', 'license_id: the licence is paired; unpair it to get a new code');
+  /** REGENERATEPAIRCODE: a new code for an unpaired license; the old one stops working. */
+  async regenerate(account: Account, licenseId: string): Promise<RobotLicense> {
+    const row = await this.ownLicense(account, licenseId);
+    if (row.robotId) throw new ApiError('CONFLICT', 'license_id: the license is paired; unpair it to get a new code');
     const updated = await this.reissue(row);
-    if (!updated) throw new ApiError('CONFLICT', 'license_id: the licence was paired meanwhile');
+    if (!updated) throw new ApiError('CONFLICT', 'license_id: the license was paired meanwhile');
     return this.ownerView(updated);
   }
 
-  /** UNPAIR: the licence lets its robot go and gets a new code. */
-  async unpair(account: Account, licenceId: string): Promise<RobotLicence> {
-    const row = await this.ownLicence(account, licenceId);
-    if (!row.robotId) throw new ApiError('CONFLICT', 'license_id: the licence is not paired');
+  /** UNPAIR: the license lets its robot go and gets a new code. */
+  async unpair(account: Account, licenseId: string): Promise<RobotLicense> {
+    const row = await this.ownLicense(account, licenseId);
+    if (!row.robotId) throw new ApiError('CONFLICT', 'license_id: the license is not paired');
     const code = await this.newCode(this.db, row.id);
     const updated = await repo.unbind(this.db, row.id, {
       hash: code.hash,
@@ -268,7 +268,7 @@ export class LicenceService {
     return this.ownerView(updated ?? row);
   }
 
-  /** A robot is going away (UNREGISTER): its licence becomes unpaired with a new code. */
+  /** A robot is going away (UNREGISTER): its license becomes unpaired with a new code. */
   async releaseRobot(ex: Executor, robotId: string): Promise<void> {
     const row = await repo.byRobot(ex, robotId);
     if (!row) return;
@@ -282,29 +282,29 @@ export class LicenceService {
     const rows = await repo.sharesOfOwner(this.db, account.userId, this.clock.now());
     return {
       owner_email: account.email,
-      sharees_robots: rows.map(({ share, licence, recipientEmail }) => ({
+      sharees_robots: rows.map(({ share, license, recipientEmail }) => ({
         sharee_email: recipientEmail,
-        license: this.sharedView(licence, share),
+        license: this.sharedView(license, share),
       })),
     };
   }
 
-  /** SHARELICENSE: share a paired licence with another account until min(now + duration, licence end). */
-  async share(account: Account, input: { licenceId: string; recipientEmail: string; durationS: number }) {
+  /** SHARELICENSE: share a paired license with another account until min(now + duration, license end). */
+  async share(account: Account, input: { licenseId: string; recipientEmail: string; durationS: number }) {
     if (input.recipientEmail === account.email)
-      throw new ApiError('VALIDATION', 'recipient_email: you cannot share a licence with yourself');
-    const licence = await this.ownLicence(account, input.licenceId);
+      throw new ApiError('VALIDATION', 'recipient_email: you cannot share a license with yourself');
+    const license = await this.ownLicense(account, input.licenseId);
     const now = this.clock.now();
-    if (licence.endsAt <= now) throw new ApiError('CONFLICT', 'license_id: the licence has ended');
-    if (!licence.robotId) throw new ApiError('CONFLICT', 'license_id: pair the licence with a robot before sharing it');
+    if (license.endsAt <= now) throw new ApiError('CONFLICT', 'license_id: the license has ended');
+    if (!license.robotId) throw new ApiError('CONFLICT', 'license_id: pair the license with a robot before sharing it');
     const recipient = await userRepository.byEmail(this.db, input.recipientEmail);
     if (!recipient) throw new ApiError('NOT_FOUND', 'recipient_email: no account with this email');
-    const endsAt = new Date(Math.min(now.getTime() + input.durationS * 1000, licence.endsAt.getTime()));
+    const endsAt = new Date(Math.min(now.getTime() + input.durationS * 1000, license.endsAt.getTime()));
     // Sharing again with the same person replaces the share (a new period), never stacks two.
     await this.db.transaction(async (tx) => {
-      await repo.stopShares(tx, licence.id, recipient.id, now);
+      await repo.stopShares(tx, license.id, recipient.id, now);
       await repo.insertShare(tx, {
-        licenceId: licence.id,
+        licenseId: license.id,
         ownerId: account.userId,
         recipientId: recipient.id,
         startsAt: now,
@@ -316,21 +316,21 @@ export class LicenceService {
   }
 
   /** STOPSHAREDLICENSE: with one recipient, or everyone when none is named. */
-  async stopSharing(account: Account, input: { licenceId: string; recipientEmail?: string | undefined }) {
-    const licence = await this.ownLicence(account, input.licenceId);
+  async stopSharing(account: Account, input: { licenseId: string; recipientEmail?: string | undefined }) {
+    const license = await this.ownLicense(account, input.licenseId);
     let recipientId: string | undefined;
     if (input.recipientEmail !== undefined) {
       const recipient = await userRepository.byEmail(this.db, input.recipientEmail);
       if (!recipient) throw new ApiError('NOT_FOUND', 'recipient_email: no account with this email');
       recipientId = recipient.id;
     }
-    const stopped = await repo.stopShares(this.db, licence.id, recipientId, this.clock.now());
+    const stopped = await repo.stopShares(this.db, license.id, recipientId, this.clock.now());
     if (stopped === 0)
       throw new ApiError(
         'NOT_FOUND',
         input.recipientEmail !== undefined
-          ? 'recipient_email: the licence is not shared with this account'
-          : 'license_id: the licence is not shared with anyone',
+          ? 'recipient_email: the license is not shared with this account'
+          : 'license_id: the license is not shared with anyone',
       );
     return this.sharesOf(account);
   }

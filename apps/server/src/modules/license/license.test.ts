@@ -6,7 +6,7 @@ import {
   closeApp,
   driverAsset,
   expectFieldError,
-  grantLicence,
+  grantLicense,
   hardwareHash,
   JUNK_BODIES,
   nextIp,
@@ -32,12 +32,12 @@ type Lic = {
   robot_model: string;
   robot_license: { license_id: string; start_date: number; end_date: number; duration: number };
 };
-type Licences = { robot_licenses: Lic[]; shared_robot_licenses: Lic[]; asset_licenses: unknown[] };
+type Licenses = { robot_licenses: Lic[]; shared_robot_licenses: Lic[]; asset_licenses: unknown[] };
 
-const licencesOf = async (user: SignedIn) => {
-  const res = await as(t, user, license)('GetLicences');
+const licensesOf = async (user: SignedIn) => {
+  const res = await as(t, user, license)('GetLicenses');
   expect(res.status).toBe(200);
-  return res.body.user_licenses as Licences;
+  return res.body.user_licenses as Licenses;
 };
 
 async function registerRobot(user: SignedIn, name = 'Robbie', model = 'Pepper') {
@@ -46,22 +46,22 @@ async function registerRobot(user: SignedIn, name = 'Robbie', model = 'Pepper') 
   return (res.body.robot as { robot_id: string }).robot_id;
 }
 
-/** A user with a licence paired to a registered robot. */
+/** A user with a license paired to a registered robot. */
 async function pairedOwner() {
   const owner = await signIn(t);
-  const { licenceId, code } = await grantLicence(t, owner.id, 'Pepper');
+  const { licenseId, code } = await grantLicense(t, owner.id, 'Pepper');
   const robotId = await registerRobot(owner);
   const res = await as(t, owner, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId });
   expect(res.status).toBe(200);
-  return { owner, licenceId, robotId };
+  return { owner, licenseId, robotId };
 }
 
-describe('GetLicences', () => {
-  it('answers code 23 with empty lists and HTTP 200 when the user has no licences', async () => {
+describe('GetLicenses', () => {
+  it('answers code 23 with empty lists and HTTP 200 when the user has no licenses', async () => {
     const user = await signIn(t);
-    const res = await as(t, user, license)('GetLicences');
+    const res = await as(t, user, license)('GetLicenses');
     expect(res.status).toBe(200);
-    expect(res.body.error).toMatchObject({ Success: false, Code: ErrorCodes.NO_LICENCES.code });
+    expect(res.body.error).toMatchObject({ Success: false, Code: ErrorCodes.NO_LICENSES.code });
     expect(res.body.user_licenses).toEqual({
       email: user.email,
       asset_licenses: [],
@@ -70,58 +70,58 @@ describe('GetLicences', () => {
     });
   });
 
-  it('shows an unpaired licence with its pairing code to its owner', async () => {
+  it('shows an unpaired license with its pairing code to its owner', async () => {
     const user = await signIn(t);
-    const { licenceId, code } = await grantLicence(t, user.id, 'Tiago_Steel');
-    const res = await as(t, user, license)('GetLicences');
+    const { licenseId, code } = await grantLicense(t, user.id, 'Tiago_Steel');
+    const res = await as(t, user, license)('GetLicenses');
     expect(res.body.error.Success).toBe(true);
-    const [lic] = (res.body.user_licenses as Licences).robot_licenses;
+    const [lic] = (res.body.user_licenses as Licenses).robot_licenses;
     expect(code).toMatch(new RegExp(`^[A-Z2-9]{${PAIR_CODE_LENGTH}}$`));
     expect(lic).toMatchObject({
       robot_id: '',
       pair_code: code,
       paired_status: false,
       robot_model: 'Tiago_Steel',
-      robot_license: { license_id: licenceId },
+      robot_license: { license_id: licenseId },
     });
     expect(lic!.robot_license.end_date - lic!.robot_license.start_date).toBe(lic!.robot_license.duration * 1000);
   });
 
   it('refuses a caller without a session', async () => {
     const user = await signIn(t);
-    const res = await t.api.call(license, 'GetLicences', { email: user.email });
+    const res = await t.api.call(license, 'GetLicenses', { email: user.email });
     expect(res.status).toBe(401);
   });
 });
 
 describe('ownership', () => {
-  it("gives user B nothing of user A's licences", async () => {
-    const { owner: a, licenceId } = await pairedOwner();
-    const { licenceId: unpaired } = await grantLicence(t, a.id);
+  it("gives user B nothing of user A's licenses", async () => {
+    const { owner: a, licenseId } = await pairedOwner();
+    const { licenseId: unpaired } = await grantLicense(t, a.id);
     const b = await signIn(t);
     const c = await signIn(t);
 
-    const res = await as(t, b, license)('GetLicences');
-    expect(res.body.error.Code).toBe(ErrorCodes.NO_LICENCES.code);
-    expect(JSON.stringify(res.body)).not.toContain(licenceId);
+    const res = await as(t, b, license)('GetLicenses');
+    expect(res.body.error.Code).toBe(ErrorCodes.NO_LICENSES.code);
+    expect(JSON.stringify(res.body)).not.toContain(licenseId);
 
     for (const [action, body] of [
       ['REGENERATEPAIRCODE', { license_id: unpaired }],
-      ['UNPAIR', { license_id: licenceId }],
-      ['SHARELICENSE', { license_id: licenceId, recipient_email: c.email, duration: 3600 }],
-      ['STOPSHAREDLICENSE', { license_id: licenceId }],
+      ['UNPAIR', { license_id: licenseId }],
+      ['SHARELICENSE', { license_id: licenseId, recipient_email: c.email, duration: 3600 }],
+      ['STOPSHAREDLICENSE', { license_id: licenseId }],
     ] as const)
       expectFieldError(await as(t, b, license)(action, body), 404, 'license_id');
     // B naming A's email is refused before anything is read.
-    const spoofed = await t.api.call(license, 'GetLicences', { email: a.email }, { bearer: b.token });
+    const spoofed = await t.api.call(license, 'GetLicenses', { email: a.email }, { bearer: b.token });
     expect(spoofed.status).toBe(403);
   });
 });
 
 describe('PAIRROBOT', () => {
-  it('binds the licence to the robot and clears the code; the code works once', async () => {
+  it('binds the license to the robot and clears the code; the code works once', async () => {
     const user = await signIn(t);
-    const { licenceId, code } = await grantLicence(t, user.id);
+    const { licenseId, code } = await grantLicense(t, user.id);
     const robotId = await registerRobot(user, 'Reception');
     const ip = nextIp();
 
@@ -134,9 +134,9 @@ describe('PAIRROBOT', () => {
     expect(res.status).toBe(200);
     expect(res.body.robot_license).toMatchObject({ robot_id: robotId, pair_code: '', paired_status: true });
 
-    const [lic] = (await licencesOf(user)).robot_licenses;
+    const [lic] = (await licensesOf(user)).robot_licenses;
     expect(lic).toMatchObject({ robot_id: robotId, pair_code: '', paired_status: true });
-    expect(lic!.robot_license.license_id).toBe(licenceId);
+    expect(lic!.robot_license.license_id).toBe(licenseId);
 
     const other = await registerRobot(user, 'Second');
     expectFieldError(
@@ -155,8 +155,8 @@ describe('PAIRROBOT', () => {
   ] as const)('refuses %s', async (_name, kind, status, field) => {
     const user = await signIn(t);
     const stranger = await signIn(t);
-    const mine = await grantLicence(t, user.id);
-    const theirs = await grantLicence(t, stranger.id);
+    const mine = await grantLicense(t, user.id);
+    const theirs = await grantLicense(t, stranger.id);
     let robotId = await registerRobot(user);
     let code = mine.code;
     if (kind === 'other') code = theirs.code;
@@ -164,7 +164,7 @@ describe('PAIRROBOT', () => {
     if (kind === 'unknown-robot') robotId = '3f1c8f9e-0000-4000-8000-000000000000';
     if (kind === 'bad-code') code = 'no!';
     if (kind === 'paired-robot') {
-      const first = await grantLicence(t, user.id);
+      const first = await grantLicense(t, user.id);
       await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: first.code, robot_id: robotId });
     }
     expectFieldError(
@@ -173,15 +173,15 @@ describe('PAIRROBOT', () => {
       field,
     );
     // Nothing was bound by the refused attempt.
-    const stillUnpaired = (await licencesOf(user)).robot_licenses.find(
-      (l) => l.robot_license.license_id === mine.licenceId,
+    const stillUnpaired = (await licensesOf(user)).robot_licenses.find(
+      (l) => l.robot_license.license_id === mine.licenseId,
     );
     expect(stillUnpaired?.pair_code).toBe(mine.code);
   });
 
   it('limits attempts per account: after the limit even the right code is refused', async () => {
     const user = await signIn(t);
-    const { code } = await grantLicence(t, user.id);
+    const { code } = await grantLicense(t, user.id);
     const robotId = await registerRobot(user);
     for (let i = 0; i < PAIR_LIMIT; i++) {
       const res = await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: 'WRONGCODE', robot_id: robotId });
@@ -210,7 +210,7 @@ describe('PAIRROBOT', () => {
       expect(res.status).toBe(404);
     }
     const user = await signIn(t);
-    const { code } = await grantLicence(t, user.id);
+    const { code } = await grantLicense(t, user.id);
     const robotId = await registerRobot(user);
     expect((await as(t, user, license, ip)('PAIRROBOT', { pair_code: code, robot_id: robotId })).status).toBe(429);
     expect((await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId })).status).toBe(
@@ -222,13 +222,13 @@ describe('PAIRROBOT', () => {
 describe('REGENERATEPAIRCODE', () => {
   it('replaces the code: the old one stops working, the new one pairs', async () => {
     const user = await signIn(t);
-    const { licenceId, code: old } = await grantLicence(t, user.id);
-    const res = await as(t, user, license)('REGENERATEPAIRCODE', { license_id: licenceId });
+    const { licenseId, code: old } = await grantLicense(t, user.id);
+    const res = await as(t, user, license)('REGENERATEPAIRCODE', { license_id: licenseId });
     expect(res.status).toBe(200);
     const fresh = (res.body.robot_license as Lic).pair_code;
     expect(fresh).toMatch(/^[A-Z2-9]{8}$/);
     expect(fresh).not.toBe(old);
-    expect((await licencesOf(user)).robot_licenses[0]!.pair_code).toBe(fresh);
+    expect((await licensesOf(user)).robot_licenses[0]!.pair_code).toBe(fresh);
 
     const robotId = await registerRobot(user);
     const ip = nextIp();
@@ -236,16 +236,16 @@ describe('REGENERATEPAIRCODE', () => {
     expect((await as(t, user, license, ip)('PAIRROBOT', { pair_code: fresh, robot_id: robotId })).status).toBe(200);
   });
 
-  it('refuses a paired licence', async () => {
-    const { owner, licenceId } = await pairedOwner();
-    expectFieldError(await as(t, owner, license)('REGENERATEPAIRCODE', { license_id: licenceId }), 409, 'license_id');
+  it('refuses a paired license', async () => {
+    const { owner, licenseId } = await pairedOwner();
+    expectFieldError(await as(t, owner, license)('REGENERATEPAIRCODE', { license_id: licenseId }), 409, 'license_id');
   });
 });
 
 describe('UNPAIR', () => {
-  it('releases the robot and gives the licence a new code that pairs again', async () => {
-    const { owner, licenceId, robotId } = await pairedOwner();
-    const res = await as(t, owner, license)('UNPAIR', { license_id: licenceId });
+  it('releases the robot and gives the license a new code that pairs again', async () => {
+    const { owner, licenseId, robotId } = await pairedOwner();
+    const res = await as(t, owner, license)('UNPAIR', { license_id: licenseId });
     expect(res.status).toBe(200);
     const lic = res.body.robot_license as Lic;
     expect(lic).toMatchObject({ robot_id: '', paired_status: false });
@@ -256,16 +256,16 @@ describe('UNPAIR', () => {
     expect(again.status).toBe(200);
   });
 
-  it('refuses a licence that is not paired', async () => {
+  it('refuses a license that is not paired', async () => {
     const user = await signIn(t);
-    const { licenceId } = await grantLicence(t, user.id);
-    expectFieldError(await as(t, user, license)('UNPAIR', { license_id: licenceId }), 409, 'license_id');
+    const { licenseId } = await grantLicense(t, user.id);
+    expectFieldError(await as(t, user, license)('UNPAIR', { license_id: licenseId }), 409, 'license_id');
   });
 });
 
 describe('sharing', () => {
-  it('the recipient sees the licence and robot read-only until the owner stops sharing', async () => {
-    const { owner, licenceId, robotId } = await pairedOwner();
+  it('the recipient sees the license and robot read-only until the owner stops sharing', async () => {
+    const { owner, licenseId, robotId } = await pairedOwner();
     const recipient = await signIn(t);
 
     const shared = await as(
@@ -273,7 +273,7 @@ describe('sharing', () => {
       owner,
       license,
     )('SHARELICENSE', {
-      license_id: licenceId,
+      license_id: licenseId,
       recipient_email: recipient.email.toUpperCase(),
       duration: 7 * 86_400,
     });
@@ -285,7 +285,7 @@ describe('sharing', () => {
     const listed = await as(t, owner, license)('GETSHAREDLICENSES');
     expect(listed.body.sharees_robots).toHaveLength(1);
 
-    const seen = await licencesOf(recipient);
+    const seen = await licensesOf(recipient);
     expect(seen.robot_licenses).toEqual([]);
     expect(seen.shared_robot_licenses).toHaveLength(1);
     expect(seen.shared_robot_licenses[0]).toMatchObject({ robot_id: robotId, pair_code: '', paired_status: true });
@@ -295,40 +295,40 @@ describe('sharing', () => {
     expect(robotsSeen.body.robots).toEqual([expect.objectContaining({ robot_id: robotId, hardware_hash: '' })]);
     // Read-only: the recipient cannot change, unpair or re-share it.
     expect((await as(t, recipient, robots)('UPDATEROBOT', { robot_id: robotId, name: 'Mine now' })).status).toBe(404);
-    expect((await as(t, recipient, license)('UNPAIR', { license_id: licenceId })).status).toBe(404);
+    expect((await as(t, recipient, license)('UNPAIR', { license_id: licenseId })).status).toBe(404);
 
     const stopped = await as(
       t,
       owner,
       license,
     )('STOPSHAREDLICENSE', {
-      license_id: licenceId,
+      license_id: licenseId,
       recipient_email: recipient.email,
     });
     expect(stopped.status).toBe(200);
     expect(stopped.body.sharees_robots).toEqual([]);
-    expect((await as(t, recipient, license)('GetLicences')).body.error.Code).toBe(ErrorCodes.NO_LICENCES.code);
+    expect((await as(t, recipient, license)('GetLicenses')).body.error.Code).toBe(ErrorCodes.NO_LICENSES.code);
     const afterStop = await as(t, recipient, robots)('GetRobots', { robot_licenses: [{ robot_id: robotId }] });
     expect(afterStop.body.robots).toEqual([]);
   });
 
   it('ends by itself when its duration passes', async () => {
-    const { owner, licenceId } = await pairedOwner();
+    const { owner, licenseId } = await pairedOwner();
     const recipient = await signIn(t);
     await as(
       t,
       owner,
       license,
-    )('SHARELICENSE', { license_id: licenceId, recipient_email: recipient.email, duration: 60 });
-    expect((await licencesOf(recipient)).shared_robot_licenses).toHaveLength(1);
+    )('SHARELICENSE', { license_id: licenseId, recipient_email: recipient.email, duration: 60 });
+    expect((await licensesOf(recipient)).shared_robot_licenses).toHaveLength(1);
     t.clock.advance(61_000);
-    expect((await licencesOf(recipient)).shared_robot_licenses).toEqual([]);
+    expect((await licensesOf(recipient)).shared_robot_licenses).toEqual([]);
     expect((await as(t, owner, license)('GETSHAREDLICENSES')).body.sharees_robots).toEqual([]);
   });
 
-  it('never outlasts the licence', async () => {
+  it('never outlasts the license', async () => {
     const owner = await signIn(t);
-    const { licenceId, code } = await grantLicence(t, owner.id, 'Nao', 3_600);
+    const { licenseId, code } = await grantLicense(t, owner.id, 'Nao', 3_600);
     const robotId = await registerRobot(owner);
     await as(t, owner, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId });
     const recipient = await signIn(t);
@@ -337,7 +337,7 @@ describe('sharing', () => {
       owner,
       license,
     )('SHARELICENSE', {
-      license_id: licenceId,
+      license_id: licenseId,
       recipient_email: recipient.email,
       duration: 30 * 86_400,
     });
@@ -346,15 +346,15 @@ describe('sharing', () => {
     );
   });
 
-  it('stopping with no recipient stops every share of the licence', async () => {
-    const { owner, licenceId } = await pairedOwner();
+  it('stopping with no recipient stops every share of the license', async () => {
+    const { owner, licenseId } = await pairedOwner();
     const [r1, r2] = [await signIn(t), await signIn(t)];
     for (const r of [r1, r2])
-      await as(t, owner, license)('SHARELICENSE', { license_id: licenceId, recipient_email: r.email, duration: 3600 });
-    const res = await as(t, owner, license)('STOPSHAREDLICENSE', { license_id: licenceId });
+      await as(t, owner, license)('SHARELICENSE', { license_id: licenseId, recipient_email: r.email, duration: 3600 });
+    const res = await as(t, owner, license)('STOPSHAREDLICENSE', { license_id: licenseId });
     expect(res.body.sharees_robots).toEqual([]);
-    for (const r of [r1, r2]) expect((await licencesOf(r)).shared_robot_licenses).toEqual([]);
-    expectFieldError(await as(t, owner, license)('STOPSHAREDLICENSE', { license_id: licenceId }), 404, 'license_id');
+    for (const r of [r1, r2]) expect((await licensesOf(r)).shared_robot_licenses).toEqual([]);
+    expectFieldError(await as(t, owner, license)('STOPSHAREDLICENSE', { license_id: licenseId }), 404, 'license_id');
   });
 
   it.each([
@@ -363,21 +363,21 @@ describe('sharing', () => {
     ['a malformed email', 'malformed', 400, 'recipient_email'],
     ['a zero duration', 'zero', 400, 'duration'],
     ['a fractional duration', 'fraction', 400, 'duration'],
-    ['an unpaired licence', 'unpaired', 409, 'license_id'],
-    ['a malformed licence id', 'bad-id', 404, 'license_id'],
+    ['an unpaired license', 'unpaired', 409, 'license_id'],
+    ['a malformed license id', 'bad-id', 404, 'license_id'],
   ] as const)('refuses sharing with %s, naming the field', async (_name, kind, status, field) => {
-    const { owner, licenceId } = await pairedOwner();
+    const { owner, licenseId } = await pairedOwner();
     const recipient = await signIn(t);
-    const body: Record<string, unknown> = { license_id: licenceId, recipient_email: recipient.email, duration: 3600 };
+    const body: Record<string, unknown> = { license_id: licenseId, recipient_email: recipient.email, duration: 3600 };
     if (kind === 'self') body.recipient_email = owner.email;
     if (kind === 'unknown') body.recipient_email = 'nobody-here@example.test';
     if (kind === 'malformed') body.recipient_email = 'not-an-email';
     if (kind === 'zero') body.duration = 0;
     if (kind === 'fraction') body.duration = 1.5;
-    if (kind === 'unpaired') body.license_id = (await grantLicence(t, owner.id)).licenceId;
+    if (kind === 'unpaired') body.license_id = (await grantLicense(t, owner.id)).licenseId;
     if (kind === 'bad-id') body.license_id = 'x';
     expectFieldError(await as(t, owner, license)('SHARELICENSE', body), status, field);
-    expect((await licencesOf(recipient)).shared_robot_licenses).toEqual([]);
+    expect((await licensesOf(recipient)).shared_robot_licenses).toEqual([]);
   });
 });
 
@@ -393,16 +393,16 @@ describe('BUYASSET', () => {
       `${OPERATOR_TOKEN}x`,
     )('BUYASSET', { email: user.email, asset_id: asset });
     expectFieldError(wrong, 403, 'x-operator-token');
-    expect((await as(t, user, license)('GetLicences')).body.error.Code).toBe(ErrorCodes.NO_LICENCES.code);
+    expect((await as(t, user, license)('GetLicenses')).body.error.Code).toBe(ErrorCodes.NO_LICENSES.code);
   });
 
-  it('grants an asset licence and, for a robot driver, an unpaired robot licence with a code', async () => {
+  it('grants an asset license and, for a robot driver, an unpaired robot license with a code', async () => {
     const user = await signIn(t);
     const asset = await driverAsset(t, 'Tiago++');
     const res = await asOperator(t, license)('BUYASSET', { email: user.email, asset_id: asset, duration: 86_400 });
     expect(res.status).toBe(200);
     expect(res.body.asset_license).toMatchObject({ asset_id: asset, asset_license: { duration: 86_400 } });
-    const seen = await licencesOf(user);
+    const seen = await licensesOf(user);
     expect(seen.asset_licenses).toHaveLength(1);
     expect(seen.robot_licenses).toEqual([
       expect.objectContaining({ asset_id: asset, robot_model: 'Tiago++', paired_status: false }),

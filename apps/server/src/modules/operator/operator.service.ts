@@ -77,7 +77,7 @@ export class OperatorService {
     };
   }
 
-  /** How many flexible licence slots the account has (0 to MAX_FLEX_SLOTS); answers the new count. */
+  /** How many flexible license slots the account has (0 to MAX_FLEX_SLOTS); answers the new count. */
   async setSlotAmount(account: OperatedAccount, amount: number): Promise<number> {
     if (!Number.isInteger(amount) || amount < 0 || amount > MAX_FLEX_SLOTS)
       throw new ApiError('VALIDATION', `amount: must be a whole number from 0 to ${MAX_FLEX_SLOTS}`);

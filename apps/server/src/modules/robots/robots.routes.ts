@@ -1,7 +1,7 @@
 import { robots } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { mountService } from '../../plugins/actions.ts';
-import { LicenceService } from '../license/license.service.ts';
+import { LicenseService } from '../license/license.service.ts';
 import { RobotService } from './robots.service.ts';
 
 /** Registrations one account may make per hour: a hub registers a handful, a loop would fill the table. */
@@ -9,7 +9,7 @@ export const REGISTRATIONS_PER_HOUR = 60;
 
 export async function robotsRoutes(app: FastifyInstance): Promise<void> {
   const { db, clock, config, limiter } = app.deps;
-  const service = new RobotService(db, clock, new LicenceService(db, clock, config.JWT_SECRET));
+  const service = new RobotService(db, clock, new LicenseService(db, clock, config.JWT_SECRET));
 
   mountService(app, robots, {
     async GetRobots(input, { caller }) {

@@ -1,42 +1,42 @@
-import { ApiError, type Robot, type RobotLicence } from '@portal/contract';
+import { ApiError, type Robot, type RobotLicense } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
-import { licenceRepository, type RobotLicenceRow } from '../license/license.repository.ts';
-import type { Account, LicenceService } from '../license/license.service.ts';
+import { licenseRepository, type RobotLicenseRow } from '../license/license.repository.ts';
+import type { Account, LicenseService } from '../license/license.service.ts';
 import { type RobotRow, robotRepository as repo } from './robots.repository.ts';
 
 const NO_ROBOT = 'robot_id: no robot with this id is registered to your account';
 
 /**
  * Robots (DESIGN §4): the hub registers them and reports their state; the portal reads those the
- * user registered and those bound to a licence shared with the user (read-only, no hardware hash).
+ * user registered and those bound to a license shared with the user (read-only, no hardware hash).
  */
 export class RobotService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly licences: LicenceService,
+    private readonly licenses: LicenseService,
   ) {}
 
-  private view(row: RobotRow, licence: RobotLicenceRow | undefined, owner: boolean): Robot {
+  private view(row: RobotRow, license: RobotLicenseRow | undefined, owner: boolean): Robot {
     return {
       robot_id: row.id,
       make: row.make,
       model: row.model,
       name: row.name,
       hardware_hash: owner ? row.hardwareHash : '',
-      license: { license_id: licence?.id ?? '' },
+      license: { license_id: license?.id ?? '' },
       join_date: row.registeredAt.getTime(),
       robot_config: row.config,
       robot_state: { available: row.available },
       pair_code: '',
-      isFlexible: licence?.isFlexible ?? false,
+      isFlexible: license?.isFlexible ?? false,
     };
   }
 
   private async ownViews(row: RobotRow): Promise<Robot> {
-    return this.view(row, await licenceRepository.byRobot(this.db, row.id), true);
+    return this.view(row, await licenseRepository.byRobot(this.db, row.id), true);
   }
 
   /**
@@ -47,34 +47,34 @@ export class RobotService {
   async visible(
     account: Account,
     refs: readonly { robot_id: string }[],
-  ): Promise<{ robots: Robot[]; robot_licenses: RobotLicence[] }> {
+  ): Promise<{ robots: Robot[]; robot_licenses: RobotLicense[] }> {
     const now = this.clock.now();
     const ids = [...new Set(refs.map((r) => r.robot_id).filter(isUuid))];
     const rows = refs.length === 0 ? await repo.ofUser(this.db, account.userId) : await repo.byIds(this.db, ids);
     const [bound, shared] = await Promise.all([
-      licenceRepository.byRobots(
+      licenseRepository.byRobots(
         this.db,
         rows.map((r) => r.id),
       ),
-      licenceRepository.sharedWith(this.db, account.userId, now),
+      licenseRepository.sharedWith(this.db, account.userId, now),
     ]);
-    const licenceOf = new Map(bound.map((l) => [l.robotId, l]));
-    const shareOf = new Map(shared.map((s) => [s.licence.id, s.share]));
+    const licenseOf = new Map(bound.map((l) => [l.robotId, l]));
+    const shareOf = new Map(shared.map((s) => [s.license.id, s.share]));
     const robots: Robot[] = [];
-    const robotLicences: RobotLicence[] = [];
+    const robotLicenses: RobotLicense[] = [];
     for (const row of rows) {
-      const licence = licenceOf.get(row.id);
+      const license = licenseOf.get(row.id);
       if (row.userId === account.userId) {
-        robots.push(this.view(row, licence, true));
-        if (licence) robotLicences.push(this.licences.ownerView(licence));
+        robots.push(this.view(row, license, true));
+        if (license) robotLicenses.push(this.licenses.ownerView(license));
         continue;
       }
-      const share = licence ? shareOf.get(licence.id) : undefined;
-      if (!licence || !share) continue;
-      robots.push(this.view(row, licence, false));
-      robotLicences.push(this.licences.sharedView(licence, share));
+      const share = license ? shareOf.get(license.id) : undefined;
+      if (!license || !share) continue;
+      robots.push(this.view(row, license, false));
+      robotLicenses.push(this.licenses.sharedView(license, share));
     }
-    return { robots, robot_licenses: robotLicences };
+    return { robots, robot_licenses: robotLicenses };
   }
 
   async register(
@@ -102,14 +102,14 @@ export class RobotService {
     return this.ownViews(row);
   }
 
-  /** UNREGISTER: the robot goes; a licence bound to it becomes unpaired with a new code. */
+  /** UNREGISTER: the robot goes; a license bound to it becomes unpaired with a new code. */
   async unregister(account: Account, robotId: string): Promise<void> {
     const deleted =
       isUuid(robotId) &&
       (await this.db.transaction(async (tx) => {
         const robot = await repo.byIdOfOwner(tx, robotId, account.userId);
         if (!robot) return false;
-        await this.licences.releaseRobot(tx, robot.id);
+        await this.licenses.releaseRobot(tx, robot.id);
         return repo.delete(tx, robot.id, account.userId);
       }));
     if (!deleted) throw new ApiError('NOT_FOUND', NO_ROBOT);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   as,
   expectFieldError,
-  grantLicence,
+  grantLicense,
   hardwareHash,
   JUNK_BODIES,
   nextIp,
@@ -158,18 +158,18 @@ describe('ownership', () => {
 });
 
 describe('UNREGISTER', () => {
-  it('removes the robot; its licence becomes unpaired with a new code', async () => {
+  it('removes the robot; its license becomes unpaired with a new code', async () => {
     const user = await signIn(t);
     const robot = await register(user);
-    const { licenceId, code } = await grantLicence(t, user.id);
+    const { licenseId, code } = await grantLicense(t, user.id);
     await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robot.robot_id });
     const [paired] = await robotsOf(user);
-    expect(paired!.license.license_id).toBe(licenceId);
+    expect(paired!.license.license_id).toBe(licenseId);
 
     const res = await as(t, user, robots)('UNREGISTER', { robot_id: robot.robot_id });
     expect(res.status).toBe(200);
     expect(await robotsOf(user)).toEqual([]);
-    const lic = await as(t, user, license)('GetLicences');
+    const lic = await as(t, user, license)('GetLicenses');
     const [entry] = (lic.body.user_licenses as { robot_licenses: { robot_id: string; pair_code: string }[] })
       .robot_licenses;
     expect(entry!.robot_id).toBe('');

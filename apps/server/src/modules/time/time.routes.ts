@@ -2,8 +2,8 @@ import { ApiError, time } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { mountService } from '../../plugins/actions.ts';
 import { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
-import { licenceRepository } from '../license/license.repository.ts';
-import { LicenceService } from '../license/license.service.ts';
+import { licenseRepository } from '../license/license.repository.ts';
+import { LicenseService } from '../license/license.service.ts';
 import { userRepository } from '../useraction/useraction.repository.ts';
 import { TimeService } from './time.service.ts';
 
@@ -18,15 +18,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function timeRoutes(app: FastifyInstance): Promise<void> {
   const { db, clock, config } = app.deps;
 
-  /** Dial time is metered only for robots the user holds no licence for (DESIGN §4). */
-  async function coveredByOwnLicence(robotId: string, userId: string): Promise<boolean> {
+  /** Dial time is metered only for robots the user holds no license for (DESIGN §4). */
+  async function coveredByOwnLicense(robotId: string, userId: string): Promise<boolean> {
     if (!UUID.test(robotId)) return false;
-    const licence = await licenceRepository.byRobot(db, robotId);
-    return Boolean(licence && licence.userId === userId && licence.endsAt > clock.now());
+    const license = await licenseRepository.byRobot(db, robotId);
+    return Boolean(license && license.userId === userId && license.endsAt > clock.now());
   }
 
   const times = new TimeService(db, clock);
-  const slots = new FlexSlotService(db, clock, new LicenceService(db, clock, config.JWT_SECRET));
+  const slots = new FlexSlotService(db, clock, new LicenseService(db, clock, config.JWT_SECRET));
 
   mountService(app, time, {
     async CHECK_REMAINING_TIME(input, { caller }) {
@@ -35,10 +35,10 @@ export async function timeRoutes(app: FastifyInstance): Promise<void> {
     },
 
     async UPDATE_TIME(input, { caller }) {
-      if (await coveredByOwnLicence(input.robot_id, caller.userId))
+      if (await coveredByOwnLicense(input.robot_id, caller.userId))
         throw new ApiError(
           'CONFLICT',
-          'robot_id: this robot is covered by your licence; dial time is metered only for robots you hold no licence for',
+          'robot_id: this robot is covered by your license; dial time is metered only for robots you hold no license for',
         );
       return {
         user_time: await times.use(caller.userId, {

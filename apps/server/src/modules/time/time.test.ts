@@ -14,7 +14,7 @@ import {
   closeApp,
   driverAsset,
   expectFieldError,
-  grantLicence,
+  grantLicense,
   hardwareHash,
   JUNK_BODIES,
   nextIp,
@@ -182,9 +182,9 @@ describe('the ledger through the API', () => {
 });
 
 describe('UPDATE_TIME metering', () => {
-  it('meters only robots the user holds no licence for', async () => {
+  it('meters only robots the user holds no license for', async () => {
     const user = await signIn(t);
-    const { code } = await grantLicence(t, user.id, 'Pepper');
+    const { code } = await grantLicense(t, user.id, 'Pepper');
     const registered = await as(
       t,
       user,
@@ -343,7 +343,7 @@ describe('dial slots (GET_SLOTS, UPDATE_SLOTS, CLEAR_SLOTS)', () => {
     expectFieldError(update, 400, 'user_slots.0.slot_id');
   });
 
-  it('fills slots with flexible licences, keeps unchanged ones, and clears them', async () => {
+  it('fills slots with flexible licenses, keeps unchanged ones, and clears them', async () => {
     const user = await signIn(t);
     await flexSlotRepository.setAmount(t.app.deps.db, user.id, 2, 'operator', t.clock.now());
     const pepper = await driverAsset(t, 'Pepper');
@@ -359,7 +359,7 @@ describe('dial slots (GET_SLOTS, UPDATE_SLOTS, CLEAR_SLOTS)', () => {
     const after = second.body.user_slots as { slot_id: number; license_id: string }[];
     expect(after.find((s) => s.slot_id === 0)!.license_id).toBe(s0!.license_id);
 
-    const lic = await as(t, user, license)('GetLicences');
+    const lic = await as(t, user, license)('GetLicenses');
     const flex = (lic.body.user_licenses as { robot_licenses: { isFlexible: boolean; pair_code: string }[] })
       .robot_licenses;
     expect(flex).toHaveLength(2);
@@ -367,7 +367,7 @@ describe('dial slots (GET_SLOTS, UPDATE_SLOTS, CLEAR_SLOTS)', () => {
 
     const cleared = await slotsCall(user, 'CLEAR_SLOTS');
     expect((cleared.body.user_slots as { robot_id: string }[]).every((s) => s.robot_id === '')).toBe(true);
-    expect((await as(t, user, license)('GetLicences')).body.error.Code).toBe(23);
+    expect((await as(t, user, license)('GetLicenses')).body.error.Code).toBe(23);
   });
 
   it('refuses a robot that is not an approved driver, naming the slot', async () => {

@@ -99,9 +99,9 @@ export async function useractionRoutes(app: FastifyInstance): Promise<void> {
           user: { user_id: user.id, email: user.email, name: user.name },
           token_pair: pair,
         });
-        return { enc_creds };
+        return { target: 'hub', enc_creds };
       }
-      return { user: toPublicUser(user), token_pair: pair };
+      return { target: 'portal', user: toPublicUser(user), token_pair: pair };
     },
 
     async logout(input) {

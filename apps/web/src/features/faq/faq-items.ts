@@ -9,15 +9,15 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'add-robot',
     question: 'How do I add a new robot?',
     answer: [
-      'Open Add Robots, find your robot’s make and model, and add its licence to your cart. After checkout, an unpaired licence with a pairing code appears in MY ROBOTS on your dashboard.',
-      'Install and open the Hub on a computer connected to the robot, then enter the pairing code to pair the robot with that licence.',
+      'Open Add Robots, find your robot’s make and model, and add its license to your cart. After checkout, an unpaired license with a pairing code appears in MY ROBOTS on your dashboard.',
+      'Install and open the Hub on a computer connected to the robot, then enter the pairing code to pair the robot with that license.',
     ],
   },
   {
     id: 'pairing-code',
     question: 'What is a pairing code and where do I find it?',
     answer: [
-      'A pairing code is a short code that links one robot licence to one physical robot. Each unpaired licence shows its code on its card in MY ROBOTS.',
+      'A pairing code is a short code that links one robot license to one physical robot. Each unpaired license shows its code on its card in MY ROBOTS.',
       'Once the robot is paired, the code disappears and the card shows the robot’s name and whether it is Active or Inactive.',
     ],
   },
@@ -33,7 +33,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'dial-time',
     question: 'What is dial time?',
     answer: [
-      'Dial time is the number of minutes you spend connected to (dialling) a robot you do not hold a licence for. It is not used when you drive your own licensed robots.',
+      'Dial time is the number of minutes you spend connected to (dialling) a robot you do not hold a license for. It is not used when you drive your own licensed robots.',
       'You have two kinds: a yearly allowance from your plan, which resets at the start of each period, and time you buy, which never expires. The yearly allowance is used first. Pro subscribers have infinite dial time.',
     ],
   },
@@ -46,18 +46,18 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     ],
   },
   {
-    id: 'licence-types',
-    question: 'What is the difference between a robot licence and a flexible licence?',
+    id: 'license-types',
+    question: 'What is the difference between a robot license and a flexible license?',
     answer: [
-      'A robot driver licence is bought for one robot model and lasts a year. It belongs to you and can be paired with one physical robot of that model.',
-      'Flexible licences come with some subscription plans as a number of slots. In Flexible Licenses you choose which approved robot models fill your slots, and you can change the selection later; robots using a replaced licence need pairing again.',
+      'A robot driver license is bought for one robot model and lasts a year. It belongs to you and can be paired with one physical robot of that model.',
+      'Flexible licenses come with some subscription plans as a number of slots. In Flexible Licenses you choose which approved robot models fill your slots, and you can change the selection later; robots using a replaced license need pairing again.',
     ],
   },
   {
     id: 'download-hub',
     question: 'Where do I download the Hub?',
     answer: [
-      'Open Downloads in the sidebar, choose your operating system and select Download Now. You need to accept the licence agreement before the download starts.',
+      'Open Downloads in the sidebar, choose your operating system and select Download Now. You need to accept the license agreement before the download starts.',
       'The page only offers the operating systems the current Hub release supports, and links to a quickstart guide for installing it.',
     ],
   },

@@ -11,7 +11,7 @@ export function FaqPage() {
       <header className="space-y-2">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Frequently asked questions</h1>
         <p className="text-muted-foreground">
-          Quick answers about robots, pairing, dial time, licences, downloads and subscriptions.
+          Quick answers about robots, pairing, dial time, licenses, downloads and subscriptions.
         </p>
       </header>
       <Accordion type="multiple" className="rounded-lg border bg-card px-4">

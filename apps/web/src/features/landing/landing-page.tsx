@@ -8,7 +8,7 @@ const FEATURES: readonly { icon: LucideIcon; title: string; text: string }[] = [
   {
     icon: BotIcon,
     title: 'All your robots in one place',
-    text: 'See every paired, unpaired and shared robot with its status and pairing code, and add licences for new models.',
+    text: 'See every paired, unpaired and shared robot with its status and pairing code, and add licenses for new models.',
   },
   {
     icon: DownloadIcon,
@@ -17,8 +17,8 @@ const FEATURES: readonly { icon: LucideIcon; title: string; text: string }[] = [
   },
   {
     icon: CreditCardIcon,
-    title: 'Licences and subscriptions',
-    text: 'Choose a plan, buy dial time and assign flexible licences to the robot models you use.',
+    title: 'Licenses and subscriptions',
+    text: 'Choose a plan, buy dial time and assign flexible licenses to the robot models you use.',
   },
 ];
 
@@ -49,7 +49,7 @@ export function LandingPage({ footer }: { footer?: React.ReactNode }) {
         <section className="mx-auto flex max-w-5xl flex-col items-start gap-6 px-4 py-16 sm:py-24">
           <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">{PRODUCT_NAME}</h1>
           <p className="max-w-2xl text-lg text-muted-foreground">
-            The customer portal for your robot software: manage robots and licences, download the Hub, keep track of
+            The customer portal for your robot software: manage robots and licenses, download the Hub, keep track of
             dial time and run your subscription, all from one dashboard.
           </p>
           <SignInButton size="lg" />

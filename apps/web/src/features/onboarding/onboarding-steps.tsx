@@ -37,7 +37,7 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       body: (
         <p>
           The Hub is the desktop application that connects your computer to your robots. Open <strong>Downloads</strong>{' '}
-          in the sidebar, pick your operating system, accept the licence agreement and run the installer.
+          in the sidebar, pick your operating system, accept the license agreement and run the installer.
         </p>
       ),
     },
@@ -46,8 +46,8 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       title: 'Manage your robots',
       body: (
         <p>
-          Your dashboard lists your robots: paired robots with their status, unpaired licences with their pairing code,
-          and robots other people share with you. Use <strong>Add Robots</strong> to buy a licence for another model,
+          Your dashboard lists your robots: paired robots with their status, unpaired licenses with their pairing code,
+          and robots other people share with you. Use <strong>Add Robots</strong> to buy a license for another model,
           then enter its pairing code in the Hub to pair it.
         </p>
       ),
@@ -58,7 +58,7 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       body: (
         <p>
           Under <strong>Subscriptions</strong>, the Subscription Dashboard shows your current plan, lets you upgrade and
-          update your payment details. Plans with flexible licence slots let you choose which robot models fill them in{' '}
+          update your payment details. Plans with flexible license slots let you choose which robot models fill them in{' '}
           <strong>Flexible Licenses</strong>.
         </p>
       ),

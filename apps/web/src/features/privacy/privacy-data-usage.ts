@@ -22,12 +22,12 @@ export const DATA_USAGE_ROWS: readonly DataUsageRow[] = [
   },
   {
     purpose: 'Licensing, pairing and managing your robots',
-    data: 'Robot make, model and name, hardware identifier, availability, pairing codes, licence records, email addresses you share licences with',
-    basis: `Contract: we need it to deliver the licences you hold. ${retention}`,
+    data: 'Robot make, model and name, hardware identifier, availability, pairing codes, license records, email addresses you share licenses with',
+    basis: `Contract: we need it to deliver the licenses you hold. ${retention}`,
   },
   {
     purpose: 'Metering dial time',
-    data: 'Dial time used and remaining, robot and licence identifiers, times of use',
+    data: 'Dial time used and remaining, robot and license identifiers, times of use',
     basis: `Contract: dial time is part of the service you signed up for. ${retention}`,
   },
   {
@@ -37,8 +37,8 @@ export const DATA_USAGE_ROWS: readonly DataUsageRow[] = [
   },
   {
     purpose: 'Providing Hub downloads',
-    data: 'Download records (platform, version, time) and your acceptance of the licence agreement',
-    basis: `Contract: recording acceptance of the software licence before delivery. ${retention}`,
+    data: 'Download records (platform, version, time) and your acceptance of the license agreement',
+    basis: `Contract: recording acceptance of the software license before delivery. ${retention}`,
   },
   {
     purpose: 'Answering support requests and sending service emails or, if you opt in, product news',

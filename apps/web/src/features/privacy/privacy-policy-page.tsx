@@ -91,7 +91,7 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
       <Section id="contact-details">
         <p>
           {PRODUCT_NAME} is run by the robotics software company that provides the robot drivers, the Hub and the
-          licences you manage here (“we”, “us”). If you have any question about how we handle your personal data, write
+          licenses you manage here (“we”, “us”). If you have any question about how we handle your personal data, write
           to our data protection contact at{' '}
           <a className={mailLink} href={`mailto:${env.privacyEmail}`}>
             {env.privacyEmail}
@@ -109,9 +109,9 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
             stored only as a one-way hash; nobody at our company can read it.
           </li>
           <li>
-            <strong>Robots and licences:</strong> the robots you register and pair (make, model, name, a hardware
-            identifier and whether they are online), your licences and pairing codes, and the email addresses of people
-            you share a licence with.
+            <strong>Robots and licenses:</strong> the robots you register and pair (make, model, name, a hardware
+            identifier and whether they are online), your licenses and pairing codes, and the email addresses of people
+            you share a license with.
           </li>
           <li>
             <strong>Usage:</strong> dial time you use, Hub downloads, sign-in times and failed sign-in attempts, and
@@ -133,14 +133,14 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
 
       <Section id="how-and-why">
         <p>
-          Most of this information you give us directly: when you create an account, edit your profile, buy a licence or
+          Most of this information you give us directly: when you create an account, edit your profile, buy a license or
           a subscription, or contact us. The rest is created as you use the service: the Hub reports robot registration,
           pairing and dial time, our servers record sign-ins and downloads, and our payment provider tells us whether a
           payment succeeded.
         </p>
         <p>We use it to:</p>
         <ul className="list-disc space-y-1 pl-5">
-          <li>provide your account, your licences, dial time and downloads (performance of our contract with you);</li>
+          <li>provide your account, your licenses, dial time and downloads (performance of our contract with you);</li>
           <li>take payments and keep the accounting records the law requires (contract and legal obligation);</li>
           <li>keep your account and our systems secure and fix faults (our legitimate interests);</li>
           <li>answer your questions and tell you about changes to the service (our legitimate interests);</li>

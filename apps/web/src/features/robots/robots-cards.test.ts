@@ -1,8 +1,8 @@
-import type { Robot, RobotLicence } from '@portal/contract';
+import type { Robot, RobotLicense } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
-import { findManagedRobot, licencesWithRobot, type RobotCardModel, robotCards, robotManagerView } from './robots-cards';
+import { findManagedRobot, licensesWithRobot, type RobotCardModel, robotCards, robotManagerView } from './robots-cards';
 
-function licence(over: Partial<RobotLicence> & { id: string }): RobotLicence {
+function license(over: Partial<RobotLicense> & { id: string }): RobotLicense {
   const { id, ...rest } = over;
   return {
     robot_id: '',
@@ -33,25 +33,25 @@ function robot(over: Partial<Robot> & { robot_id: string }): Robot {
   };
 }
 
-describe('licencesWithRobot', () => {
+describe('licensesWithRobot', () => {
   it.each([
     ['none', [], []],
-    ['unpaired only', [licence({ id: 'l1', pair_code: 'ABCD2345' })], []],
+    ['unpaired only', [license({ id: 'l1', pair_code: 'ABCD2345' })], []],
     [
       'paired and unpaired',
-      [licence({ id: 'l1', robot_id: 'r1', asset_id: 'a1' }), licence({ id: 'l2', pair_code: 'X' })],
+      [license({ id: 'l1', robot_id: 'r1', asset_id: 'a1' }), license({ id: 'l2', pair_code: 'X' })],
       [{ robot_id: 'r1', asset_id: 'a1' }],
     ],
-  ])('%s', (_name, licences, refs) => {
-    expect(licencesWithRobot(licences)).toEqual(refs);
+  ])('%s', (_name, licenses, refs) => {
+    expect(licensesWithRobot(licenses)).toEqual(refs);
   });
 });
 
 describe('robotCards', () => {
-  const cases: [string, RobotLicence, Robot[], boolean, Partial<RobotCardModel>][] = [
+  const cases: [string, RobotLicense, Robot[], boolean, Partial<RobotCardModel>][] = [
     [
-      'unpaired licence shows its code, dashed, not clickable',
-      licence({ id: 'l1', pair_code: 'ABCD2345', robot_model: 'Nao', robot_make: 'Aldebaran' }),
+      'unpaired license shows its code, dashed, not clickable',
+      license({ id: 'l1', pair_code: 'ABCD2345', robot_model: 'Nao', robot_make: 'Aldebaran' }),
       [],
       false,
       {
@@ -64,58 +64,58 @@ describe('robotCards', () => {
       },
     ],
     [
-      'paired licence takes the robot name and Active',
-      licence({ id: 'l2', robot_id: 'r1', paired_status: true }),
+      'paired license takes the robot name and Active',
+      license({ id: 'l2', robot_id: 'r1', paired_status: true }),
       [robot({ robot_id: 'r1', name: 'Robbie', robot_state: { available: true } })],
       false,
       { name: 'Robbie', status: 'Active', unpaired: false, clickable: true, robotId: 'r1' },
     ],
     [
       'an unavailable robot is Inactive',
-      licence({ id: 'l3', robot_id: 'r2' }),
+      license({ id: 'l3', robot_id: 'r2' }),
       [robot({ robot_id: 'r2', robot_state: { available: false } })],
       false,
       { status: 'Inactive' },
     ],
     [
-      'a paired licence whose robot is missing is Inactive without a name',
-      licence({ id: 'l4', robot_id: 'gone' }),
+      'a paired license whose robot is missing is Inactive without a name',
+      license({ id: 'l4', robot_id: 'gone' }),
       [],
       false,
       { name: '', status: 'Inactive', clickable: true },
     ],
     [
       'model mapping: Tiago_Steel is Tiago with Steel',
-      licence({ id: 'l5', robot_model: 'Tiago_Steel' }),
+      license({ id: 'l5', robot_model: 'Tiago_Steel' }),
       [],
       false,
       { model: 'Tiago', version: 'Steel', rawModel: 'Tiago_Steel', image: '/images/robots/tiago-steel.svg' },
     ],
     [
-      'the robot model wins over the licence model',
-      licence({ id: 'l6', robot_id: 'r3', robot_model: 'Tiago' }),
+      'the robot model wins over the license model',
+      license({ id: 'l6', robot_id: 'r3', robot_model: 'Tiago' }),
       [robot({ robot_id: 'r3', model: 'Artus_Hand', make: 'Psyonic' })],
       false,
       { model: 'Artus Hand', make: 'Psyonic', image: '/images/robots/artus-hand.svg' },
     ],
     [
       'unknown model shows the generic image',
-      licence({ id: 'l7', robot_model: 'Mystery' }),
+      license({ id: 'l7', robot_model: 'Mystery' }),
       [],
       false,
       { model: 'Mystery', image: '/images/robots/generic.svg' },
     ],
-    ['flexible licence', licence({ id: 'l8', isFlexible: true }), [], false, { isFlexible: true }],
+    ['flexible license', license({ id: 'l8', isFlexible: true }), [], false, { isFlexible: true }],
     [
       'flexible robot',
-      licence({ id: 'l9', robot_id: 'r4' }),
+      license({ id: 'l9', robot_id: 'r4' }),
       [robot({ robot_id: 'r4', isFlexible: true })],
       false,
       { isFlexible: true },
     ],
     [
       'shared cards are never clickable',
-      licence({ id: 'l10', robot_id: 'r5' }),
+      license({ id: 'l10', robot_id: 'r5' }),
       [robot({ robot_id: 'r5' })],
       true,
       { shared: true, clickable: false },
@@ -127,23 +127,23 @@ describe('robotCards', () => {
   });
 
   it('has no version key without a version', () => {
-    const [card] = robotCards([licence({ id: 'l1', robot_model: 'Nao' })], [], { shared: false });
+    const [card] = robotCards([license({ id: 'l1', robot_model: 'Nao' })], [], { shared: false });
     expect(card && 'version' in card).toBe(false);
   });
 
-  it('gives unique keys to licences without ids', () => {
-    const cards = robotCards([licence({ id: '' }), licence({ id: '' })], [], { shared: false });
+  it('gives unique keys to licenses without ids', () => {
+    const cards = robotCards([license({ id: '' }), license({ id: '' })], [], { shared: false });
     expect(new Set(cards.map((c) => c.key)).size).toBe(2);
   });
 });
 
 describe('robotManagerView', () => {
   const [paired, unpaired] = robotCards(
-    [licence({ id: 'p', robot_id: 'r1' }), licence({ id: 'u', pair_code: 'ABCD2345' })],
+    [license({ id: 'p', robot_id: 'r1' }), license({ id: 'u', pair_code: 'ABCD2345' })],
     [robot({ robot_id: 'r1' })],
     { shared: false },
   ) as [RobotCardModel, RobotCardModel];
-  const [shared] = robotCards([licence({ id: 's', robot_id: 'r9' })], [robot({ robot_id: 'r9' })], {
+  const [shared] = robotCards([license({ id: 's', robot_id: 'r9' })], [robot({ robot_id: 'r9' })], {
     shared: true,
   }) as [RobotCardModel];
 
@@ -156,26 +156,26 @@ describe('robotManagerView', () => {
     ['a filter that hides everything is not empty', 'unpaired', [paired], [], [], [], false],
   ] as const)('%s', (_name, filter, mine, sharedCards, mineIds, sharedIds, empty) => {
     const view = robotManagerView(mine, sharedCards, filter);
-    expect(view.mine.map((c) => c.licenceId)).toEqual(mineIds);
-    expect(view.shared.map((c) => c.licenceId)).toEqual(sharedIds);
+    expect(view.mine.map((c) => c.licenseId)).toEqual(mineIds);
+    expect(view.shared.map((c) => c.licenseId)).toEqual(sharedIds);
     expect(view.empty).toBe(empty);
   });
 });
 
 describe('findManagedRobot', () => {
-  const own = licence({ id: 'own', robot_id: 'r1' });
-  const unpairedOwn = licence({ id: 'u', pair_code: 'ABCD2345' });
-  const sharedLicence = licence({ id: 'sh', robot_id: 'r2' });
-  const licences = { robot_licenses: [own, unpairedOwn], shared_robot_licenses: [sharedLicence] };
+  const own = license({ id: 'own', robot_id: 'r1' });
+  const unpairedOwn = license({ id: 'u', pair_code: 'ABCD2345' });
+  const sharedLicense = license({ id: 'sh', robot_id: 'r2' });
+  const licenses = { robot_licenses: [own, unpairedOwn], shared_robot_licenses: [sharedLicense] };
   const r1 = robot({ robot_id: 'r1' });
 
   it.each([
-    ['own robot', 'r1', [r1], { kind: 'own', licence: own, robot: r1 }],
-    ['own licence whose robot was not returned', 'r1', [], { kind: 'own', licence: own, robot: undefined }],
+    ['own robot', 'r1', [r1], { kind: 'own', license: own, robot: r1 }],
+    ['own license whose robot was not returned', 'r1', [], { kind: 'own', license: own, robot: undefined }],
     ['shared robot', 'r2', [], { kind: 'shared' }],
     ["someone else's robot", 'r3', [], { kind: 'missing' }],
-    ['empty id never matches an unpaired licence', '', [], { kind: 'missing' }],
+    ['empty id never matches an unpaired license', '', [], { kind: 'missing' }],
   ])('%s', (_name, id, robots, expected) => {
-    expect(findManagedRobot(licences, robots, id)).toEqual(expected);
+    expect(findManagedRobot(licenses, robots, id)).toEqual(expected);
   });
 });

@@ -3,17 +3,17 @@ import {
   matchesPairingFilter,
   type PairingFilter,
   type Robot,
-  type RobotLicence,
+  type RobotLicense,
   robotImage,
   robotStatusLabel,
-  type UserLicences,
+  type UserLicenses,
 } from '@portal/contract';
 
-/** What one robot card of the Robot Manager shows: a licence, with its robot when it is paired. */
+/** What one robot card of the Robot Manager shows: a license, with its robot when it is paired. */
 export interface RobotCardModel {
   /** unique within a grid */
   key: string;
-  licenceId: string;
+  licenseId: string;
   /** '' while unpaired */
   robotId: string;
   /** the model as stored (Tiago_Steel) */
@@ -34,39 +34,39 @@ export interface RobotCardModel {
   clickable: boolean;
 }
 
-/** The licences GetRobots is asked about: those bound to a robot. */
-export function licencesWithRobot(licences: readonly RobotLicence[]): { robot_id: string; asset_id: string }[] {
-  return licences.filter((l) => l.robot_id !== '').map((l) => ({ robot_id: l.robot_id, asset_id: l.asset_id }));
+/** The licenses GetRobots is asked about: those bound to a robot. */
+export function licensesWithRobot(licenses: readonly RobotLicense[]): { robot_id: string; asset_id: string }[] {
+  return licenses.filter((l) => l.robot_id !== '').map((l) => ({ robot_id: l.robot_id, asset_id: l.asset_id }));
 }
 
-/** One card per licence; a paired licence takes its robot's name, state and (when given) make and model. */
+/** One card per license; a paired license takes its robot's name, state and (when given) make and model. */
 export function robotCards(
-  licences: readonly RobotLicence[],
+  licenses: readonly RobotLicense[],
   robots: readonly Robot[],
   options: { shared: boolean },
 ): RobotCardModel[] {
   const byId = new Map(robots.map((r) => [r.robot_id, r]));
-  return licences.map((licence, index) => {
-    const robot = licence.robot_id ? byId.get(licence.robot_id) : undefined;
-    const rawModel = robot?.model || licence.robot_model;
+  return licenses.map((license, index) => {
+    const robot = license.robot_id ? byId.get(license.robot_id) : undefined;
+    const rawModel = robot?.model || license.robot_model;
     const shown = displayModel(rawModel);
-    const pairCode = licence.pair_code || robot?.pair_code || '';
+    const pairCode = license.pair_code || robot?.pair_code || '';
     return {
-      key: `${licence.robot_license.license_id || 'licence'}:${licence.robot_id || index}`,
-      licenceId: licence.robot_license.license_id,
-      robotId: licence.robot_id,
+      key: `${license.robot_license.license_id || 'license'}:${license.robot_id || index}`,
+      licenseId: license.robot_license.license_id,
+      robotId: license.robot_id,
       rawModel,
       model: shown.model,
       ...(shown.version ? { version: shown.version } : {}),
-      make: robot?.make || licence.robot_make,
+      make: robot?.make || license.robot_make,
       image: robotImage(rawModel),
-      isFlexible: licence.isFlexible || Boolean(robot?.isFlexible),
+      isFlexible: license.isFlexible || Boolean(robot?.isFlexible),
       pairCode,
       name: robot?.name ?? '',
       status: robotStatusLabel(robot?.robot_state.available),
       unpaired: !matchesPairingFilter({ pair_code: pairCode }, 'paired'),
       shared: options.shared,
-      clickable: !options.shared && licence.robot_id !== '',
+      clickable: !options.shared && license.robot_id !== '',
     };
   });
 }
@@ -93,19 +93,19 @@ export function robotManagerView(
 }
 
 export type ManagedRobot =
-  | { kind: 'own'; licence: RobotLicence; robot: Robot | undefined }
+  | { kind: 'own'; license: RobotLicense; robot: Robot | undefined }
   | { kind: 'shared' }
   | { kind: 'missing' };
 
-/** What the manager page of a robot id finds: one of the user's licences, a shared robot, or nothing. */
+/** What the manager page of a robot id finds: one of the user's licenses, a shared robot, or nothing. */
 export function findManagedRobot(
-  licences: Pick<UserLicences, 'robot_licenses' | 'shared_robot_licenses'>,
+  licenses: Pick<UserLicenses, 'robot_licenses' | 'shared_robot_licenses'>,
   robots: readonly Robot[],
   robotId: string,
 ): ManagedRobot {
   if (!robotId) return { kind: 'missing' };
-  const licence = licences.robot_licenses.find((l) => l.robot_id === robotId);
-  if (licence) return { kind: 'own', licence, robot: robots.find((r) => r.robot_id === robotId) };
-  if (licences.shared_robot_licenses.some((l) => l.robot_id === robotId)) return { kind: 'shared' };
+  const license = licenses.robot_licenses.find((l) => l.robot_id === robotId);
+  if (license) return { kind: 'own', license, robot: robots.find((r) => r.robot_id === robotId) };
+  if (licenses.shared_robot_licenses.some((l) => l.robot_id === robotId)) return { kind: 'shared' };
   return { kind: 'missing' };
 }

@@ -17,7 +17,7 @@ export function LoginPage({ search, cookieNotice }: { search: LoginSearch; cooki
           <CardDescription>
             {hub
               ? 'Sign in to connect the Hub on this computer to your account.'
-              : 'Sign in to manage your robots, licences and subscriptions.'}
+              : 'Sign in to manage your robots, licenses and subscriptions.'}
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">

@@ -45,7 +45,7 @@ export function SignupPage() {
       <Card>
         <CardHeader>
           <h1 className="text-2xl font-semibold tracking-tight">Create an account</h1>
-          <CardDescription>Manage your robots, licences and subscriptions in one place.</CardDescription>
+          <CardDescription>Manage your robots, licenses and subscriptions in one place.</CardDescription>
         </CardHeader>
         <CardContent>
           <SignupForm onRegistered={setRegisteredEmail} />

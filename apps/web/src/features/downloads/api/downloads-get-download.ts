@@ -9,7 +9,7 @@ export const INVALID_DOWNLOAD = 'Invalid asset for download';
 export interface DownloadRequest {
   asset: Asset;
   artifact: Artifact | undefined;
-  /** the version of the licence agreement the user ticked */
+  /** the version of the license agreement the user ticked */
   agreementVersion: string;
 }
 

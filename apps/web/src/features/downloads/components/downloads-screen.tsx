@@ -17,7 +17,7 @@ import { cn } from '@/lib/utils';
 import { useAssets } from '../api/downloads-assets';
 import { type DownloadsView, downloadsView, type Offer, type OsCard, osChoice } from '../downloads-options';
 import { useDetectedPlatform } from '../hooks/downloads-use-detected-platform';
-import { DownloadsLicenceDialog } from './downloads-licence-dialog';
+import { DownloadsLicenseDialog } from './downloads-license-dialog';
 
 export const DOWNLOADS_LOADING = 'Loading downloads...';
 
@@ -189,7 +189,7 @@ function DownloadPanel({
             </div>
           )}
         </dl>
-        <DownloadsLicenceDialog offer={selected} platformLabel={option.label} quickstartUrl={quickstartUrl} />
+        <DownloadsLicenseDialog offer={selected} platformLabel={option.label} quickstartUrl={quickstartUrl} />
       </CardContent>
     </Card>
   );
@@ -247,7 +247,7 @@ export function DownloadsScreen({ quickstartUrl }: { quickstartUrl: string }) {
           <CardTitle>The Hub</CardTitle>
           <CardDescription>
             The Hub is the desktop application that connects your computer to your robots. It signs you in, registers
-            and pairs your robots with their licences, and lets you dial them from anywhere. Install it on the computer
+            and pairs your robots with their licenses, and lets you dial them from anywhere. Install it on the computer
             you use to work with your robots.
           </CardDescription>
         </CardHeader>

@@ -1,14 +1,14 @@
-import { license, type RobotLicence } from '@portal/contract';
+import { license, type RobotLicense } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callAction, withMessage } from '@/lib/api-client';
-import { licencesKey } from './robots-licences';
+import { licensesKey } from './robots-licenses';
 
 export const REGENERATE_FAILED = 'Failed to regenerate the pairing code';
 
-/** REGENERATEPAIRCODE: a new pairing code for an unpaired licence; the old one stops working. */
-export async function regeneratePairCode(email: string, licenceId: string): Promise<RobotLicence | undefined> {
+/** REGENERATEPAIRCODE: a new pairing code for an unpaired license; the old one stops working. */
+export async function regeneratePairCode(email: string, licenseId: string): Promise<RobotLicense | undefined> {
   try {
-    const res = await callAction(license, 'REGENERATEPAIRCODE', { email, license_id: licenceId });
+    const res = await callAction(license, 'REGENERATEPAIRCODE', { email, license_id: licenseId });
     return res.robot_license;
   } catch (err) {
     throw withMessage(err, REGENERATE_FAILED);
@@ -18,7 +18,7 @@ export async function regeneratePairCode(email: string, licenceId: string): Prom
 export function useRegeneratePairCode(email: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (licenceId: string) => regeneratePairCode(email, licenceId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: licencesKey(email) }),
+    mutationFn: (licenseId: string) => regeneratePairCode(email, licenseId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: licensesKey(email) }),
   });
 }

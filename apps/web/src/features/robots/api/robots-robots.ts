@@ -15,7 +15,7 @@ export interface RobotRef {
 }
 
 /**
- * GetRobots, called once for the user's licences that have a robot and once for the shared ones
+ * GetRobots, called once for the user's licenses that have a robot and once for the shared ones
  * (spec/001 §7). Nothing to ask about answers no robots without a call.
  */
 export async function fetchRobots(email: string, kind: RobotsKind, refs: readonly RobotRef[]): Promise<Robot[]> {

@@ -1,15 +1,15 @@
-import { license, type RobotLicence } from '@portal/contract';
+import { license, type RobotLicense } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callAction, withMessage } from '@/lib/api-client';
-import { licencesKey } from './robots-licences';
+import { licensesKey } from './robots-licenses';
 import { robotsBaseKey } from './robots-robots';
 
 export const UNPAIR_FAILED = 'Failed to unpair the robot';
 
-/** UNPAIR: releases the robot bound to a licence; the licence answers with a new pairing code. */
-export async function unpairLicence(email: string, licenceId: string): Promise<RobotLicence | undefined> {
+/** UNPAIR: releases the robot bound to a license; the license answers with a new pairing code. */
+export async function unpairLicense(email: string, licenseId: string): Promise<RobotLicense | undefined> {
   try {
-    const res = await callAction(license, 'UNPAIR', { email, license_id: licenceId });
+    const res = await callAction(license, 'UNPAIR', { email, license_id: licenseId });
     return res.robot_license;
   } catch (err) {
     throw withMessage(err, UNPAIR_FAILED);
@@ -19,9 +19,9 @@ export async function unpairLicence(email: string, licenceId: string): Promise<R
 export function useUnpair(email: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (licenceId: string) => unpairLicence(email, licenceId),
+    mutationFn: (licenseId: string) => unpairLicense(email, licenseId),
     onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: licencesKey(email) });
+      await queryClient.invalidateQueries({ queryKey: licensesKey(email) });
       await queryClient.invalidateQueries({ queryKey: robotsBaseKey(email) });
     },
   });

@@ -3,7 +3,7 @@ import {
   formatDateGB,
   LOADER_DELAY_MS,
   type Robot,
-  type RobotLicence,
+  type RobotLicense,
   remainingDaysUntil,
   robotImage,
   robotStatusLabel,
@@ -25,12 +25,12 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { cn } from '@/lib/utils';
-import { useLicences } from '../api/robots-licences';
+import { useLicenses } from '../api/robots-licenses';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useRobots } from '../api/robots-robots';
 import { useUnpair } from '../api/robots-unpair';
 import { useDelayedFlag } from '../hooks/robots-use-delayed-flag';
-import { findManagedRobot, licencesWithRobot } from '../robots-cards';
+import { findManagedRobot, licensesWithRobot } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
 import { RobotStatus } from './robots-status';
@@ -43,7 +43,7 @@ export const MANAGE_TEXT = {
   shared: 'Only its owner can manage it. You can see it under Shared Robots on your dashboard.',
   unpairTitle: 'Unpair this robot?',
   unpairBody:
-    'The robot loses this licence and can no longer be used with it until it is paired again. The licence gets a new pairing code, which you can enter in the Hub to pair this or another robot.',
+    'The robot loses this license and can no longer be used with it until it is paired again. The license gets a new pairing code, which you can enter in the Hub to pair this or another robot.',
   unpaired: 'Robot unpaired',
   regenerated: 'New pairing code created',
 } as const;
@@ -82,8 +82,8 @@ function Notice({ title, body }: { title: string; body: string }) {
   );
 }
 
-function RobotDetails({ robot, licence }: { robot: Robot | undefined; licence: RobotLicence }) {
-  const rawModel = robot?.model || licence.robot_model;
+function RobotDetails({ robot, license }: { robot: Robot | undefined; license: RobotLicense }) {
+  const rawModel = robot?.model || license.robot_model;
   const shown = displayModel(rawModel);
   return (
     <Card>
@@ -100,7 +100,7 @@ function RobotDetails({ robot, licence }: { robot: Robot | undefined; licence: R
         />
         <dl className="grid min-w-0 flex-1 grid-cols-1 gap-3 sm:grid-cols-2">
           <Field label="Name">{robot?.name || '-'}</Field>
-          <Field label="Make">{robot?.make || licence.robot_make || '-'}</Field>
+          <Field label="Make">{robot?.make || license.robot_make || '-'}</Field>
           <Field label="Model">
             <span className="inline-flex items-center gap-2">
               {shown.model || '-'}
@@ -112,7 +112,7 @@ function RobotDetails({ robot, licence }: { robot: Robot | undefined; licence: R
             <span className="font-mono text-xs break-all">{robot?.hardware_hash || '-'}</span>
           </Field>
           <Field label="Robot ID" className="sm:col-span-2">
-            <span className="font-mono text-xs break-all">{licence.robot_id || robot?.robot_id || '-'}</span>
+            <span className="font-mono text-xs break-all">{license.robot_id || robot?.robot_id || '-'}</span>
           </Field>
         </dl>
       </CardContent>
@@ -120,17 +120,17 @@ function RobotDetails({ robot, licence }: { robot: Robot | undefined; licence: R
   );
 }
 
-function LicenceDetails({ licence }: { licence: RobotLicence }) {
-  const l = licence.robot_license;
+function LicenseDetails({ license }: { license: RobotLicense }) {
+  const l = license.robot_license;
   const days = remainingDaysUntil(l.end_date, Date.now());
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Licence</CardTitle>
+        <CardTitle>License</CardTitle>
       </CardHeader>
       <CardContent>
         <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-          <Field label="Licence ID" className="sm:col-span-2">
+          <Field label="License ID" className="sm:col-span-2">
             <span className="font-mono text-xs break-all">{l.license_id}</span>
           </Field>
           <Field label="Start date">{l.start_date ? formatDateGB(l.start_date) : '-'}</Field>
@@ -138,7 +138,7 @@ function LicenceDetails({ licence }: { licence: RobotLicence }) {
           <Field label="Remaining">
             {days} {days === 1 ? 'day' : 'days'}
           </Field>
-          <Field label="Type">{licence.isFlexible ? 'Flexible licence' : 'Robot licence'}</Field>
+          <Field label="Type">{license.isFlexible ? 'Flexible license' : 'Robot license'}</Field>
         </dl>
       </CardContent>
     </Card>
@@ -181,25 +181,25 @@ function UnpairButton({ onConfirm, pending }: { onConfirm: () => Promise<unknown
 }
 
 function PairingCard({
-  licence,
+  license,
   robot,
   email,
   onReleased,
 }: {
-  licence: RobotLicence;
+  license: RobotLicense;
   robot: Robot | undefined;
   email: string;
-  onReleased: (licence: RobotLicence) => void;
+  onReleased: (license: RobotLicense) => void;
 }) {
   const unpair = useUnpair(email);
   const regenerate = useRegeneratePairCode(email);
-  const paired = licence.robot_id !== '' && !licence.pair_code;
+  const paired = license.robot_id !== '' && !license.pair_code;
 
   const doUnpair = () =>
-    unpair.mutateAsync(licence.robot_license.license_id).then(
+    unpair.mutateAsync(license.robot_license.license_id).then(
       (next) => {
         toast.success(MANAGE_TEXT.unpaired);
-        onReleased(next ?? { ...licence, robot_id: '', paired_status: false });
+        onReleased(next ?? { ...license, robot_id: '', paired_status: false });
       },
       (err: Error) => {
         toast.error(err.message);
@@ -207,7 +207,7 @@ function PairingCard({
     );
 
   const doRegenerate = () =>
-    regenerate.mutateAsync(licence.robot_license.license_id).then(
+    regenerate.mutateAsync(license.robot_license.license_id).then(
       (next) => {
         toast.success(MANAGE_TEXT.regenerated);
         if (next) onReleased(next);
@@ -230,17 +230,17 @@ function PairingCard({
           <Field label="Pairing">
             <Badge variant={paired ? 'success' : 'outline'}>{paired ? 'Paired' : 'Unpaired'}</Badge>
           </Field>
-          {!paired && licence.pair_code && (
+          {!paired && license.pair_code && (
             <Field label={PAIRING_CODE_LABEL} className="sm:col-span-2">
               <span
                 className="inline-flex items-center gap-2 font-mono text-xl font-semibold tracking-widest"
                 data-testid="pair-code"
               >
                 <KeyRoundIcon aria-hidden className="size-4 text-muted-foreground" />
-                {licence.pair_code}
+                {license.pair_code}
               </span>
               <span className="mt-1 block text-xs text-muted-foreground">
-                Enter this code in the Hub on the robot's computer to pair it with this licence.
+                Enter this code in the Hub on the robot's computer to pair it with this license.
               </span>
             </Field>
           )}
@@ -265,40 +265,40 @@ function greetingName(name: string | undefined): string {
 }
 
 /**
- * /dashboard/robot/manager/{robotID}: a robot of the user's own licences with its details, licence,
- * availability and pairing; the owner can unpair it, then regenerate the licence's new code.
+ * /dashboard/robot/manager/{robotID}: a robot of the user's own licenses with its details, license,
+ * availability and pairing; the owner can unpair it, then regenerate the license's new code.
  */
 export function RobotManageScreen({ email, userName, robotId }: { email: string; userName?: string; robotId: string }) {
-  const licences = useLicences(email);
+  const licenses = useLicenses(email);
   const refs = React.useMemo(
-    () => (licences.data ? licencesWithRobot(licences.data.robot_licenses) : undefined),
-    [licences.data],
+    () => (licenses.data ? licensesWithRobot(licenses.data.robot_licenses) : undefined),
+    [licenses.data],
   );
   const robots = useRobots(email, 'paired', refs);
-  // After an unpair the licence no longer points at this robot; the page keeps showing it, unpaired.
-  const [released, setReleased] = React.useState<{ licence: RobotLicence; robot: Robot | undefined }>();
-  const pending = licences.isPending || robots.isPending;
+  // After an unpair the license no longer points at this robot; the page keeps showing it, unpaired.
+  const [released, setReleased] = React.useState<{ license: RobotLicense; robot: Robot | undefined }>();
+  const pending = licenses.isPending || robots.isPending;
   const showLoader = useDelayedFlag(pending && !released, LOADER_DELAY_MS);
 
-  const found = licences.data && robots.data ? findManagedRobot(licences.data, robots.data, robotId) : undefined;
-  const current = released ?? (found?.kind === 'own' ? { licence: found.licence, robot: found.robot } : undefined);
+  const found = licenses.data && robots.data ? findManagedRobot(licenses.data, robots.data, robotId) : undefined;
+  const current = released ?? (found?.kind === 'own' ? { license: found.license, robot: found.robot } : undefined);
   const title = current
-    ? current.robot?.name || displayModel(current.robot?.model || current.licence.robot_model).model
+    ? current.robot?.name || displayModel(current.robot?.model || current.license.robot_model).model
     : 'Manage robot';
 
   let body: React.ReactNode;
   if (current) {
     body = (
       <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
-        <RobotDetails robot={current.robot} licence={current.licence} />
+        <RobotDetails robot={current.robot} license={current.license} />
         <div className="flex flex-col gap-4">
           <PairingCard
-            licence={current.licence}
+            license={current.license}
             robot={current.robot}
             email={email}
-            onReleased={(licence) => setReleased({ licence, robot: current.robot })}
+            onReleased={(license) => setReleased({ license, robot: current.robot })}
           />
-          <LicenceDetails licence={current.licence} />
+          <LicenseDetails license={current.license} />
         </div>
       </div>
     );
@@ -306,12 +306,12 @@ export function RobotManageScreen({ email, userName, robotId }: { email: string;
     body = <Notice title={MANAGE_TEXT.sharedTitle} body={MANAGE_TEXT.shared} />;
   } else if (found?.kind === 'missing') {
     body = <Notice title={MANAGE_TEXT.notFoundTitle} body={MANAGE_TEXT.notFound} />;
-  } else if (licences.error || robots.error) {
+  } else if (licenses.error || robots.error) {
     const retry = () => {
-      void licences.refetch();
+      void licenses.refetch();
       if (robots.isError) void robots.refetch();
     };
-    body = <RobotsErrorState error={(licences.error ?? robots.error) as Error} retry={retry} />;
+    body = <RobotsErrorState error={(licenses.error ?? robots.error) as Error} retry={retry} />;
   } else {
     body = (
       <div role="status" aria-live="polite" className="flex min-h-40 items-center justify-center text-muted-foreground">

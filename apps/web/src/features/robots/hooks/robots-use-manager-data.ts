@@ -1,7 +1,7 @@
 import * as React from 'react';
-import { useLicences } from '../api/robots-licences';
+import { useLicenses } from '../api/robots-licenses';
 import { useRobots } from '../api/robots-robots';
-import { licencesWithRobot, type RobotCardModel, robotCards } from '../robots-cards';
+import { licensesWithRobot, type RobotCardModel, robotCards } from '../robots-cards';
 
 export type RobotManagerData =
   | { status: 'pending' }
@@ -9,38 +9,38 @@ export type RobotManagerData =
   | { status: 'success'; mine: RobotCardModel[]; shared: RobotCardModel[] };
 
 /**
- * The Robot Manager's data: GetLicences, then GetRobots once for the user's paired licences and once
+ * The Robot Manager's data: GetLicenses, then GetRobots once for the user's paired licenses and once
  * for the shared ones. A background refetch that fails keeps the cards already shown.
  */
 export function useRobotManagerData(email: string): RobotManagerData {
-  const licences = useLicences(email);
+  const licenses = useLicenses(email);
   const ownRefs = React.useMemo(
-    () => (licences.data ? licencesWithRobot(licences.data.robot_licenses) : undefined),
-    [licences.data],
+    () => (licenses.data ? licensesWithRobot(licenses.data.robot_licenses) : undefined),
+    [licenses.data],
   );
   const sharedRefs = React.useMemo(
-    () => (licences.data ? licencesWithRobot(licences.data.shared_robot_licenses) : undefined),
-    [licences.data],
+    () => (licenses.data ? licensesWithRobot(licenses.data.shared_robot_licenses) : undefined),
+    [licenses.data],
   );
   const paired = useRobots(email, 'paired', ownRefs);
   const shared = useRobots(email, 'shared', sharedRefs);
 
   const cards = React.useMemo(() => {
-    if (!licences.data || !paired.data || !shared.data) return undefined;
+    if (!licenses.data || !paired.data || !shared.data) return undefined;
     return {
-      mine: robotCards(licences.data.robot_licenses, paired.data, { shared: false }),
-      shared: robotCards(licences.data.shared_robot_licenses, shared.data, { shared: true }),
+      mine: robotCards(licenses.data.robot_licenses, paired.data, { shared: false }),
+      shared: robotCards(licenses.data.shared_robot_licenses, shared.data, { shared: true }),
     };
-  }, [licences.data, paired.data, shared.data]);
+  }, [licenses.data, paired.data, shared.data]);
 
   const retry = React.useCallback(() => {
-    void licences.refetch();
+    void licenses.refetch();
     if (paired.isError) void paired.refetch();
     if (shared.isError) void shared.refetch();
-  }, [licences, paired, shared]);
+  }, [licenses, paired, shared]);
 
   if (cards) return { status: 'success', ...cards };
-  const error = licences.error ?? paired.error ?? shared.error;
+  const error = licenses.error ?? paired.error ?? shared.error;
   if (error) return { status: 'error', error, retry };
   return { status: 'pending' };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { usePageTitle } from '@/features/errors/errors-page-title';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
-import { licencesQueryOptions } from '@/features/robots/api/robots-licences';
+import { licensesQueryOptions } from '@/features/robots/api/robots-licenses';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { useAuth } from '@/lib/auth';
 import { userTimeQueryOptions } from '@/lib/user-time';
@@ -19,7 +19,7 @@ export const Route = createFileRoute('/_authenticated/dashboard/')({
   loader: ({ context }) => {
     const user = context.auth.user;
     if (!user) return;
-    void context.queryClient.prefetchQuery(licencesQueryOptions(user.email));
+    void context.queryClient.prefetchQuery(licensesQueryOptions(user.email));
     void context.queryClient.prefetchQuery(userTimeQueryOptions(user.email, user.user_id));
   },
   component: RobotManagerRoute,

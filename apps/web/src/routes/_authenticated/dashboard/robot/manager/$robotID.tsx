@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { usePageTitle } from '@/features/errors/errors-page-title';
-import { licencesQueryOptions } from '@/features/robots/api/robots-licences';
+import { licensesQueryOptions } from '@/features/robots/api/robots-licenses';
 import { RobotManageScreen } from '@/features/robots/components/robots-manage-screen';
 import { useAuth } from '@/lib/auth';
 
@@ -8,7 +8,7 @@ export const Route = createFileRoute('/_authenticated/dashboard/robot/manager/$r
   // Starts the fetch without waiting: the screen shows its own loader, error and not-found states.
   loader: ({ context }) => {
     const email = context.auth.user?.email;
-    if (email) void context.queryClient.prefetchQuery(licencesQueryOptions(email));
+    if (email) void context.queryClient.prefetchQuery(licensesQueryOptions(email));
   },
   component: ManageRobotRoute,
 });

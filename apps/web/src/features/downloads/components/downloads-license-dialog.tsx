@@ -1,4 +1,4 @@
-import { DOWNLOAD_TOAST_MS, LICENCE_AGREEMENT_VERSION } from '@portal/contract';
+import { DOWNLOAD_TOAST_MS, LICENSE_AGREEMENT_VERSION } from '@portal/contract';
 import { DownloadIcon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
@@ -16,7 +16,7 @@ import {
 import { Label } from '@/components/ui/label';
 import { useDownloadLink } from '../api/downloads-get-download';
 import type { Offer } from '../downloads-options';
-import { DownloadsLicenceText } from './downloads-licence-text';
+import { DownloadsLicenseText } from './downloads-license-text';
 
 export const DOWNLOAD_NOW = 'Download Now';
 export const DOWNLOAD_STARTED = 'Your download has started';
@@ -33,10 +33,10 @@ function startDownload(link: string) {
 }
 
 /**
- * The licence dialog of spec/001 §2: "Download Now" stays disabled until the agreement is ticked,
+ * The license dialog of spec/001 §2: "Download Now" stays disabled until the agreement is ticked,
  * and the tick is forgotten whenever the dialog closes.
  */
-export function DownloadsLicenceDialog({
+export function DownloadsLicenseDialog({
   offer,
   platformLabel,
   quickstartUrl,
@@ -61,7 +61,7 @@ export function DownloadsLicenceDialog({
       const link = await download.mutateAsync({
         asset: offer.asset,
         artifact: offer.artifact,
-        agreementVersion: LICENCE_AGREEMENT_VERSION,
+        agreementVersion: LICENSE_AGREEMENT_VERSION,
       });
       startDownload(link);
       onOpenChange(false);
@@ -90,16 +90,16 @@ export function DownloadsLicenceDialog({
       </Button>
       <DialogContent className="flex max-h-[90dvh] max-w-2xl flex-col">
         <DialogHeader>
-          <DialogTitle>Licence agreement</DialogTitle>
-          <DialogDescription>Please read and accept the licence agreement to download the Hub.</DialogDescription>
+          <DialogTitle>License agreement</DialogTitle>
+          <DialogDescription>Please read and accept the license agreement to download the Hub.</DialogDescription>
         </DialogHeader>
         <section
-          aria-label="Licence text"
+          aria-label="License text"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: the text scrolls, so keyboard users must be able to focus it
           tabIndex={0}
           className="min-h-0 flex-1 overflow-y-auto rounded-md border bg-muted/40 p-4 sm:max-h-[50dvh]"
         >
-          <DownloadsLicenceText />
+          <DownloadsLicenseText />
         </section>
         <div className="flex items-start gap-3">
           <Checkbox
@@ -109,7 +109,7 @@ export function DownloadsLicenceDialog({
             className="mt-0.5"
           />
           <Label htmlFor={checkboxId} className="leading-snug font-normal">
-            I have read and agree to the terms of this licence agreement
+            I have read and agree to the terms of this license agreement
           </Label>
         </div>
         <DialogFooter>

@@ -1,4 +1,4 @@
-import { LICENCE_AGREEMENT_VERSION, PRODUCT_NAME } from '@portal/contract';
+import { LICENSE_AGREEMENT_VERSION, PRODUCT_NAME } from '@portal/contract';
 import type * as React from 'react';
 
 const HUB = `${PRODUCT_NAME} Hub`;
@@ -16,13 +16,13 @@ function Clause({ n, title, children }: { n: number; title: string; children: Re
 
 /**
  * The English-law software licence a user accepts before downloading the Hub. Its version is the
- * contract's LICENCE_AGREEMENT_VERSION: change that whenever these words change in substance.
+ * contract's LICENSE_AGREEMENT_VERSION: change that whenever these words change in substance.
  */
-export function DownloadsLicenceText() {
+export function DownloadsLicenseText() {
   return (
     <div className="flex flex-col gap-4 text-sm leading-relaxed text-muted-foreground [&_li]:ml-5 [&_ol]:list-[lower-alpha] [&_ol]:flex [&_ol]:flex-col [&_ol]:gap-1">
       <p className="font-medium text-foreground">
-        {HUB} software licence (version {LICENCE_AGREEMENT_VERSION})
+        {HUB} software licence (version {LICENSE_AGREEMENT_VERSION})
       </p>
       <p>
         This licence is a legal agreement between you (the person or organisation whose account downloads the software,

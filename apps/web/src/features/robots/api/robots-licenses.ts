@@ -1,0 +1,35 @@
+import { ErrorCodes, Freshness, license, type UserLicenses } from '@portal/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
+
+export const LICENSES_FAILED = 'Failed to fetch licenses';
+
+function noLicenses(email: string): UserLicenses {
+  return { email, asset_licenses: [], robot_licenses: [], shared_robot_licenses: [] };
+}
+
+/** GetLicenses: the user's own and shared robot licenses; code 23 (no licenses) gives empty lists. */
+export async function fetchLicenses(email: string): Promise<UserLicenses> {
+  try {
+    const res = await callAction(license, 'GetLicenses', { email });
+    return res.user_licenses ?? noLicenses(email);
+  } catch (err) {
+    if (err instanceof ApiCallError && err.code === ErrorCodes.NO_LICENSES.code) return noLicenses(email);
+    throw withMessage(err, LICENSES_FAILED);
+  }
+}
+
+export const licensesKey = (email: string) => ['license', 'GetLicenses', email] as const;
+
+export function licensesQueryOptions(email: string) {
+  return queryOptions({
+    queryKey: licensesKey(email),
+    queryFn: () => fetchLicenses(email),
+    staleTime: Freshness.robots.staleMs,
+    refetchInterval: Freshness.robots.refetchMs,
+  });
+}
+
+export function useLicenses(email: string) {
+  return useQuery(licensesQueryOptions(email));
+}

@@ -1,0 +1,133 @@
+import {
+  ACCESS_TOKEN_EXPIRY_MARGIN_S,
+  auth,
+  DEFAULT_ACCESS_TOKEN_LIFETIME_S,
+  DEFAULT_REFRESH_TOKEN_LIFETIME_S,
+  REFRESH_TOKEN_EXPIRY_MARGIN_S,
+  type TokenPair,
+} from '@portal/contract';
+import { decodeJwt } from 'jose';
+import type { Client, Tokens } from './client.ts';
+import { ClientError, MISSING_AUTH } from './client-error.ts';
+
+/** The `exp` claim of a JWT, read without verifying it (the server verifies). */
+export function tokenExpiry(token: string | undefined | null): number | undefined {
+  if (!token) return undefined;
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' ? exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A token counts as expired `margin` seconds before its `exp` (spec/000 §4). Without a readable
+ * `exp`, the default lifetime counts from when it was received (`receivedAtS`).
+ */
+function expired(
+  token: string | undefined | null,
+  nowS: number,
+  margin: number,
+  lifetime: number,
+  receivedAtS?: number,
+) {
+  if (!token) return true;
+  const exp = tokenExpiry(token) ?? (receivedAtS !== undefined ? receivedAtS + lifetime : undefined);
+  if (exp === undefined) return true;
+  return nowS >= exp - margin;
+}
+
+export function accessTokenExpired(token: string | undefined | null, nowS: number, receivedAtS?: number): boolean {
+  return expired(token, nowS, ACCESS_TOKEN_EXPIRY_MARGIN_S, DEFAULT_ACCESS_TOKEN_LIFETIME_S, receivedAtS);
+}
+
+export function refreshTokenExpired(token: string | undefined | null, nowS: number, receivedAtS?: number): boolean {
+  return expired(token, nowS, REFRESH_TOKEN_EXPIRY_MARGIN_S, DEFAULT_REFRESH_TOKEN_LIFETIME_S, receivedAtS);
+}
+
+export interface StoredTokens {
+  access_token?: string | null | undefined;
+  refresh_token?: string | null | undefined;
+  /** epoch seconds the pair was received; the expiry fallback when a token has no `exp` */
+  received_at?: number | undefined;
+}
+
+/** Where a session keeps its token pair. */
+export interface TokenStore {
+  /** The stored pair; undefined (or no refresh token) when signed out. */
+  read(): StoredTokens | undefined | Promise<StoredTokens | undefined>;
+  /** Keeps a rotated pair (the old refresh token is dead once rotated). */
+  write(pair: TokenPair): void | Promise<void>;
+  /** The server refused the refresh token: the session is over. */
+  end(): void | Promise<void>;
+}
+
+export interface RefreshingTokensOptions {
+  /** makes the refresh call; needs no session of its own */
+  client: Client;
+  store: TokenStore;
+  nowMs?: () => number;
+  /**
+   * Runs the refresh exclusively across every holder of the same store (the web app: a Web Lock
+   * shared by its tabs), so a rotated refresh token is never spent twice.
+   */
+  exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
+}
+
+const missing = (description = MISSING_AUTH) => new ClientError({ kind: 'unauthenticated', status: 0, description });
+
+/**
+ * Tokens that renew themselves: an access token near expiry (or refused by the server) is traded
+ * for a new pair with refresh-access-token. Concurrent callers share one refresh; a refusal ends
+ * the session in the store; a refresh that never got an answer keeps it.
+ */
+export function refreshingTokens({ client, store, nowMs = Date.now, exclusive }: RefreshingTokensOptions): Tokens & {
+  /** Trades the refresh token now, whatever the access token's expiry. */
+  refreshNow(): Promise<string>;
+} {
+  const nowS = () => Math.floor(nowMs() / 1000);
+  let inFlight: Promise<string> | undefined;
+
+  const rotate = (rejected: string | undefined): Promise<string> => {
+    inFlight ??= (async () => {
+      const run = async () => {
+        const current = await store.read();
+        if (!current?.refresh_token) throw missing('No refresh token provided');
+        // Another holder (a tab) renewed the pair while this one waited: use theirs.
+        const stored = current.access_token;
+        if (stored && stored !== rejected && !accessTokenExpired(stored, nowS(), current.received_at)) return stored;
+        if (refreshTokenExpired(current.refresh_token, nowS(), current.received_at))
+          throw missing('No refresh token provided');
+        let pair: TokenPair;
+        try {
+          ({ tokenPair: pair } = await client.call(auth, 'refresh-access-token', {
+            tokenPair: { refresh_token: current.refresh_token },
+          }));
+        } catch (err) {
+          if (err instanceof ClientError && (err.kind === 'network' || err.kind === 'server')) throw err;
+          await store.end();
+          throw missing();
+        }
+        await store.write(pair);
+        return pair.access_token;
+      };
+      return exclusive ? exclusive(run) : run();
+    })().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
+
+  return {
+    async access() {
+      const current = await store.read();
+      if (!current?.access_token && !current?.refresh_token) throw missing();
+      if (current.access_token && !accessTokenExpired(current.access_token, nowS(), current.received_at))
+        return current.access_token;
+      return rotate(current.access_token ?? undefined);
+    },
+    refresh: (rejected) => rotate(rejected),
+    refreshNow: () => rotate(undefined),
+  };
+}
