@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, the API reference check, unit and server tests (vitest), the build,
+// `npm test`: typecheck, lint, module boundaries, the API reference check, unit and server tests (vitest), the build,
 // then the end-to-end tests (Playwright in Chromium). Prints one closing line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -21,9 +21,10 @@ function run(name, cmd, args, env = {}) {
 }
 
 if (want('typecheck'))
-  for (const p of ['packages/contract', 'apps/server', 'apps/web', 'apps/hub', 'tsconfig.scripts.json'])
+  for (const p of ['packages/contract', 'packages/client', 'apps/server', 'apps/web', 'apps/hub', 'tsconfig.scripts.json'])
     run(`typecheck ${p}`, 'npx', ['tsc', '-p', p]);
 if (want('lint')) run('lint', 'npx', ['biome', 'check', '.']);
+if (want('boundaries')) run('module boundaries', 'npm', ['run', '--silent', 'boundaries']);
 if (want('docs')) run('api reference up to date', 'npx', ['tsx', 'scripts/gen-api-docs.ts', '--check']);
 if (want('unit'))
   run('unit and server tests', 'npx', [
