@@ -3,8 +3,9 @@ import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { dialSummary, LOGOUT_WAIT_CAP_MS, tokenExpiry, type UserTime } from '@portal/contract';
-import { HubClient, HubError, NOT_SIGNED_IN, PortalUnreachable, type RobotRow } from './hub-client.ts';
+import { ClientError, isClientError, tokenExpiry } from '@portal/client';
+import { dialSummary, LOGOUT_WAIT_CAP_MS, type UserTime } from '@portal/contract';
+import { HubClient, type RobotRow } from './hub-client.ts';
 import { type Credentials, CredentialsFileError, CredentialsStore, resolveConfigDir } from './hub-credentials.ts';
 import { startHubLogin } from './hub-login.ts';
 
@@ -47,6 +48,35 @@ interface Ctx {
   store: CredentialsStore;
   /** --portal or HUB_PORTAL_URL; undefined when neither was given */
   explicitPortal: string | undefined;
+  /** the portal the command talks to, once known (for the failure message) */
+  portal?: string;
+}
+
+export const NOT_SIGNED_IN = 'Not signed in; run `login` first.';
+export const SESSION_OVER = 'The hub session has ended (signed out, expired or revoked); run `login` again.';
+
+/** A failure of the hub itself (no session, no answer in time), told to the user as is. */
+class HubFailure extends Error {}
+
+/**
+ * What a failed call means to the person at the command line, chosen by its kind; the portal's
+ * Description where it names the problem (a refused pairing code, an unknown robot).
+ */
+export function describeFailure(err: ClientError, portal: string | undefined): string {
+  switch (err.kind) {
+    case 'network':
+      return `Cannot reach the portal at ${portal ?? 'its address'}; check the address (--portal) and the network.`;
+    case 'unauthenticated':
+      return SESSION_OVER;
+    case 'unverified':
+      return `${err.description} Open the verification link the portal emailed, then run \`login\` again.`;
+    case 'server':
+      return `The portal failed to answer (HTTP ${err.status}): ${err.description}`;
+    case 'invalid_response':
+      return `The portal's answer was not understood: ${err.description}`;
+    default:
+      return err.description;
+  }
 }
 
 /** A mistake in the command line itself: exit code 2, and the usage of the command (or all of them). */
@@ -117,6 +147,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return values.help ? 0 : 2;
   }
 
+  let ctx: Ctx | undefined;
   try {
     const name = positionals[0] === 'robot' ? positionals.slice(0, 2).join(' ') : (positionals[0] ?? '');
     const command = COMMANDS[name];
@@ -132,15 +163,17 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     const explicitPortal = values.portal ?? (io.env.HUB_PORTAL_URL || undefined);
     if (explicitPortal !== undefined) checkPortalUrl(explicitPortal);
     const store = new CredentialsStore(resolveConfigDir(values.config, io.env));
-    await command.run({ command, values, io, json, store, explicitPortal });
+    ctx = { command, values, io, json, store, explicitPortal, portal: explicitPortal };
+    await command.run(ctx);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`${err.message}\n\n${err.command ? `Usage: hub ${err.command.usage}` : usage()}`);
       return 2;
     }
-    const message = err instanceof Error ? err.message : String(err);
-    const code = err instanceof HubError ? err.code : undefined;
+    const message =
+      err instanceof ClientError ? describeFailure(err, ctx?.portal) : err instanceof Error ? err.message : String(err);
+    const code = err instanceof ClientError ? err.code : undefined;
     if (json) io.stdout(JSON.stringify({ error: { Success: false, Code: code ?? null, Description: message } }));
     io.stderr(`Error: ${message}${code !== undefined ? ` (code ${code})` : ''}`);
     return 1;
@@ -170,9 +203,10 @@ function required(ctx: Ctx, name: OptionName): string {
 /** A client for the stored session, talking to the portal that issued it unless told otherwise. */
 async function signedInClient(ctx: Ctx): Promise<HubClient> {
   const credentials = await ctx.store.load();
-  if (!credentials) throw new HubError(NOT_SIGNED_IN);
+  if (!credentials) throw new HubFailure(NOT_SIGNED_IN);
+  ctx.portal = ctx.explicitPortal ?? credentials.portal;
   return new HubClient({
-    portal: ctx.explicitPortal ?? credentials.portal,
+    portal: ctx.portal,
     credentials,
     store: ctx.store,
   });
@@ -189,6 +223,7 @@ function expiries(c: Credentials) {
 
 async function login(ctx: Ctx): Promise<void> {
   const portal = ctx.explicitPortal ?? DEFAULT_PORTAL;
+  ctx.portal = portal;
   const previous = await ctx.store.load().catch(() => undefined);
   const pending = await startHubLogin({
     portal,
@@ -229,11 +264,11 @@ async function whoami(ctx: Ctx): Promise<void> {
     await client.getSelf();
   } catch (err) {
     // Offline, the stored identity is still worth showing; a refused session is not.
-    if (!(err instanceof PortalUnreachable)) throw err;
+    if (!isClientError(err, 'network')) throw err;
     verified = false;
-    ctx.io.stderr(`Warning: ${err.message}; showing the stored sign-in.`);
+    ctx.io.stderr(`Warning: cannot reach the portal at ${client.portal}; showing the stored sign-in.`);
   }
-  const session = client.session as Credentials;
+  const session = client.session;
   const { user } = session;
   const when = expiries(session);
   out(
@@ -252,7 +287,7 @@ async function whoami(ctx: Ctx): Promise<void> {
 function withCap<T>(promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const cap = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HubError('The portal did not answer in time')), LOGOUT_WAIT_CAP_MS);
+    timer = setTimeout(() => reject(new HubFailure('The portal did not answer in time')), LOGOUT_WAIT_CAP_MS);
   });
   return Promise.race([promise, cap]).finally(() => clearTimeout(timer));
 }
@@ -272,7 +307,8 @@ async function logout(ctx: Ctx): Promise<void> {
     out(ctx, 'Not signed in.', { signed_out: true, revoked: false });
     return;
   }
-  const client = new HubClient({ portal: ctx.explicitPortal ?? credentials.portal, credentials });
+  ctx.portal = ctx.explicitPortal ?? credentials.portal;
+  const client = new HubClient({ portal: ctx.portal, credentials });
   const email = credentials.user.email;
   // Revocation is capped like the portal's (5 s) and the file goes either way: the user asked to
   // be signed out of this machine, and that must not depend on the portal answering.
@@ -281,7 +317,10 @@ async function logout(ctx: Ctx): Promise<void> {
     (err: unknown) => err as Error,
   );
   await ctx.store.clear();
-  if (revoked) throw new HubError(`Signed out locally, but the portal did not revoke the session: ${revoked.message}`);
+  if (revoked) {
+    const reason = revoked instanceof ClientError ? describeFailure(revoked, ctx.portal) : revoked.message;
+    throw new HubFailure(`Signed out locally, but the portal did not revoke the session: ${reason}`);
+  }
   out(ctx, `Signed out ${email}.`, { signed_out: true, revoked: true, email });
 }
 

@@ -1,14 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ClientError } from '@portal/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HubClient, HubError, simHardwareHash } from './hub-client.ts';
+import { HubClient, simHardwareHash } from './hub-client.ts';
 import { type Credentials, CredentialsStore } from './hub-credentials.ts';
 import { sampleCredentials } from './hub-test-helpers.ts';
 
 /**
- * The client against a scripted portal: what it sends (CSRF first, bearer, contract-checked body)
- * and how it treats answers (contract parse, Description on failure, refresh near expiry).
+ * The hub's client against a scripted portal: what it sends (CSRF first, Origin, bearer,
+ * contract-checked body), how it keeps its session (refresh near expiry, rotated pair saved) and
+ * how failures reach it (a ClientError whose kind comes from the code).
  */
 
 const NOW_S = 1_800_000_000;
@@ -88,7 +90,14 @@ afterEach(async () => {
 });
 
 function client(portal: ReturnType<typeof fakePortal>, session: Credentials = credentials(NOW_S + 600)) {
-  return new HubClient({ portal: PORTAL, credentials: session, store, fetch: portal.fetch, nowMs: () => NOW_S * 1000 });
+  return new HubClient({
+    portal: PORTAL,
+    credentials: session,
+    store,
+    fetch: portal.fetch,
+    nowMs: () => NOW_S * 1000,
+    sleep: async () => {},
+  });
 }
 
 describe('a call', () => {
@@ -100,6 +109,8 @@ describe('a call', () => {
     expect(portal.seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /api/useraction', 'POST /api/robots']);
     const [post] = portal.posts();
     expect(post?.headers.get('x-csrf-token')).toBe('csrf-1');
+    // Outside a browser nothing sends an Origin; the server checks it on POSTs.
+    expect(post?.headers.get('origin')).toBe(PORTAL);
     expect(post?.headers.get('authorization')).toBe(`Bearer ${credentials(NOW_S + 600).token_pair.access_token}`);
     expect(post?.body).toEqual({
       action: 'REGISTERSIM',
@@ -128,32 +139,39 @@ describe('a call', () => {
     expect(portal.posts()[2]?.body).toMatchObject({ robot_state: { available: false } });
   });
 
-  it("throws the server's Description and Code", async () => {
+  it("throws a ClientError of the code's kind, with the server's Description and the field it names", async () => {
     const portal = fakePortal(() => ({ status: 404, body: fail(103, 'robot_id: no such robot') }));
     const err = await client(portal)
       .setAvailability('r-x', true)
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HubError);
-    expect(err).toMatchObject({ message: 'robot_id: no such robot', code: 103, status: 404 });
+    expect(err).toBeInstanceOf(ClientError);
+    expect(err).toMatchObject({
+      kind: 'not_found',
+      code: 103,
+      status: 404,
+      description: 'robot_id: no such robot',
+      fields: ['robot_id'],
+    });
   });
 
   it('checks the request against the contract before sending it', async () => {
     const portal = fakePortal(() => ({ body: { error: OK } }));
     await expect(client(portal).pairRobot({ pair_code: 'ab', robot_id: 'r-1' })).rejects.toMatchObject({
-      code: 100,
-      message: 'pair_code: Invalid pairing code',
+      kind: 'validation',
+      status: 0,
+      fields: ['pair_code'],
     });
     expect(portal.seen).toHaveLength(0);
   });
 
   it('refuses an answer that does not match the contract', async () => {
     const portal = fakePortal(() => ({ body: { robot: { robot_id: 5 }, error: OK } }));
-    await expect(client(portal).setAvailability('r-1', true)).rejects.toThrow(/does not match the contract/);
+    await expect(client(portal).setAvailability('r-1', true)).rejects.toMatchObject({ kind: 'invalid_response' });
   });
 
   it('says when the portal cannot be reached', async () => {
     const portal = fakePortal(() => 'network-error');
-    await expect(client(portal).setAvailability('r-1', true)).rejects.toThrow(/Cannot reach the portal.*ECONNRESET/);
+    await expect(client(portal).setAvailability('r-1', true)).rejects.toMatchObject({ kind: 'network', status: 0 });
   });
 });
 
@@ -176,7 +194,7 @@ describe('the access token', () => {
     const [refresh, call] = portal.posts();
     expect(refresh?.body).toEqual({
       action: 'refresh-access-token',
-      tokenPair: { refresh_token: session.token_pair.refresh_token, access_token: session.token_pair.access_token },
+      tokenPair: { refresh_token: session.token_pair.refresh_token },
     });
     expect(refresh?.headers.get('authorization')).toBeNull();
     expect(call?.headers.get('authorization')).toBe(`Bearer ${newPair.access_token}`);
@@ -196,13 +214,36 @@ describe('the access token', () => {
     expect(portal.posts().map((p) => p.path)).toEqual(['/api/robots', '/api/auth', '/api/robots']);
   });
 
-  it('tells the user to sign in again when the session is over', async () => {
+  it('fails as unauthenticated when the portal refuses the refresh token, and saves nothing', async () => {
     const portal = fakePortal(() => ({
       status: 401,
       body: fail(101, 'Authentication failed - invalid or expired token'),
     }));
-    await expect(client(portal, credentials(NOW_S)).setAvailability('r-1', true)).rejects.toThrow(/run `login` again/);
+    await expect(client(portal, credentials(NOW_S)).setAvailability('r-1', true)).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+    expect(portal.posts().map((p) => p.path)).toEqual(['/api/auth']);
     expect(await store.load()).toBeUndefined();
+  });
+
+  it('refreshes once for concurrent calls, and saves the rotated pair before using it', async () => {
+    let saved: Credentials | undefined;
+    const portal = fakePortal((s) => {
+      if (s.path === '/api/auth') return { body: { tokenPair: newPair, valid: true, error: OK } };
+      // By the time the new access token is used, it is already on disk.
+      expect(s.headers.get('authorization')).toBe(`Bearer ${newPair.access_token}`);
+      return { body: { robot, error: OK } };
+    });
+    const hub = client(portal, credentials(NOW_S + 10));
+    const originalSave = store.save.bind(store);
+    store.save = async (c) => {
+      saved = c;
+      await originalSave(c);
+    };
+    await Promise.all([hub.setAvailability('r-1', true), hub.setAvailability('r-1', false)]);
+    expect(portal.posts().filter((p) => p.path === '/api/auth')).toHaveLength(1);
+    expect(saved?.token_pair).toEqual(newPair);
+    expect(hub.session.token_pair).toEqual(newPair);
   });
 });
 

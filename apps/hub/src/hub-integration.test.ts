@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from '@portal/client';
 import { time, useraction } from '@portal/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/src/db/client.ts';
 import { asOperator, grantLicense, roboticsConfig } from '../../server/src/test/fixtures.ts';
 import { freshDatabase, seedUser, type TestApp, testApp } from '../../server/src/test/harness.ts';
-import { main } from './cli.ts';
+import { main, NOT_SIGNED_IN, SESSION_OVER } from './cli.ts';
 import { HubClient } from './hub-client.ts';
 import { CredentialsStore } from './hub-credentials.ts';
 import { startHubLogin } from './hub-login.ts';
@@ -69,23 +70,25 @@ async function hub(...args: string[]) {
 const robotIdOf = (json: Record<string, unknown> | undefined) =>
   (json?.robot as { robot_id?: string } | undefined)?.robot_id;
 
+/** What the portal's sign-in page does from the browser: the same action client, same origin. */
+const browserClient = () => createClient({ baseUrl: portal, origin: portal });
+
 /** The portal's sign-in page for `target=hub`: the login action with the hub's key, then the hand-over. */
 async function signInThroughPortal(email: string, password: string) {
   const pending = await startHubLogin({ portal, store });
   const redirect = new URL(pending.url).searchParams.get('redirect') ?? '';
   expect(redirect).toBe(pending.callbackUrl);
 
-  const browser = new HubClient({ portal });
-  const answer = await browser.call(useraction, 'login', {
+  const answer = await browserClient().call(useraction, 'login', {
     user: { email, password },
     target: 'hub',
     hub_public_key: JSON.stringify(hubKeyFromUrl(pending.url)),
   });
-  // The browser never holds usable hub tokens (ADR 005).
-  expect(answer.token_pair).toBeUndefined();
-  expect(answer.enc_creds).toEqual(expect.any(String));
+  // The browser never holds usable hub tokens (ADR 005): the hub target answers enc_creds only.
+  if (answer.target !== 'hub') throw new Error(`login answered target ${answer.target}`);
+  expect(answer).not.toHaveProperty('token_pair');
 
-  const handOver = await postForm(redirect, { enc_creds: answer.enc_creds ?? '' });
+  const handOver = await postForm(redirect, { enc_creds: answer.enc_creds });
   return { pending, handOver };
 }
 
@@ -108,19 +111,21 @@ describe('hub sign-in against the server', () => {
     expect(afterWhoami?.token_pair.refresh_token).not.toBe(credentials.token_pair.refresh_token);
 
     // Near the access token's expiry the client refreshes and saves the rotated pair.
-    const lifetimeS = afterWhoami?.token_pair.access_token_expires_in ?? 0;
+    if (!afterWhoami) throw new Error('whoami lost the credentials');
+    const lifetimeS = afterWhoami.token_pair.access_token_expires_in;
     const late = new HubClient({
       portal,
       credentials: afterWhoami,
       store,
       nowMs: () => Date.now() + (lifetimeS - 20) * 1000,
     });
-    const access = await late.accessToken();
+    await late.remainingTime();
     // Access tokens carry no unique id (one issued in the same second is byte-identical), so the
     // rotation shows in the refresh token.
     const afterRefresh = await store.load();
-    expect(afterRefresh?.token_pair.refresh_token).not.toBe(afterWhoami?.token_pair.refresh_token);
-    expect(afterRefresh?.token_pair.access_token).toBe(access);
+    expect(afterRefresh?.token_pair.refresh_token).not.toBe(afterWhoami.token_pair.refresh_token);
+    expect(afterRefresh?.token_pair).toEqual(late.session.token_pair);
+    const access = late.session.token_pair.access_token;
     await expect(t.app.sessions.authenticate(access)).resolves.toMatchObject({ email: user.email });
 
     const out = await hub('logout');
@@ -132,22 +137,48 @@ describe('hub sign-in against the server', () => {
 
     const after = await hub('whoami');
     expect(after.code).toBe(1);
-    expect(after.stderr).toContain('Not signed in');
+    expect(after.stderr).toContain(NOT_SIGNED_IN);
   });
 
   it('refuses a wrong password at the portal, so nothing reaches the hub', async () => {
     const user = await seedUser(t);
     const pending = await startHubLogin({ portal, store });
-    const browser = new HubClient({ portal });
     await expect(
-      browser.call(useraction, 'login', {
+      browserClient().call(useraction, 'login', {
         user: { email: user.email, password: 'wrong-password' },
         target: 'hub',
         hub_public_key: JSON.stringify(hubKeyFromUrl(pending.url)),
       }),
-    ).rejects.toMatchObject({ code: 101, message: 'Invalid email or password' });
+    ).rejects.toMatchObject({ kind: 'unauthenticated', code: 101 });
     pending.cancel();
     expect(await store.load()).toBeUndefined();
+  });
+});
+
+describe('hub failures, told by kind', () => {
+  it('says the session ended once it is revoked, and names the portal it cannot reach', {
+    timeout: 30_000,
+  }, async () => {
+    const user = await seedUser(t);
+    const { pending } = await signInThroughPortal(user.email, user.password);
+    const credentials = await pending.done;
+
+    // An unreachable portal: whoami still shows the stored sign-in, other commands fail.
+    const closed = 'http://127.0.0.1:1';
+    const offline = await hub('whoami', '--portal', closed);
+    expect(offline.code).toBe(0);
+    expect(offline.json).toMatchObject({ email: user.email, verified: false });
+    expect(offline.stderr).toContain(`cannot reach the portal at ${closed}`);
+    const unreachable = await hub('time', '--portal', closed);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain(`Cannot reach the portal at ${closed}`);
+
+    // Revoked elsewhere (another copy of the session signed out): the hub says to sign in again.
+    await new HubClient({ portal, credentials }).logout();
+    const revoked = await hub('whoami');
+    expect(revoked.code).toBe(1);
+    expect(revoked.stderr).toContain(SESSION_OVER);
+    expect(revoked.json?.error).toMatchObject({ Success: false, Description: SESSION_OVER });
   });
 });
 

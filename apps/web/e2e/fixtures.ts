@@ -2,23 +2,38 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { type Client, createClient, refreshingTokens } from '@portal/client';
+import { type PublicUser, type TokenPair, useraction } from '@portal/contract';
+import { emptyServer, linuxOnlyServer, baseURL as mainUrl } from '../../../playwright.config';
 
 export const PASSWORD = 'E2e-Robot-Pass-1!';
 export const dataDir = () => process.env.E2E_DATA_DIR as string;
+
+/** The data folder (and so the outbox) of each server the end-to-end run starts. */
+const DATA_DIRS: Record<string, () => string> = {
+  [mainUrl]: dataDir,
+  [emptyServer.url]: () => emptyServer.dataDir,
+  [linuxOnlyServer.url]: () => linuxOnlyServer.dataDir,
+};
+
+function dataDirOf(baseUrl: string): string {
+  const dir = DATA_DIRS[baseUrl]?.();
+  if (!dir) throw new Error(`no data folder known for ${baseUrl}`);
+  return dir;
+}
 
 export function uniqueEmail(label = 'e2e'): string {
   return `${label}-${randomUUID().slice(0, 12)}@example.test`;
 }
 
-/** Calls an action over HTTP the way the web client does (CSRF first). */
-export async function api(request: APIRequestContext, path: string, body: Record<string, unknown>, bearer?: string) {
-  const csrf = (await request.get('/api/useraction')).headers()['x-csrf-token'] ?? '';
-  const res = await request.post(path, {
-    data: body,
-    headers: { 'x-csrf-token': csrf, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
-  });
-  return { status: res.status(), body: (await res.json()) as Record<string, any> };
+/**
+ * The portal's action client, as a program outside the browser uses it (Node's fetch, an Origin
+ * header). Signed-in calls need `withTokens` (see `signInByApi`); `send` answers the raw status for
+ * tests of a refusal.
+ */
+export function portal(baseUrl: string = mainUrl): Client {
+  return createClient({ baseUrl, origin: baseUrl, fetch: globalThis.fetch });
 }
 
 /** Undoes quoted-printable soft breaks and escapes, as nodemailer writes long lines. */
@@ -55,19 +70,28 @@ export function linkIn(mail: string, path: string): string {
   return match[0];
 }
 
-/** Registers through the API, opens the emailed verification link, and answers the credentials. */
-/** `dataDir`: the data folder of the server `request` talks to, when it is not the main one. */
+export interface Account {
+  email: string;
+  password: string;
+  name: string;
+}
+
+/**
+ * Registers through the API, opens the emailed verification link, and answers the credentials.
+ * `baseUrl`: the server to register on (its outbox is read), the main one by default.
+ */
 export async function createVerifiedUser(
-  request: APIRequestContext,
-  opts: { name?: string; email?: string; dataDir?: string } = {},
-) {
+  opts: { name?: string; email?: string; baseUrl?: string } = {},
+): Promise<Account> {
+  const baseUrl = opts.baseUrl ?? mainUrl;
+  const client = portal(baseUrl);
   const email = opts.email ?? uniqueEmail();
-  const reg = await api(request, '/api/useraction', {
-    action: 'UserRegister',
+  const name = opts.name ?? 'Eve Tester';
+  await client.call(useraction, 'UserRegister', {
     user: {
       email,
       password: PASSWORD,
-      name: opts.name ?? 'Eve Tester',
+      name,
       year_born: 1990,
       country: 'United Kingdom',
       company: 'Test Robotics',
@@ -75,15 +99,13 @@ export async function createVerifiedUser(
       termsagreed: true,
     },
   });
-  expect(reg.status).toBe(200);
   const token = decodeURIComponent(
-    linkIn(await readMail(email, { dataDir: opts.dataDir }), '/auth/verify/')
+    linkIn(await readMail(email, { dataDir: dataDirOf(baseUrl) }), '/auth/verify/')
       .split('/')
       .at(-1) as string,
   );
-  const verified = await api(request, '/api/useraction', { action: 'UserVerifyEmail', token });
-  expect(verified.status).toBe(200);
-  return { email, password: PASSWORD, name: opts.name ?? 'Eve Tester' };
+  await client.call(useraction, 'UserVerifyEmail', { token });
+  return { email, password: PASSWORD, name };
 }
 
 /** Signs in through the real sign-in form. */
@@ -94,37 +116,58 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await page.getByRole('button', { name: 'Sign in to Portal' }).click();
 }
 
-/** Signs in over the API with token pairs, failing the test unless the login succeeds. */
-export async function loginByApi(request: APIRequestContext, email: string, password: string) {
-  const res = await api(request, '/api/useraction', {
-    action: 'login',
-    user: { email, password },
-    use_token_pairs: true,
+export interface ApiSession {
+  user: PublicUser;
+  /** the pair the sign-in answered (the page and `api` may rotate it later) */
+  pair: TokenPair;
+  /** the action client signed in as this user, renewing its own tokens */
+  api: Client;
+}
+
+/** Signs in over the API with token pairs, as the portal's own sign-in does (target portal). */
+export async function loginByApi(email: string, password: string, baseUrl: string = mainUrl): Promise<ApiSession> {
+  const client = portal(baseUrl);
+  const answer = await client.call(useraction, 'login', { user: { email, password }, use_token_pairs: true });
+  if (answer.target !== 'portal') throw new Error(`login answered target ${answer.target}`);
+  // The test's calls keep their own copy of the session, apart from the page's.
+  let stored: TokenPair = answer.token_pair;
+  const tokens = refreshingTokens({
+    client,
+    store: {
+      read: () => stored,
+      write: (pair) => {
+        stored = pair;
+      },
+      end: () => {},
+    },
   });
-  expect(res.status).toBe(200);
-  const { token_pair: pair, user } = res.body;
-  return { pair, user };
+  return { user: answer.user, pair: answer.token_pair, api: client.withTokens(tokens) };
 }
 
 /**
- * Signs in by API and puts the session where the web app keeps it, to start a test on a signed-in page.
- * The first visit is marked completed unless `firstVisitDone` is false, which lets the onboarding tour open.
+ * Signs in by API and puts the session where the web app keeps it (local storage of the portal's
+ * origin), as if the user had signed in before; call it before the page's first navigation. The
+ * first visit is marked completed unless `firstVisitDone` is false, which lets the onboarding tour
+ * open. Prefer the `signedIn` fixture; this is for a second page or account in one test.
  */
-export async function signInByApi(page: Page, email: string, password: string, { firstVisitDone = true } = {}) {
-  const { pair, user } = await loginByApi(page.request, email, password);
-  await page.addInitScript(
-    ([a, r, e, id, done]) => {
-      if (!localStorage.getItem('refresh_token')) {
-        localStorage.setItem('access_token', a);
-        localStorage.setItem('refresh_token', r);
-        localStorage.setItem('user_email', e);
-        localStorage.setItem('user_id', id);
-        if (done) localStorage.setItem('hasCompletedFirstVisit', 'true');
-      }
-    },
-    [pair.access_token, pair.refresh_token, user.email, user.user_id, firstVisitDone] as const,
-  );
-  return { pair, user };
+export async function signInByApi(
+  target: Page | BrowserContext,
+  email: string,
+  password: string,
+  { firstVisitDone = true, baseUrl = mainUrl }: { firstVisitDone?: boolean; baseUrl?: string } = {},
+): Promise<ApiSession> {
+  const session = await loginByApi(email, password, baseUrl);
+  const context = 'context' in target ? target.context() : target;
+  const { pair, user } = session;
+  const localStorage = [
+    { name: 'access_token', value: pair.access_token },
+    { name: 'refresh_token', value: pair.refresh_token },
+    { name: 'user_email', value: user.email },
+    { name: 'user_id', value: user.user_id },
+    ...(firstVisitDone ? [{ name: 'hasCompletedFirstVisit', value: 'true' }] : []),
+  ];
+  await context.setStorageState({ cookies: [], origins: [{ origin: new URL(baseUrl).origin, localStorage }] });
+  return session;
 }
 
 /** The path and query of the current address, as an object, for a readable comparison. */
@@ -172,12 +215,28 @@ export async function screenshots(page: Page, name: string) {
   await page.setViewportSize(size);
 }
 
+interface Options {
+  /** the name of the `account` fixture's user */
+  accountName: string;
+  /** whether `signedIn` marks the first visit done (false lets the onboarding tour open) */
+  firstVisitDone: boolean;
+}
+
 interface Fixtures {
   /** fails the test on any console error or uncaught page error */
   consoleGuard: void;
+  /** a verified user of the test's own, registered on the test's server through the API */
+  account: Account;
+  /**
+   * `account`, signed in by API, with the session in the page's storage before the test's first
+   * navigation: the test starts as a returning user. `api` calls the API as that user.
+   */
+  signedIn: Account & ApiSession;
 }
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures & Options>({
+  accountName: ['Eve Tester', { option: true }],
+  firstVisitDone: [true, { option: true }],
   consoleGuard: [
     async ({ page }, use) => {
       const errors = guardConsole(page);
@@ -186,6 +245,16 @@ export const test = base.extend<Fixtures>({
     },
     { auto: true },
   ],
+  account: async ({ accountName, baseURL }, use) => {
+    await use(await createVerifiedUser({ name: accountName, baseUrl: baseURL ?? mainUrl }));
+  },
+  signedIn: async ({ account, context, firstVisitDone, baseURL }, use) => {
+    const session = await signInByApi(context, account.email, account.password, {
+      firstVisitDone,
+      baseUrl: baseURL ?? mainUrl,
+    });
+    await use({ ...account, ...session });
+  },
 });
 
 export { expect };

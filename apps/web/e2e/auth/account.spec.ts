@@ -1,39 +1,31 @@
 import type { Page } from '@playwright/test';
-import {
-  api,
-  createVerifiedUser,
-  expect,
-  expectAccessible,
-  expectSignInPage,
-  screenshots,
-  signInByApi,
-  test,
-} from '../fixtures';
+import { isClientError } from '@portal/client';
+import { useraction } from '@portal/contract';
+import { expect, expectAccessible, expectSignInPage, portal, screenshots, test } from '../fixtures';
 import { expectToast, inlineFailure, NEW_PASSWORD, submitSignIn, WRONG_PASSWORD } from './auth-helpers';
 
 /** /dashboard/user/profile (spec/000 §2, §4, §5): change password, profile details, delete account. */
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 
-async function openProfile(page: Page, request: Parameters<typeof createVerifiedUser>[0], name?: string) {
-  const user = await createVerifiedUser(request, name ? { name } : {});
-  await signInByApi(page, user.email, user.password);
+async function openProfile(page: Page) {
   await page.goto('/dashboard/user/profile');
   await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible();
-  return user;
 }
 
-async function signInWorks(page: Page, email: string, password: string): Promise<boolean> {
-  const res = await api(page.request, '/api/useraction', {
-    action: 'login',
-    user: { email, password },
-    use_token_pairs: true,
-  });
-  return res.status === 200;
+/** Whether the portal accepts this password now: refused sign-ins fail as `unauthenticated`. */
+async function signInWorks(email: string, password: string): Promise<boolean> {
+  try {
+    await portal().call(useraction, 'login', { user: { email, password }, use_token_pairs: true });
+    return true;
+  } catch (err) {
+    if (isClientError(err, 'unauthenticated')) return false;
+    throw err;
+  }
 }
 
-test('the profile page is accessible', async ({ page, request }) => {
-  const user = await openProfile(page, request);
+test('the profile page is accessible', async ({ page, signedIn: user }) => {
+  await openProfile(page);
   await expect(field(page, 'Email')).toHaveValue(user.email);
   await expect(field(page, 'Email')).toHaveAttribute('readonly', '');
   await expect(page.getByText('Lite', { exact: true })).toBeVisible();
@@ -98,8 +90,8 @@ test.describe('change password', () => {
   ];
 
   for (const row of rows) {
-    test(`shows "${row.message}" (${row.rule})`, async ({ page, request }) => {
-      const user = await openProfile(page, request);
+    test(`shows "${row.message}" (${row.rule})`, async ({ page, signedIn: user }) => {
+      await openProfile(page);
       const next = row.next(user.email);
       if (row.current) await field(page, 'Current password').fill(row.current);
       await field(page, 'New password').fill(next);
@@ -108,23 +100,26 @@ test.describe('change password', () => {
       await expect(field(page, row.field)).toHaveAccessibleDescription(row.message);
       await expect(page.getByRole('alert').filter({ hasText: row.message })).toBeVisible();
       // Nothing was sent: the password is unchanged.
-      expect(await signInWorks(page, user.email, user.password)).toBe(true);
+      expect(await signInWorks(user.email, user.password)).toBe(true);
     });
   }
 
-  test('a wrong current password shows Failed to update password', async ({ page, request }) => {
-    const user = await openProfile(page, request);
+  test('a wrong current password shows Failed to update password', async ({ page, signedIn: user }) => {
+    await openProfile(page);
     await field(page, 'Current password').fill(WRONG_PASSWORD);
     await field(page, 'New password').fill(NEW_PASSWORD);
     await field(page, 'Repeat new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Change password', exact: true }).click();
     await expectToast(page, 'Failed to update password');
-    expect(await signInWorks(page, user.email, user.password)).toBe(true);
-    expect(await signInWorks(page, user.email, NEW_PASSWORD)).toBe(false);
+    expect(await signInWorks(user.email, user.password)).toBe(true);
+    expect(await signInWorks(user.email, NEW_PASSWORD)).toBe(false);
   });
 
-  test('success shows Password Changed, resets the form, and the new password works', async ({ page, request }) => {
-    const user = await openProfile(page, request);
+  test('success shows Password Changed, resets the form, and the new password works', async ({
+    page,
+    signedIn: user,
+  }) => {
+    await openProfile(page);
     await field(page, 'Current password').fill(user.password);
     await field(page, 'New password').fill(NEW_PASSWORD);
     await field(page, 'Repeat new password').fill(NEW_PASSWORD);
@@ -135,14 +130,14 @@ test.describe('change password', () => {
     // This tab's session survives the change.
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible();
-    expect(await signInWorks(page, user.email, user.password)).toBe(false);
-    expect(await signInWorks(page, user.email, NEW_PASSWORD)).toBe(true);
+    expect(await signInWorks(user.email, user.password)).toBe(false);
+    expect(await signInWorks(user.email, NEW_PASSWORD)).toBe(true);
   });
 });
 
 test.describe('profile details', () => {
-  test('an update is confirmed and survives a reload', async ({ page, request }) => {
-    await openProfile(page, request);
+  test('an update is confirmed and survives a reload', async ({ page, signedIn: _signedIn }) => {
+    await openProfile(page);
     await field(page, 'Name').fill('Ada Lovelace');
     await field(page, 'Organisation').fill('Analytical Engines');
     await field(page, 'Country').selectOption({ label: 'Germany' });
@@ -156,8 +151,8 @@ test.describe('profile details', () => {
     await expect(field(page, 'Country')).toHaveValue('Germany');
   });
 
-  test('fields validate live with the error under the field', async ({ page, request }) => {
-    await openProfile(page, request);
+  test('fields validate live with the error under the field', async ({ page, signedIn: _signedIn }) => {
+    await openProfile(page);
     await field(page, 'Name').fill('');
     await expect(field(page, 'Name')).toHaveAccessibleDescription('Please enter your name');
     await field(page, 'Name').fill('Al');
@@ -182,9 +177,9 @@ test.describe('profile details', () => {
 test.describe('delete account', () => {
   test('the button waits for the typed confirmation and the password; a wrong password is refused', async ({
     page,
-    request,
+    signedIn: user,
   }) => {
-    const user = await openProfile(page, request);
+    await openProfile(page);
     await page.getByRole('button', { name: 'Delete account', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
     await expect(dialog).toBeVisible();
@@ -207,11 +202,11 @@ test.describe('delete account', () => {
     await expectToast(page, 'Error', 'Failed to delete account. Please check your password and try again.');
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard\/user\/profile$/);
-    expect(await signInWorks(page, user.email, user.password)).toBe(true);
+    expect(await signInWorks(user.email, user.password)).toBe(true);
   });
 
-  test('deleting signs out, and the account is gone', async ({ page, request }) => {
-    const user = await openProfile(page, request);
+  test('deleting signs out, and the account is gone', async ({ page, signedIn: user }) => {
+    await openProfile(page);
     await page.getByRole('button', { name: 'Delete account', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
     await dialog.getByLabel('Type "delete my account" to confirm', { exact: true }).fill('delete my account');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createVerifiedUser, expect, expectAccessible, linkIn, readMail, screenshots, test } from '../fixtures';
+import { expect, expectAccessible, linkIn, readMail, screenshots, test } from '../fixtures';
 import { expectToast, inlineFailure, NEW_PASSWORD, skipOnboarding, submitSignIn } from './auth-helpers';
 
 /** spec/000 §4 Forgot password and Reset, §5 Reset password form, §8 reset failure. */
@@ -21,8 +21,10 @@ async function requestResetLink(page: Page, email: string): Promise<string> {
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 
-test('forgot password, reset from the emailed link, then sign in with the new password', async ({ page, request }) => {
-  const user = await createVerifiedUser(request);
+test('forgot password, reset from the emailed link, then sign in with the new password', async ({
+  page,
+  account: user,
+}) => {
   const link = await requestResetLink(page, user.email);
   expect(new URL(link).origin).toBe(new URL(page.url()).origin);
 
@@ -86,8 +88,7 @@ test('forgot password, reset from the emailed link, then sign in with the new pa
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('a used reset link is refused', async ({ page, request }) => {
-  const user = await createVerifiedUser(request);
+test('a used reset link is refused', async ({ page, account: user }) => {
   const link = await requestResetLink(page, user.email);
 
   await page.goto(link);
@@ -129,8 +130,7 @@ test('the Recover button checks the email first', async ({ page }) => {
   );
 });
 
-test('a signed-in user opening a reset link goes to the dashboard', async ({ page, request }) => {
-  const user = await createVerifiedUser(request);
+test('a signed-in user opening a reset link goes to the dashboard', async ({ page, account: user }) => {
   await page.goto('/auth/login');
   await submitSignIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/dashboard$/);

@@ -1,12 +1,11 @@
+import { useraction } from '@portal/contract';
 import {
-  api,
-  createVerifiedUser,
   expect,
   expectAccessible,
   expectSignInPage,
   PASSWORD,
+  portal,
   screenshots,
-  signInByApi,
   test,
   uniqueEmail,
 } from '../fixtures';
@@ -25,8 +24,7 @@ import {
 test.beforeEach(({ page }) => skipOnboarding(page));
 
 test.describe('sign in and out', () => {
-  test('signs in through the form and out through the user menu', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('signs in through the form and out through the user menu', async ({ page, account: user }) => {
     await page.goto('/auth/login');
     await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
     // Remember me is offered (and on) for the portal target.
@@ -49,8 +47,7 @@ test.describe('sign in and out', () => {
     await expectSignInPage(page, { redirect: '/dashboard', target: 'portal' });
   });
 
-  test('remember me off keeps the session in session storage only', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('remember me off keeps the session in session storage only', async ({ page, account: user }) => {
     await page.goto('/auth/login');
     await page.getByRole('checkbox', { name: 'Remember me', exact: true }).click();
     await expect(page.getByRole('checkbox', { name: 'Remember me', exact: true })).not.toBeChecked();
@@ -76,17 +73,14 @@ test.describe('sign in and out', () => {
     await other.close();
   });
 
-  test('a signed-in user opening the sign-in page goes to the dashboard', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
-    await signInByApi(page, user.email, user.password);
+  test('a signed-in user opening the sign-in page goes to the dashboard', async ({ page, signedIn: _signedIn }) => {
     await page.goto('/auth/login');
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 });
 
 test.describe('sign-in errors (spec/000 §8)', () => {
-  test('a wrong password shows Authentication Failed', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('a wrong password shows Authentication Failed', async ({ page, account: user }) => {
     await page.goto('/auth/login');
     await submitSignIn(page, user.email, WRONG_PASSWORD);
     const text = 'Invalid email or password. Please check your credentials and try again.';
@@ -101,8 +95,7 @@ test.describe('sign-in errors (spec/000 §8)', () => {
     await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
   });
 
-  test('the failed sign-in screen is accessible', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('the failed sign-in screen is accessible', async ({ page, account: user }) => {
     await page.goto('/auth/login');
     await submitSignIn(page, user.email, WRONG_PASSWORD);
     await expectToast(page, 'Authentication Failed');
@@ -113,18 +106,16 @@ test.describe('sign-in errors (spec/000 §8)', () => {
     await expectAccessible(page);
   });
 
-  test('an error toast meets the contrast minimum', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('an error toast meets the contrast minimum', async ({ page, account: user }) => {
     await page.goto('/auth/login');
     await submitSignIn(page, user.email, WRONG_PASSWORD);
     await expectToast(page, 'Authentication Failed');
     await expectAccessible(page);
   });
 
-  test('an unverified account shows Email Verification Required', async ({ page, request }) => {
+  test('an unverified account shows Email Verification Required', async ({ page }) => {
     const email = uniqueEmail('unverified');
-    const reg = await api(request, '/api/useraction', {
-      action: 'UserRegister',
+    await portal().call(useraction, 'UserRegister', {
       user: {
         email,
         password: PASSWORD,
@@ -136,7 +127,6 @@ test.describe('sign-in errors (spec/000 §8)', () => {
         termsagreed: true,
       },
     });
-    expect(reg.status).toBe(200);
 
     await page.goto('/auth/login');
     await submitSignIn(page, email, PASSWORD);
@@ -147,8 +137,7 @@ test.describe('sign-in errors (spec/000 §8)', () => {
     expect(await page.evaluate(() => localStorage.getItem('refresh_token'))).toBeNull();
   });
 
-  test('five wrong passwords lock the account', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('five wrong passwords lock the account', async ({ page, account: user }) => {
     await page.goto('/auth/login');
     for (let attempt = 1; attempt <= 4; attempt++) {
       await submitSignIn(page, user.email, WRONG_PASSWORD);
@@ -167,8 +156,7 @@ test.describe('sign-in errors (spec/000 §8)', () => {
   });
 });
 
-test('a deep link is reopened after sign-in', async ({ page, request }) => {
-  const user = await createVerifiedUser(request);
+test('a deep link is reopened after sign-in', async ({ page, account: user }) => {
   await page.goto('/dashboard/user/profile');
   await expectSignInPage(page, { redirect: '/dashboard/user/profile', target: 'portal' });
   await submitSignIn(page, user.email, user.password);

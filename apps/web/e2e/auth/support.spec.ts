@@ -1,10 +1,8 @@
-import { createVerifiedUser, expect, expectAccessible, readMail, screenshots, signInByApi, test } from '../fixtures';
+import { expect, expectAccessible, readMail, screenshots, test } from '../fixtures';
 
 /** /dashboard/support: a real contact form, stored server-side and confirmed with a ticket id. */
 
-test('a support request is sent and confirmed with a ticket id', async ({ page, request }) => {
-  const user = await createVerifiedUser(request);
-  await signInByApi(page, user.email, user.password);
+test('a support request is sent and confirmed with a ticket id', async ({ page, signedIn: user }) => {
   await page.goto('/dashboard/support');
   await expect(page.getByRole('heading', { name: 'Contact Support', exact: true })).toBeVisible();
   await expect(page.getByRole('main').getByText(user.email)).toBeVisible();
@@ -46,9 +44,7 @@ test('a support request is sent and confirmed with a ticket id', async ({ page, 
   await expect(page.getByLabel('Subject', { exact: true })).toHaveValue('');
 });
 
-test('"Get Help" links fill the topic and the subject', async ({ page, request }) => {
-  const user = await createVerifiedUser(request);
-  await signInByApi(page, user.email, user.password);
+test('"Get Help" links fill the topic and the subject', async ({ page, signedIn: _signedIn }) => {
   await page.goto('/dashboard/support?topic=robot_not_listed&model=Spot%20Mini');
   await expect(page.getByLabel('Topic', { exact: true })).toHaveValue('robot_not_listed');
   await expect(page.getByLabel('Subject', { exact: true })).toHaveValue('Robot not listed: Spot Mini');

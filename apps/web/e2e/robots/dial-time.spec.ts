@@ -1,40 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import type { UserTime } from '@portal/contract';
-import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
-import {
-  accessToken,
-  call,
-  cutOffServer,
-  grantSubscription,
-  hubFor,
-  loadShell,
-  openFromSidebar,
-  operatorCall,
-} from './robots-helpers';
+import { time } from '@portal/contract';
+import { expect, expectAccessible, screenshots, test } from '../fixtures';
+import { cutOffServer, grantSubscription, loadShell, openFromSidebar, operatorCall } from './robots-helpers';
 
 /** The dial time panel against the real ledger: added time raises it, dialling with the hub lowers it. */
 
 const remaining = async (page: Page) =>
   Number(((await page.getByTestId('remaining-minutes').textContent()) ?? '').replace(/[^\d]/g, ''));
 
-test('added time and hub use move the remaining minutes', async ({ page, baseURL }) => {
-  const user = await createVerifiedUser(page.request);
-  await signInByApi(page, user.email, user.password);
-  const token = await accessToken(page.request, user.email, user.password);
-
-  await operatorCall(page.request, '/api/dial_manager', {
+test('added time and hub use move the remaining minutes', async ({ page, signedIn: user }) => {
+  await operatorCall(time.path, {
     action: 'ADD_TIME',
     email: user.email,
     minutes: 120,
     reason: 'e2e',
     idempotency_key: `e2e-${user.email}`,
   });
-  const { user_time } = await call<{ user_time: UserTime }>(
-    page.request,
-    '/api/dial_manager',
-    { action: 'CHECK_REMAINING_TIME', email: user.email },
-    token,
-  );
+  const { user_time } = await user.api.call(time, 'CHECK_REMAINING_TIME', { email: user.email });
+  if (!user_time) throw new Error('CHECK_REMAINING_TIME answered no user time');
 
   await page.goto('/dashboard');
   const panel = page.getByTestId('dial-time-panel');
@@ -45,17 +29,19 @@ test('added time and hub use move the remaining minutes', async ({ page, baseURL
   await expect(panel.getByTestId('remaining-minutes')).toHaveText(`${before.toLocaleString('en-GB')} minutes`);
   await expect(panel.getByText('120 minutes of 120 minutes')).toBeVisible();
 
-  // The reference hub dials a robot the user holds no license for, for 30 minutes.
-  const hub = await hubFor(page.request, baseURL as string, user.email, user.password);
-  await hub.dial('someone-elses-robot', 30);
+  // The hub's dial call: 30 minutes on a robot the user holds no license for.
+  await user.api.call(
+    time,
+    'UPDATE_TIME',
+    { email: user.email, robot_id: 'someone-elses-robot', minutes: 30, idempotency_key: randomUUID() },
+    { retryTransient: true },
+  );
   await page.reload();
   await expect.poll(() => remaining(page)).toBe(before - 30);
   await expectAccessible(page);
 });
 
-test('an unreachable server shows the panel error', async ({ page, context }) => {
-  const user = await createVerifiedUser(page.request);
-  await signInByApi(page, user.email, user.password);
+test('an unreachable server shows the panel error', async ({ page, context, signedIn: _signedIn }) => {
   // The shell loads first; then the server cannot be reached and the Robot Manager is opened.
   await loadShell(page);
   const network = await cutOffServer(context, page);
@@ -67,12 +53,10 @@ test('an unreachable server shows the panel error', async ({ page, context }) =>
   await network.reconnect();
 });
 
-test('Pro shows infinite dial time', async ({ page }) => {
-  const user = await createVerifiedUser(page.request);
+test('Pro shows infinite dial time', async ({ page, signedIn: user }) => {
   // A real Pro subscription, granted as an operator would.
-  const granted = await grantSubscription(page.request, user.email, 'Pro Subscription');
+  const granted = await grantSubscription(user.email, 'Pro Subscription');
   expect(granted).toMatchObject({ subscription: { tier: 'Pro' } });
-  await signInByApi(page, user.email, user.password);
   await page.goto('/dashboard');
   const panel = page.getByTestId('dial-time-panel');
   await expect(panel.getByText('Infinite Dial Time', { exact: true })).toBeVisible();

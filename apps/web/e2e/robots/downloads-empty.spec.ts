@@ -1,5 +1,5 @@
 import { emptyServer, linuxOnlyServer } from '../../../../playwright.config';
-import { createVerifiedUser, expect, expectAccessible, signInByApi, test } from '../fixtures';
+import { expect, expectAccessible, test } from '../fixtures';
 
 /**
  * The Downloads screen's empty states, from real data: servers whose artifact stores the operator
@@ -9,9 +9,7 @@ import { createVerifiedUser, expect, expectAccessible, signInByApi, test } from 
 test.describe('a server with no downloads at all', () => {
   test.use({ baseURL: emptyServer.url });
 
-  test('says no downloads are available', async ({ page }) => {
-    const user = await createVerifiedUser(page.request, { dataDir: emptyServer.dataDir });
-    await signInByApi(page, user.email, user.password);
+  test('says no downloads are available', async ({ page, signedIn: _signedIn }) => {
     await page.goto('/dashboard/downloads');
     await expect(page.getByText('No downloads are currently available')).toBeVisible();
     await expect(page.getByRole('button', { name: /^Download for / })).toHaveCount(0);
@@ -22,9 +20,7 @@ test.describe('a server with no downloads at all', () => {
 test.describe('a server with only a Linux (DEB) build and a Windows ARM build', () => {
   test.use({ baseURL: linuxOnlyServer.url });
 
-  test('offers Linux, and names what is missing for the other systems', async ({ page }) => {
-    const user = await createVerifiedUser(page.request, { dataDir: linuxOnlyServer.dataDir });
-    await signInByApi(page, user.email, user.password);
+  test('offers Linux, and names what is missing for the other systems', async ({ page, signedIn: _signedIn }) => {
     await page.goto('/dashboard/downloads');
     const systems = page.getByRole('radiogroup', { name: 'Choose your operating system' });
     await expect(systems.getByRole('radio')).toHaveCount(3);

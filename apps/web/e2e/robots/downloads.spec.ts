@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { type Asset, AssetType, compareVersions, formatVersion } from '@portal/contract';
-import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
+import { expect, expectAccessible, screenshots, test } from '../fixtures';
 import { cutOffServer, loadShell, openFromSidebar } from './robots-helpers';
 
 /** Downloads against the demo hub builds the server seeds (one per platform). */
 
-test.beforeEach(async ({ page }) => {
-  const user = await createVerifiedUser(page.request);
-  await signInByApi(page, user.email, user.password);
-});
+// Every test here starts signed in, as a user of its own.
+test.beforeEach(async ({ signedIn: _signedIn }) => {});
 
 test('choose a system, accept the license, and get a file whose bytes match its checksum', async ({ page }) => {
   const answered = page.waitForResponse(
@@ -29,12 +27,11 @@ test('choose a system, accept the license, and get a file whose bytes match its 
   await expect(detected.getByRole('radio')).toBeChecked();
 
   // Keyboard: arrow keys move between systems (held as a person would: the radio group checks the
-  // item that takes focus while an arrow key is down).
+  // item that takes focus while an arrow key is down, so the key is let go once it is checked).
   await systems.getByRole('radio', { name: /Windows/ }).click();
   await page.keyboard.down('ArrowRight');
-  await page.waitForTimeout(50);
-  await page.keyboard.up('ArrowRight');
   await expect(systems.getByRole('radio', { name: /macOS/ })).toBeChecked();
+  await page.keyboard.up('ArrowRight');
   await expect(page.getByRole('radiogroup', { name: 'Package' }).getByRole('radio')).toHaveCount(2);
 
   // Linux: the newest DEB build is offered (the demo data also has an older one).

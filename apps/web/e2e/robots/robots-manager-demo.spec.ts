@@ -1,6 +1,6 @@
-import type { UserLicenses } from '@portal/contract';
-import { expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
-import { accessToken, call, DEMO, grid } from './robots-helpers';
+import { license } from '@portal/contract';
+import { expect, expectAccessible, loginByApi, screenshots, signInByApi, test } from '../fixtures';
+import { DEMO, grid } from './robots-helpers';
 
 /**
  * The Robot Manager on the seeded demo account (issue 4 item 9): a paired Active robot, an unpaired
@@ -126,14 +126,9 @@ test('a paired card opens its manager page from the keyboard', async ({ page }) 
 });
 
 test('the shared robot cannot be managed, and an unknown id says so', async ({ page }) => {
-  const token = await accessToken(page.request, DEMO.email, DEMO.password);
-  const { user_licenses } = await call<{ user_licenses: UserLicenses }>(
-    page.request,
-    '/api/license',
-    { action: 'GetLicenses', email: DEMO.email },
-    token,
-  );
-  const sharedId = user_licenses.shared_robot_licenses[0]?.robot_id ?? '';
+  const { api } = await loginByApi(DEMO.email, DEMO.password);
+  const { user_licenses } = await api.call(license, 'GetLicenses', { email: DEMO.email });
+  const sharedId = user_licenses?.shared_robot_licenses[0]?.robot_id ?? '';
   expect(sharedId).toBeTruthy();
 
   await page.goto(`/dashboard/robot/manager/${encodeURIComponent(sharedId)}`);

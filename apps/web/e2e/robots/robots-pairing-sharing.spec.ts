@@ -1,59 +1,58 @@
 import { randomUUID } from 'node:crypto';
-import type { RobotLicense, UserLicenses } from '@portal/contract';
+import { license as licenseService, robots } from '@portal/contract';
 import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
-import { accessToken, call, grid, hubFor, operatorCall } from './robots-helpers';
+import { grid, operatorCall } from './robots-helpers';
 
 /**
  * A license's whole life on the screens, with accounts of its own: granted unpaired (its code on the
  * card), paired by the hub (name and Active), shared (visible, not clickable, not manageable for the
  * recipient), then unpaired and given a new code by its owner.
  */
-test('grant, pair with the hub, share, unpair and regenerate', async ({ page, browser, baseURL }) => {
+test.use({ accountName: 'Olivia Owner' });
+
+test('grant, pair with the hub, share, unpair and regenerate', async ({ page, browser, signedIn: owner }) => {
   test.slow();
-  const owner = await createVerifiedUser(page.request, { name: 'Olivia Owner' });
-  const ownerToken = await accessToken(page.request, owner.email, owner.password);
-  await operatorCall(page.request, '/api/license', { action: 'BUYASSET', email: owner.email, asset_id: 'driver-nao' });
-  const licenses = await call<{ user_licenses: UserLicenses }>(
-    page.request,
-    '/api/license',
-    { action: 'GetLicenses', email: owner.email },
-    ownerToken,
-  );
-  const license = licenses.user_licenses.robot_licenses[0] as RobotLicense;
+  await operatorCall(licenseService.path, { action: 'BUYASSET', email: owner.email, asset_id: 'driver-nao' });
+  const licenses = await owner.api.call(licenseService, 'GetLicenses', { email: owner.email });
+  const license = licenses.user_licenses?.robot_licenses[0];
+  if (!license) throw new Error('BUYASSET granted no license');
   const code = license.pair_code;
   expect(code).toMatch(/^[A-Z0-9]{6,16}$/);
 
   // Unpaired: the card shows the code.
-  await signInByApi(page, owner.email, owner.password);
   await page.goto('/dashboard');
   const mine = grid(page, 'MY ROBOTS');
   await expect(mine.getByTestId('pair-code')).toHaveText(code);
   await expect(mine.getByRole('link')).toHaveCount(0);
 
-  // The reference hub registers a robot, pairs it with the code and reports it available.
-  const hub = await hubFor(page.request, baseURL as string, owner.email, owner.password);
-  const robot = await hub.registerRobot({ make: 'Nao', model: 'Nao', name: 'E2E Nao', hardware_hash: randomUUID() });
-  await hub.pairRobot({ pair_code: code, robot_id: robot.robot_id });
-  await hub.setAvailability(robot.robot_id, true);
+  // The hub's calls: register a robot, pair it with the code and report it available.
+  const { robot } = await owner.api.call(robots, 'REGISTERSIM', {
+    email: owner.email,
+    make: 'Nao',
+    model: 'Nao',
+    name: 'E2E Nao',
+    hardware_hash: randomUUID(),
+  });
+  if (!robot) throw new Error('REGISTERSIM answered no robot');
+  await owner.api.call(licenseService, 'PAIRROBOT', { email: owner.email, pair_code: code, robot_id: robot.robot_id });
+  await owner.api.call(robots, 'UPDATEROBOT', {
+    email: owner.email,
+    robot_id: robot.robot_id,
+    robot_state: { available: true },
+  });
   await page.reload();
   const card = mine.getByRole('link').filter({ hasText: 'E2E Nao' });
   await expect(card).toContainText('Active');
   await expect(mine.getByText('Pairing Code')).toHaveCount(0);
 
   // Shared with another account: visible there, but neither a link nor manageable.
-  const recipient = await createVerifiedUser(page.request, { name: 'Rita Recipient' });
-  await call(
-    page.request,
-    '/api/license',
-    {
-      action: 'SHARELICENSE',
-      email: owner.email,
-      license_id: license.robot_license.license_id,
-      recipient_email: recipient.email,
-      duration: 3_600,
-    },
-    ownerToken,
-  );
+  const recipient = await createVerifiedUser({ name: 'Rita Recipient' });
+  await owner.api.call(licenseService, 'SHARELICENSE', {
+    email: owner.email,
+    license_id: license.robot_license.license_id,
+    recipient_email: recipient.email,
+    duration: 3_600,
+  });
   const other = await browser.newPage();
   await signInByApi(other, recipient.email, recipient.password);
   await other.goto('/dashboard');

@@ -1,13 +1,4 @@
-import {
-  createVerifiedUser,
-  currentAddress,
-  expect,
-  expectAccessible,
-  expectSignInPage,
-  screenshots,
-  signInByApi,
-  test,
-} from '../fixtures';
+import { currentAddress, expect, expectAccessible, expectSignInPage, screenshots, test } from '../fixtures';
 import { expectShell, viewportScreenshots } from './shell-helpers';
 
 /** spec/000 §2: cookie notice, privacy policy, page titles, missing routes, error screens, FAQ, landing. */
@@ -101,10 +92,8 @@ test.describe('privacy policy', () => {
 
   test('signed in: Back goes to the dashboard; /dashboard/privacy-policy is inside the shell', async ({
     page,
-    request,
+    signedIn: _signedIn,
   }) => {
-    const user = await createVerifiedUser(request);
-    await signInByApi(page, user.email, user.password);
     await page.goto('/privacy-policy');
     await expect(page.getByRole('heading', { name: 'Privacy Policy', level: 1 })).toBeVisible();
     await page.getByRole('link', { name: 'Back' }).click();
@@ -149,10 +138,8 @@ test.describe('page titles', () => {
 
   test('"Robot Portal | <screen>" on the signed-in screens, following client-side navigation', async ({
     page,
-    request,
+    signedIn: _signedIn,
   }) => {
-    const user = await createVerifiedUser(request);
-    await signInByApi(page, user.email, user.password);
     // A fresh load shows the loading title only while loading.
     await page.goto('/dashboard');
     await expectShell(page);
@@ -175,9 +162,7 @@ test.describe('page titles', () => {
 });
 
 test.describe('missing routes and error screens', () => {
-  test('signed in, an unknown route goes to the dashboard', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
-    await signInByApi(page, user.email, user.password);
+  test('signed in, an unknown route goes to the dashboard', async ({ page, signedIn: _signedIn }) => {
     for (const path of ['/nowhere', '/dashboard/nowhere', '/dashboard/user/nowhere/deeper']) {
       await page.goto(path);
       await expect.poll(() => currentAddress(page), path).toEqual({ path: '/dashboard' });
@@ -195,9 +180,7 @@ test.describe('missing routes and error screens', () => {
 });
 
 test.describe('FAQ and landing', () => {
-  test('the FAQ renders inside the shell and its answers open', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
-    await signInByApi(page, user.email, user.password);
+  test('the FAQ renders inside the shell and its answers open', async ({ page, signedIn: _signedIn }) => {
     await page.goto('/dashboard/faq');
     await expectShell(page);
     await expect(page.getByRole('heading', { name: 'Frequently asked questions', level: 1 })).toBeVisible();
@@ -225,9 +208,7 @@ test.describe('FAQ and landing', () => {
     await expectSignInPage(page, { target: 'portal' });
   });
 
-  test('the dashboard shell is accessible at both widths', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
-    await signInByApi(page, user.email, user.password);
+  test('the dashboard shell is accessible at both widths', async ({ page, signedIn: _signedIn }) => {
     await page.goto('/dashboard');
     await expectShell(page);
     await expect(page.getByRole('button', { name: 'Show onboarding guide' })).toBeVisible();

@@ -1,12 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, signInByApi } from '../fixtures';
+import { expect } from '../fixtures';
 
 /** Shared steps of the shell specs (spec/000 §2 shell, §4 onboarding and theme). */
-
-/** Signs in by API but leaves the first visit incomplete, so the onboarding tour opens by itself. */
-export function signInFirstVisit(page: Page, email: string, password: string) {
-  return signInByApi(page, email, password, { firstVisitDone: false });
-}
 
 /** The onboarding tour dialog: the only dialog that carries the progress ring. */
 export function tourDialog(page: Page): Locator {

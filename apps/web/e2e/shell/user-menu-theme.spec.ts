@@ -1,4 +1,4 @@
-import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
+import { expect, expectAccessible, screenshots, test } from '../fixtures';
 import { expectShell, htmlHasDark, openUserMenu, userMenuTrigger } from './shell-helpers';
 
 /** spec/000 §2 User menu, §4 Onboarding and theme (light, dark, system; landing forced light). */
@@ -6,9 +6,9 @@ import { expectShell, htmlHasDark, openUserMenu, userMenuTrigger } from './shell
 const filterOf = (el: Element) => getComputedStyle(el).filter;
 
 test.describe('user menu', () => {
-  test('shows initials, a blurred email until hovered, and every entry', async ({ page, request }) => {
-    const user = await createVerifiedUser(request, { name: 'Grace Brewster Hopper' });
-    await signInByApi(page, user.email, user.password);
+  test.use({ accountName: 'Grace Brewster Hopper' });
+
+  test('shows initials, a blurred email until hovered, and every entry', async ({ page, signedIn: user }) => {
     await page.goto('/dashboard');
     await expectShell(page);
     await page.mouse.move(640, 700);
@@ -51,11 +51,13 @@ test.describe('user menu', () => {
     await expect(page.getByRole('heading', { name: 'Privacy Policy', level: 1 })).toBeVisible();
   });
 
-  test('a one-word name gives a single initial', async ({ page, request }) => {
-    const user = await createVerifiedUser(request, { name: 'Plato' });
-    await signInByApi(page, user.email, user.password);
-    await page.goto('/dashboard');
-    await expect(userMenuTrigger(page).locator('[data-slot="avatar-fallback"]')).toHaveText('P');
+  test.describe('with a one-word name', () => {
+    test.use({ accountName: 'Plato' });
+
+    test('a one-word name gives a single initial', async ({ page, signedIn: _signedIn }) => {
+      await page.goto('/dashboard');
+      await expect(userMenuTrigger(page).locator('[data-slot="avatar-fallback"]')).toHaveText('P');
+    });
   });
 
   // Signed out there is no user menu anywhere: the shell (and so the menu with its Sign in button)
@@ -64,10 +66,8 @@ test.describe('user menu', () => {
 });
 
 test.describe('theme', () => {
-  test('Dark adds the dark class and survives a reload; Light removes it', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('Dark adds the dark class and survives a reload; Light removes it', async ({ page, signedIn: _signedIn }) => {
     await page.emulateMedia({ colorScheme: 'light' });
-    await signInByApi(page, user.email, user.password);
     await page.goto('/dashboard');
     await expectShell(page);
     expect(await htmlHasDark(page)).toBe(false);
@@ -95,10 +95,8 @@ test.describe('theme', () => {
     expect(await htmlHasDark(page)).toBe(false);
   });
 
-  test('System follows the emulated prefers-color-scheme, live and on load', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('System follows the emulated prefers-color-scheme, live and on load', async ({ page, signedIn: _signedIn }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
-    await signInByApi(page, user.email, user.password);
     await page.goto('/dashboard');
     await expectShell(page);
     // Never chosen means System.
@@ -118,10 +116,11 @@ test.describe('theme', () => {
     expect(await htmlHasDark(page)).toBe(true);
   });
 
-  test('/landing stays light with Dark chosen, and the choice holds again after it', async ({ page, request }) => {
-    const user = await createVerifiedUser(request);
+  test('/landing stays light with Dark chosen, and the choice holds again after it', async ({
+    page,
+    signedIn: _signedIn,
+  }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
-    await signInByApi(page, user.email, user.password);
     await page.goto('/dashboard');
     await expectShell(page);
     await (await openUserMenu(page)).getByRole('menuitemradio', { name: 'Dark' }).click();
