@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { strToU8, zipSync } from 'fflate';
 import {
   type ArtifactArch,
   type ArtifactOS,
@@ -13,21 +12,20 @@ import {
   useEntry,
   type VersionNumber,
 } from '@portal/contract';
+import { strToU8, zipSync } from 'fflate';
 import type { Config } from './config.ts';
 import type { Db, Executor } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
+import { noMailer } from './lib/mailer.ts';
 import { hashPassword } from './lib/passwords.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
-import { artifactsDir } from './modules/assets/assets.routes.ts';
-import { AssetService } from './modules/assets/assets.service.ts';
-import { LocalArtifactStore } from './modules/assets/assets.store.ts';
 import { flexSlotRepository } from './modules/flexible-license/flexible-license.repository.ts';
 import { licenseRepository } from './modules/license/license.repository.ts';
-import { LicenseService } from './modules/license/license.service.ts';
 import { robotRepository } from './modules/robots/robots.repository.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
 import { type LedgerWrite, timeRepository } from './modules/time/time.repository.ts';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
+import { buildServices } from './services.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -128,8 +126,7 @@ export async function seedDemoData(
 ): Promise<{ pairCode: string; colleagueEmail: string }> {
   const now = clock.now();
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
-  const licenses = new LicenseService(db, clock, config.JWT_SECRET);
-  const files = new AssetService(db, clock, new LocalArtifactStore(artifactsDir(config.dataDir)));
+  const { licenses, assets: files } = buildServices({ db, clock, config, mailer: noMailer });
   const colleagueEmail = `colleague@${demo.email.split('@')[1] ?? 'robot-portal.local'}`;
   // Nobody signs in as the colleague: the password is random and never shown.
   const colleagueHash = await hashPassword(randomBytes(24).toString('base64url'));

@@ -5,7 +5,7 @@ import { AssetType, type ServiceDef, useraction } from '@portal/contract';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { assetRepository } from '../modules/assets/assets.repository.ts';
-import { LicenseService } from '../modules/license/license.service.ts';
+import type { LicenseService } from '../modules/license/license.service.ts';
 import { type Answer, freshDatabase, GOOD_PASSWORD, seedUser, type TestApp, testApp } from './harness.ts';
 
 /** Helpers for the robot, license, dial-time and download tests. */
@@ -88,7 +88,7 @@ export function nextIp(): string {
 }
 
 export function licenseService(t: TestApp): LicenseService {
-  return new LicenseService(t.app.deps.db, t.app.deps.clock, t.config.JWT_SECRET);
+  return t.app.services.licenses;
 }
 
 /** An unpaired license for the user, granted directly; answers its id and pairing code. */
