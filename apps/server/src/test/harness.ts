@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { type Client, createClient, type SendOptions } from '@portal/client';
-import type { ServiceDef } from '@portal/contract';
+import { describeIssues, type ServiceDef } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import postgres from 'postgres';
 import { buildApp } from '../app.ts';
@@ -133,14 +133,24 @@ export class ApiClient {
     return { status: res.status, body: res.json as Answer['body'], headers: headerRecord(res.headers) };
   }
 
-  /** One action of the contract, answered raw (failures included). */
-  call<S extends ServiceDef>(
+  /**
+   * One action of the contract, answered raw (failures included). A success must match the
+   * contract's response schema, so a field the contract requires is one the server always sends.
+   */
+  async call<S extends ServiceDef>(
     service: S,
     action: keyof S['actions'] & string,
     body: Record<string, unknown>,
     opts: { bearer?: string; ip?: string } = {},
   ): Promise<Answer> {
-    return this.post(service.path, { action, ...body }, opts);
+    const answer = await this.post(service.path, { action, ...body }, opts);
+    const def = service.actions[action];
+    if (def && answer.status === 200 && answer.body?.error?.Success) {
+      const parsed = def.response.safeParse(answer.body);
+      if (!parsed.success)
+        throw new Error(`${service.path} ${action}: the answer breaks the contract: ${describeIssues(parsed.error)}`);
+    }
+    return answer;
   }
 
   now() {
