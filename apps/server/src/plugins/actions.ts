@@ -17,7 +17,7 @@ export interface PublicContext extends Omit<ActionContext, 'caller'> {
 }
 
 /** The answer a handler returns: the response without its error object (a union stays a union). */
-type ResultOf<D extends ActionDef> =
+export type ResultOf<D extends ActionDef> =
   z.output<D['response']> extends infer R
     ? R extends unknown
       ? Omit<R, 'error'> & { error?: ErrorObject }

@@ -15,9 +15,10 @@ import type { Mailer } from '../../lib/mailer.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
+import type { ResultOf } from '../../plugins/actions.ts';
 import type { Caller, Sessions } from '../auth/auth.sessions.ts';
 import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
-import { toPublicUser, type UserRow, userRepository as users } from './useraction.repository.ts';
+import { type EmailTokenKind, toPublicUser, type UserRow, userRepository as users } from './useraction.repository.ts';
 
 type Input<A extends keyof (typeof useraction)['actions']> = ParsedRequestOf<typeof useraction, A>;
 
@@ -35,9 +36,8 @@ export interface AccountRef {
   email: string;
 }
 
-export type LoginResult =
-  | { target: 'hub'; enc_creds: string }
-  | { target: 'portal'; user: PublicUser; token_pair: TokenPair };
+/** login's answer: the contract's union on `target`, without the error object. */
+export type LoginResult = ResultOf<(typeof useraction)['actions']['login']>;
 
 /** Encrypts the hub's credentials to the public key the hub generated for this sign-in. */
 async function encryptForHub(hubPublicKey: string, payload: unknown): Promise<string> {
@@ -99,7 +99,7 @@ export class AccountService {
   // ---- link tokens ----
 
   /** A new single-use link token of a kind; earlier unused ones of that kind stop working. */
-  private async issueLinkToken(userId: string, kind: 'verify' | 'reset', ttlS: number): Promise<string> {
+  private async issueLinkToken(userId: string, kind: EmailTokenKind, ttlS: number): Promise<string> {
     const { token, hash } = newLinkToken();
     await this.deps.db.transaction(async (tx) => {
       await users.retireEmailTokens(tx, userId, kind, this.now());
