@@ -57,7 +57,7 @@ async function encryptForHub(hubPublicKey: string, payload: unknown): Promise<st
 }
 
 /**
- * Accounts (DESIGN §3): sign-in with lockout, registration and email verification, password reset
+ * Accounts: sign-in with lockout, registration and email verification, password reset
  * and change, profile and deletion. The /api/useraction routes call these; other modules look
  * accounts up through `byEmail` and `byId`, never through the users table.
  */
