@@ -19,7 +19,8 @@ async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Pro
     },
 
     async UPDATE_TIME(input, { caller }) {
-      // Dial time is metered only for robots the user holds no license for: a robot of their own license is already paid for.
+      // Dial time is metered only for robots the user holds no license for: a robot their own
+      // license covers is already paid for.
       if (await licenses.coversRobot(input.robot_id, caller.userId))
         throw new ApiError(
           'CONFLICT',
