@@ -90,8 +90,29 @@ ${Object.entries(ErrorCodes)
 
 `;
 
+const planned = Object.values(services).filter((s) => s.status === 'planned');
+md += `## Services
+
+| service | path | status |
+|---|---|---|
+${Object.values(services)
+  .map((s) => `| ${s.name} | \`${s.path}\` | ${s.status === 'planned' ? '**planned**: not served yet' : 'live'} |`)
+  .join('\n')}
+
+${
+  planned.length
+    ? `Planned services (${planned.map((s) => s.name).join(', ')}) are written in the contract ahead of the open issue
+that builds them; the server does not mount them yet and answers 404 on their paths.`
+    : 'Every service is live.'
+}
+
+`;
+
 for (const service of Object.values(services)) {
-  md += `## ${service.name} — \`${service.path}\`\n\n`;
+  md += `## ${service.name} — \`${service.path}\`${service.status === 'planned' ? ' (planned)' : ''}\n\n`;
+  if (service.status === 'planned')
+    md +=
+      '**Planned**: this service is not served yet; an open issue builds it. The reference below is its contract.\n\n';
   md += '| action | auth | summary |\n|---|---|---|\n';
   for (const [name, def] of Object.entries(service.actions as Record<string, ActionDef>))
     md += `| [${name}](#${service.name.toLowerCase()}-${name.toLowerCase().replace(/[^a-z0-9_-]/g, '')}) | ${def.auth}${def.caller ? ` (${def.caller})` : ''} | ${def.summary} |\n`;

@@ -11,37 +11,40 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { CsrfTokens } from './lib/csrf.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { setHashCost } from './lib/passwords.ts';
-import { RateLimiter } from './lib/rate-limit.ts';
-import { TokenService } from './lib/tokens.ts';
-import { assetsRoutes } from './modules/assets/assets.routes.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { Sessions } from './modules/auth/auth.sessions.ts';
-import { licenseRoutes } from './modules/license/license.routes.ts';
-import { operatorRoutes } from './modules/operator/operator.routes.ts';
-import { robotsRoutes } from './modules/robots/robots.routes.ts';
-import { supportRoutes } from './modules/support/support.routes.ts';
-import { timeRoutes } from './modules/time/time.routes.ts';
-import { useractionRoutes } from './modules/useraction/useraction.routes.ts';
-import { installErrorHandler } from './plugins/actions.ts';
-import { installSecurity } from './plugins/security.ts';
+import { assetsPlugin } from './modules/assets/assets.routes.ts';
+import type { ArtifactStore } from './modules/assets/assets.store.ts';
+import { authPlugin } from './modules/auth/auth.routes.ts';
+import { licensePlugin } from './modules/license/license.routes.ts';
+import { operatorPlugin } from './modules/operator/operator.routes.ts';
+import { robotsPlugin } from './modules/robots/robots.routes.ts';
+import { supportPlugin } from './modules/support/support.routes.ts';
+import { timePlugin } from './modules/time/time.routes.ts';
+import { useractionPlugin } from './modules/useraction/useraction.routes.ts';
+import { actionsPlugin } from './plugins/actions.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { securityPlugin } from './plugins/security.ts';
+import { sessionsPlugin } from './plugins/sessions.ts';
+import { buildServices, type RouteOptions, type Services } from './services.ts';
 
+/** What the app was built from: for tests, the seed and the command line that share its database. */
 export interface AppDeps {
   config: Config;
-  database: Database;
   db: Db;
   clock: Clock;
   mailer: Mailer;
-  limiter: RateLimiter;
-  sessions: Sessions;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
-    sessions: Sessions;
-    tokens: TokenService;
+    services: Services;
+    /** Every route the app mounted, as `METHOD /path` (HEAD twins of GETs left out). */
+    mountedRoutes: readonly string[];
   }
 }
+
+/** How often expired rate-limit windows are deleted; rows older than a day serve no limit. */
+export const RATE_LIMIT_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface BuildOptions {
   config: Config;
@@ -51,6 +54,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** serve the built web app (off in API tests) */
   serveWeb?: boolean;
+  /** where artifact bytes live; the local disk under DATA_DIR by default */
+  store?: ArtifactStore;
 }
 
 export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
@@ -84,8 +89,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
   });
 
-  const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
-  const sessions = new Sessions(database.db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
+  // Recorded from the start, so the list covers every plugin's routes: the contract-coverage test
+  // compares it with the contract's services table.
+  const mountedRoutes: string[] = [];
+  app.decorate('mountedRoutes', mountedRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') mountedRoutes.push(`${method} ${route.url}`);
+  });
+
   const mailer =
     opts.mailer ??
     createMailer({
@@ -95,45 +106,52 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       log: app.log,
       logLinks: config.NODE_ENV !== 'production',
     });
-  const deps: AppDeps = {
-    config,
-    database,
-    db: database.db,
-    clock,
-    mailer,
-    limiter: new RateLimiter(database.db, clock),
-    sessions,
-  };
-  app.decorate('deps', deps);
-  app.decorate('sessions', sessions);
-  app.decorate('tokens', tokens);
+  const db = database.db;
+  const services = buildServices({ config, db, clock, mailer, ...(opts.store ? { store: opts.store } : {}) });
+  app.decorate('deps', { config, db, clock, mailer });
+  app.decorate('services', services);
 
-  installErrorHandler(app);
-  installSecurity(app, {
+  // Rate-limit windows are rows; without pruning the table only grows. Off the request path, and
+  // unref'd so a forgotten app never keeps the process alive.
+  const prune = setInterval(() => {
+    services.limiter.prune().catch((err: unknown) => app.log.warn({ err }, 'rate-limit pruning failed'));
+  }, RATE_LIMIT_PRUNE_INTERVAL_MS);
+  prune.unref();
+  app.addHook('onClose', async () => clearInterval(prune));
+
+  // Cross-cutting plugins first (each declares what it needs), then one plugin per service.
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin, {
     csrf: new CsrfTokens(config.JWT_SECRET),
     clock,
     publicUrl: config.PUBLIC_URL,
     reportOrigin: config.SENTRY_DSN ? new URL(config.SENTRY_DSN).origin : undefined,
   });
+  await app.register(sessionsPlugin, { sessions: services.sessions });
+  await app.register(actionsPlugin, { operatorToken: config.OPERATOR_TOKEN });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     try {
-      await database.db.execute(sql`select 1`);
+      await db.execute(sql`select 1`);
       return { status: 'ready', database: database.kind };
     } catch {
       return reply.status(503).send({ status: 'unavailable', database: database.kind });
     }
   });
 
-  await app.register(useractionRoutes);
-  await app.register(authRoutes);
-  await app.register(supportRoutes);
-  await app.register(licenseRoutes);
-  await app.register(robotsRoutes);
-  await app.register(timeRoutes);
-  await app.register(assetsRoutes);
-  await app.register(operatorRoutes);
+  const routeOptions: RouteOptions = { config, services };
+  for (const routes of [
+    useractionPlugin,
+    authPlugin,
+    supportPlugin,
+    licensePlugin,
+    robotsPlugin,
+    timePlugin,
+    assetsPlugin,
+    operatorPlugin,
+  ])
+    await app.register(routes, routeOptions);
 
   if (opts.serveWeb) await serveWeb(app, config);
   return app;

@@ -17,16 +17,13 @@ import {
 import { type Config, loadConfigOrExit } from './config.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { noMailer } from './lib/mailer.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
-import { artifactsDir } from './modules/assets/assets.routes.ts';
-import { AssetService, parseVersion } from './modules/assets/assets.service.ts';
-import { LocalArtifactStore } from './modules/assets/assets.store.ts';
-import { LicenseService } from './modules/license/license.service.ts';
+import { parseVersion } from './modules/assets/assets.service.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
-import { type OperatedAccount, OperatorService } from './modules/operator/operator.service.ts';
-import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
-import { TimeService } from './modules/time/time.service.ts';
+import type { OperatedAccount } from './modules/operator/operator.service.ts';
 import { HUB_ASSET_ID } from './seed-demo-data.ts';
+import { buildServices, type Services } from './services.ts';
 
 /**
  * The operator command line (DESIGN §7): `npx tsx apps/server/src/cli.ts <command>`. It uses the
@@ -68,10 +65,10 @@ function wholeNumber(text: string | undefined, what: string, min: number, max: n
   return n;
 }
 
-async function userByEmail(ctx: CliContext, email: string | undefined): Promise<OperatedAccount> {
+async function userByEmail(services: Services, email: string | undefined): Promise<OperatedAccount> {
   if (!email) throw new UsageError('an email is required');
   try {
-    return await new OperatorService(ctx.db, ctx.clock).account(email);
+    return await services.operators.account(email);
   } catch (err) {
     if (err instanceof ApiError && err.errorName === 'NOT_FOUND')
       throw new UsageError(`no account with the email ${email}`);
@@ -95,14 +92,14 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   });
   const [command, ...args] = positionals;
   const { db, clock, config, out } = ctx;
-  const licenses = () => new LicenseService(db, clock, config.JWT_SECRET);
-  const operators = () => new OperatorService(db, clock);
+  const services = buildServices({ db, clock, config, mailer: noMailer });
+  const { licenses, operators } = services;
 
   switch (command) {
     case 'users:list': {
       const now = clock.now();
       for (const u of await operatorRepository.users(db)) {
-        const tier = (await subscriptionRepository.tierOf(db, u.id, now))?.tier ?? 'Lite';
+        const tier = (await services.subscriptions.tierOf(db, u.id, now))?.tier ?? 'Lite';
         out(
           `${u.email}\t${u.verified ? 'verified' : 'unverified'}\t${tier}\tjoined ${u.joinedAt.toISOString().slice(0, 10)}`,
         );
@@ -110,13 +107,13 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       return;
     }
     case 'users:verify': {
-      const user = await userByEmail(ctx, args[0]);
+      const user = await userByEmail(services, args[0]);
       await operatorRepository.verify(db, user.email, clock.now());
       out(`${user.email} is verified`);
       return;
     }
     case 'grant-subscription': {
-      const user = await userByEmail(ctx, args[0]);
+      const user = await userByEmail(services, args[0]);
       const index = tierIndex(args[1]);
       if (index < 0) throw new UsageError('tier must be Lite, Standard or Pro');
       const kind = args[2] === undefined ? OverrideKind.BowOverride : wholeNumber(args[2], 'override kind', 0, 99);
@@ -126,7 +123,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         values.days === undefined
           ? DEFAULT_GRANT_DURATION_S
           : wholeNumber(values.days, '--days', 1, MAX_GRANT_DURATION_S / DAY_S) * DAY_S;
-      const granted = await operators().grantSubscription(user, { tier: TIERS[index]!, overrideKind: kind, durationS });
+      const granted = await operators.grantSubscription(user, { tier: TIERS[index]!, overrideKind: kind, durationS });
       out(
         granted.uuid
           ? `${user.email}: ${granted.subscription_tier} active until ${new Date(granted.end_date).toISOString().slice(0, 10)} (override kind ${granted.override_kind})`
@@ -135,27 +132,27 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       return;
     }
     case 'add-time': {
-      const user = await userByEmail(ctx, args[0]);
+      const user = await userByEmail(services, args[0]);
       const minutes = wholeNumber(args[1], 'minutes', 1, 10_000_000);
       const reason = args.slice(2).join(' ') || 'operator grant (command line)';
-      const time = await new TimeService(db, clock).credit(user.id, { kind: 'grant', minutes, reason });
+      const time = await services.time.credit(user.id, { kind: 'grant', minutes, reason });
       out(
         `${user.email}: +${minutes} durable minutes (durable ${time.total_durable_time - time.used_durable_time} left)`,
       );
       return;
     }
     case 'grant-license': {
-      const user = await userByEmail(ctx, args[0]);
+      const user = await userByEmail(services, args[0]);
       const model = args[1]?.trim();
       if (!model) throw new UsageError('a robot model is required, e.g. Pepper');
       const driver = await operatorRepository.driverFor(db, AssetType.RobotDriver, model);
       if (driver) {
-        const granted = await licenses().grantAsset(user.id, { assetId: driver.id, source: 'operator' });
+        const granted = await licenses.grantAsset(user.id, { assetId: driver.id, source: 'operator' });
         out(
           `${user.email}: ${driver.model} license ${granted.robotLicense?.robot_license.license_id}, pairing code ${granted.code}`,
         );
       } else {
-        const granted = await licenses().grantRobotLicense(db, { userId: user.id, model, source: 'operator' });
+        const granted = await licenses.grantRobotLicense(db, { userId: user.id, model, source: 'operator' });
         out(
           `${user.email}: ${model} license ${granted.license.id}, pairing code ${granted.code} (no driver asset for this model)`,
         );
@@ -179,8 +176,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         if (assetId !== HUB_ASSET_ID) throw new UsageError(`no asset ${assetId}`);
         await assetRepository.upsertAsset(db, { id: HUB_ASSET_ID, type: AssetType.Application, name: 'Robot Hub' });
       }
-      const service = new AssetService(db, clock, new LocalArtifactStore(artifactsDir(config.dataDir)));
-      const row = await service.addArtifact(db, {
+      const row = await services.assets.addArtifact(db, {
         assetId,
         fileName: basename(file),
         data: createReadStream(file),
@@ -192,8 +188,8 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       return;
     }
     case 'slots:set': {
-      const user = await userByEmail(ctx, args[0]);
-      const amount = await operators().setSlotAmount(user, wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS));
+      const user = await userByEmail(services, args[0]);
+      const amount = await operators.setSlotAmount(user, wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS));
       out(`${user.email}: ${amount} flexible license slot${amount === 1 ? '' : 's'}`);
       return;
     }

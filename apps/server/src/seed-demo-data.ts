@@ -12,22 +12,20 @@ import {
   useEntry,
   type VersionNumber,
 } from '@portal/contract';
+import { strToU8, zipSync } from 'fflate';
 import type { Config } from './config.ts';
 import type { Db, Executor } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
+import { noMailer } from './lib/mailer.ts';
 import { hashPassword } from './lib/passwords.ts';
-import { storedZip } from './lib/zip.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
-import { artifactsDir } from './modules/assets/assets.routes.ts';
-import { AssetService } from './modules/assets/assets.service.ts';
-import { LocalArtifactStore } from './modules/assets/assets.store.ts';
 import { flexSlotRepository } from './modules/flexible-license/flexible-license.repository.ts';
 import { licenseRepository } from './modules/license/license.repository.ts';
-import { LicenseService } from './modules/license/license.service.ts';
 import { robotRepository } from './modules/robots/robots.repository.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
 import { type LedgerWrite, timeRepository } from './modules/time/time.repository.ts';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
+import { buildServices } from './services.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -45,7 +43,7 @@ export const DEMO_DRIVERS = [
   { id: 'driver-artus-hand', model: 'Artus_Hand', make: 'Artus_Hand' },
 ] as const;
 
-const HUB_BUILDS: { os: ArtifactOS; arch: ArtifactArch; version: VersionNumber; label: string }[] = [
+export const HUB_BUILDS: { os: ArtifactOS; arch: ArtifactArch; version: VersionNumber; label: string }[] = [
   { os: 'windows', arch: 'amd64', version: { major: 1, minor: 4, patch: 2, revision: 0 }, label: 'Windows (AMD64)' },
   { os: 'mac', arch: 'amd64', version: { major: 1, minor: 4, patch: 2, revision: 0 }, label: 'macOS (Intel)' },
   { os: 'mac', arch: 'arm64', version: { major: 1, minor: 4, patch: 2, revision: 0 }, label: 'macOS (Apple silicon)' },
@@ -56,19 +54,24 @@ const HUB_BUILDS: { os: ArtifactOS; arch: ArtifactArch; version: VersionNumber; 
 
 const versionText = (v: VersionNumber) => `${v.major}.${v.minor}.${v.patch}.${v.revision}`;
 
-/** A small installer-like archive: a README and an install script that says what it is. */
-function demoInstaller(build: (typeof HUB_BUILDS)[number]): Buffer {
+// A fixed date: the same archive bytes, and so the same checksum, on every run.
+const ZIP_MTIME = new Date(Date.UTC(2026, 0, 1));
+
+/** The files of a demo installer: a README and an install script that says what it is. */
+export function demoInstallerFiles(build: (typeof HUB_BUILDS)[number]): Record<string, string> {
   const version = versionText(build.version);
-  return storedZip([
-    {
-      name: 'README.txt',
-      content: `Robot Hub ${version} for ${build.label}\n\nThis is a demonstration build shipped with the portal's demo data.\nIt installs nothing; a real release replaces it (npx tsx apps/server/src/cli.ts artifacts:add).\n`,
-    },
-    {
-      name: 'install.sh',
-      content: `#!/bin/sh\necho "Robot Hub ${version} (${build.os}/${build.arch}) demo installer"\n`,
-    },
-  ]);
+  return {
+    'README.txt': `Robot Hub ${version} for ${build.label}\n\nThis is a demonstration build shipped with the portal's demo data.\nIt installs nothing; a real release replaces it (npx tsx apps/server/src/cli.ts artifacts:add).\n`,
+    'install.sh': `#!/bin/sh\necho "Robot Hub ${version} (${build.os}/${build.arch}) demo installer"\n`,
+  };
+}
+
+/** A small installer-like archive of demoInstallerFiles. */
+function demoInstaller(build: (typeof HUB_BUILDS)[number]): Buffer {
+  const files = Object.fromEntries(
+    Object.entries(demoInstallerFiles(build)).map(([name, text]) => [name, strToU8(text)] as const),
+  );
+  return Buffer.from(zipSync(files, { mtime: ZIP_MTIME }));
 }
 
 interface LedgerStep {
@@ -123,8 +126,7 @@ export async function seedDemoData(
 ): Promise<{ pairCode: string; colleagueEmail: string }> {
   const now = clock.now();
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
-  const licenses = new LicenseService(db, clock, config.JWT_SECRET);
-  const files = new AssetService(db, clock, new LocalArtifactStore(artifactsDir(config.dataDir)));
+  const { licenses, assets: files } = buildServices({ db, clock, config, mailer: noMailer });
   const colleagueEmail = `colleague@${demo.email.split('@')[1] ?? 'robot-portal.local'}`;
   // Nobody signs in as the colleague: the password is random and never shown.
   const colleagueHash = await hashPassword(randomBytes(24).toString('base64url'));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   type Asset,
   assets,
+  compareVersions,
   LICENSE_AGREEMENT_VERSION,
   license,
   newestArtifactPerPlatform,
@@ -15,9 +16,11 @@ import {
   useraction,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
 import { seedDemo } from './seed.ts';
+import { demoInstallerFiles, HUB_BUILDS } from './seed-demo-data.ts';
 import { closeApp, roboticsConfig, useTestApp } from './test/fixtures.ts';
 import { freshDatabase, testApp } from './test/harness.ts';
 
@@ -103,7 +106,18 @@ describe('demo data', () => {
       const file = await t.app.inject({ method: 'GET', url: dl.body.download_link as string });
       expect(file.statusCode).toBe(200);
       expect(createHash('sha256').update(file.rawPayload).digest('hex')).toBe(artifact!.checksum);
-      expect(file.rawPayload.subarray(0, 2).toString()).toBe('PK');
+      // The archive opens with a standard reader and holds exactly the files the seed wrote.
+      const unpacked = unzipSync(new Uint8Array(file.rawPayload));
+      const build = HUB_BUILDS.find(
+        (b) =>
+          b.os === artifact!.OS &&
+          b.arch === artifact!.Arch &&
+          compareVersions(b.version, artifact!.version_info.sdk) === 0,
+      );
+      expect(build).toBeDefined();
+      expect(Object.fromEntries(Object.entries(unpacked).map(([name, bytes]) => [name, strFromU8(bytes)]))).toEqual(
+        demoInstallerFiles(build!),
+      );
     }
   });
 

@@ -96,6 +96,6 @@ export const assets = service('assets', '/api/assets', {
       agreement_version: z.string().trim().min(1).max(50),
       accepted: z.literal(true, { error: 'The license agreement must be accepted' }),
     }),
-    response: response({ download_link: z.string().optional() }),
+    response: response({ download_link: z.string() }),
   }),
 });

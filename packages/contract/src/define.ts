@@ -26,6 +26,14 @@ export interface ActionDef<
   readonly caller?: 'portal' | 'hub' | 'operator' | 'fulfilment';
 }
 
+/**
+ * - `live`: the server mounts the service.
+ * - `planned`: the contract is written ahead of the server; an open issue builds it. Callers must
+ *   not expect it to answer (the server answers 404), and a server test fails once it is mounted
+ *   while still marked planned.
+ */
+export type ServiceStatus = 'live' | 'planned';
+
 export interface ServiceDef<
   Path extends string = string,
   Actions extends Record<string, ActionDef> = Record<string, ActionDef>,
@@ -33,6 +41,7 @@ export interface ServiceDef<
   readonly name: string;
   readonly path: Path;
   readonly actions: Actions;
+  readonly status: ServiceStatus;
 }
 
 export function action<Req extends z.ZodType, Res extends z.ZodType, const Auth extends AuthKind>(
@@ -45,8 +54,9 @@ export function service<const Path extends string, const Actions extends Record<
   name: string,
   path: Path,
   actions: Actions,
+  options: { status?: ServiceStatus } = {},
 ): ServiceDef<Path, Actions> {
-  return { name, path, actions };
+  return { name, path, actions, status: options.status ?? 'live' };
 }
 
 /** Every response carries the error object; success answers `Success: true`. */

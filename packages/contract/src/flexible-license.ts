@@ -82,24 +82,30 @@ export const flexSlotsResponse = response({
 });
 export type FlexSlotsResponse = z.infer<typeof flexSlotsResponse>;
 
-export const flexibleLicense = service('flexibleLicense', '/api/flexible_license', {
-  GetSlots: action({
-    summary: "The signed-in user's flexible slots and how many they may hold.",
-    auth: 'bearer',
-    request: flexSlotsRequest,
-    response: flexSlotsResponse,
-  }),
-  UpdateSlots: action({
-    summary:
-      "Replace the user's flexible licenses with the selection, in one transaction. Each robot_id must be an approved model; a blank one empties the slot.",
-    auth: 'bearer',
-    request: flexSlotsUpdateRequest,
-    response: flexSlotsResponse,
-  }),
-  ClearSlots: action({
-    summary: "Empty every slot and remove the user's flexible licenses.",
-    auth: 'bearer',
-    request: flexSlotsRequest,
-    response: flexSlotsResponse,
-  }),
-});
+// Planned: an open issue mounts it; the same slots are served today under /api/dial_manager.
+export const flexibleLicense = service(
+  'flexibleLicense',
+  '/api/flexible_license',
+  {
+    GetSlots: action({
+      summary: "The signed-in user's flexible slots and how many they may hold.",
+      auth: 'bearer',
+      request: flexSlotsRequest,
+      response: flexSlotsResponse,
+    }),
+    UpdateSlots: action({
+      summary:
+        "Replace the user's flexible licenses with the selection, in one transaction. Each robot_id must be an approved model; a blank one empties the slot.",
+      auth: 'bearer',
+      request: flexSlotsUpdateRequest,
+      response: flexSlotsResponse,
+    }),
+    ClearSlots: action({
+      summary: "Empty every slot and remove the user's flexible licenses.",
+      auth: 'bearer',
+      request: flexSlotsRequest,
+      response: flexSlotsResponse,
+    }),
+  },
+  { status: 'planned' },
+);

@@ -92,7 +92,7 @@ export const sharedRobotEntry = z.object({ sharee_email: z.string(), license: ro
 export type SharedRobotEntry = z.infer<typeof sharedRobotEntry>;
 
 export const sharingResponse = response({
-  owner_email: z.string().optional(),
+  owner_email: z.string(),
   sharees_robots: z.array(sharedRobotEntry).default([]),
 });
 
@@ -101,7 +101,7 @@ export const license = service('license', '/api/license', {
     summary: "The signed-in user's asset, robot and shared-robot licenses. Code 23 (no licenses) answers empty lists.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail }),
-    response: response({ user_licenses: userLicenses.optional() }),
+    response: response({ user_licenses: userLicenses }),
   }),
   BUYASSET: action({
     summary:
@@ -115,7 +115,7 @@ export const license = service('license', '/api/license', {
       /** seconds; the asset's default term when absent */
       duration: z.number().int().min(1).optional(),
     }),
-    response: response({ asset_license: assetLicense.optional() }),
+    response: response({ asset_license: assetLicense }),
   }),
   SHARELICENSE: action({
     summary:
@@ -147,18 +147,18 @@ export const license = service('license', '/api/license', {
     auth: 'bearer',
     caller: 'hub',
     request: z.object({ token: bodyToken, email: normalisedEmail, pair_code: pairCode, robot_id: robotId }),
-    response: response({ robot_license: robotLicense.optional() }),
+    response: response({ robot_license: robotLicense }),
   }),
   REGENERATEPAIRCODE: action({
     summary: 'Replace the pairing code of an unpaired license of the signed-in user (the old code stops working).',
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenseId }),
-    response: response({ robot_license: robotLicense.optional() }),
+    response: response({ robot_license: robotLicense }),
   }),
   UNPAIR: action({
     summary: 'Release the robot bound to a license of the signed-in user; the license gets a new pairing code.',
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenseId }),
-    response: response({ robot_license: robotLicense.optional() }),
+    response: response({ robot_license: robotLicense }),
   }),
 });

@@ -61,7 +61,7 @@ export const operator = service('operator', '/api/operator', {
         .max(MAX_GRANT_DURATION_S, { error: `Duration must be at most ${MAX_GRANT_DURATION_S} seconds (ten years)` })
         .default(DEFAULT_GRANT_DURATION_S),
     }),
-    response: response({ subscription: subscriptionSummary.optional() }),
+    response: response({ subscription: subscriptionSummary }),
   }),
   SetSlotAmount: action({
     summary:
@@ -76,6 +76,6 @@ export const operator = service('operator', '/api/operator', {
         .min(0, { error: 'Amount must be at least 0' })
         .max(MAX_FLEX_SLOTS, { error: `Amount must be at most ${MAX_FLEX_SLOTS}` }),
     }),
-    response: response({ user_slot_amount: z.number().int().min(0).optional() }),
+    response: response({ user_slot_amount: z.number().int().min(0) }),
   }),
 });

@@ -199,72 +199,78 @@ export type ActiveSubscriptionResponse = z.infer<typeof activeSubscriptionRespon
 
 // ---- the service -----------------------------------------------------------------------------
 
-export const payment = service('payment', '/api/stripe', {
-  GetActiveUserSubscription: action({
-    summary: "The signed-in user's active tier subscriptions and the override kind of a gifted one.",
-    auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
-    response: activeSubscriptionResponse,
-  }),
-  GetProducts: action({
-    summary: 'The catalogue: subscriptions, robot drivers and dial-time packages with their prices.',
-    auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail.optional() }),
-    response: response({ products: z.array(paymentProduct).default([]) }),
-  }),
-  GetCustomerID: action({
-    summary: "The signed-in user's payment-provider customer id, created on first use.",
-    auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
-    response: response({ customer_id: z.string().optional() }),
-  }),
-  ListSubscriptions: action({
-    summary: "The signed-in user's tier and robot-driver subscriptions, every status.",
-    auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
-    response: response({
-      user_subscriptions: z.array(userSubscription).default([]),
-      robot_driver_subscriptions: z.array(robotDriverSubscription).default([]),
+// Planned: an open commerce issue builds it; until then the server does not mount it.
+export const payment = service(
+  'payment',
+  '/api/stripe',
+  {
+    GetActiveUserSubscription: action({
+      summary: "The signed-in user's active tier subscriptions and the override kind of a gifted one.",
+      auth: 'bearer',
+      request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+      response: activeSubscriptionResponse,
     }),
-  }),
-  GetSubscription: action({
-    summary: "One of the signed-in user's payment-provider subscriptions, with its items.",
-    auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail, subscription_id: stripeId }),
-    response: response({ subscription: paymentProviderSubscription.optional() }),
-  }),
-  HandlePurchase: action({
-    summary:
-      'Create a checkout session for the cart lines. The server prices each line from the catalogue; the request carries no amounts.',
-    auth: 'bearer',
-    request: z.object({
-      token: bodyToken,
-      email: normalisedEmail,
-      /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
-      customer_id: z.string().max(255).optional(),
-      session: z.object({
-        products: z
-          .array(checkoutLine)
-          .min(1, { error: 'The cart is empty' })
-          .max(MAX_CHECKOUT_LINES, { error: `A checkout holds at most ${MAX_CHECKOUT_LINES} lines` }),
-        success_url: returnUrl,
-        cancel_url: returnUrl,
+    GetProducts: action({
+      summary: 'The catalogue: subscriptions, robot drivers and dial-time packages with their prices.',
+      auth: 'bearer',
+      request: z.object({ token: bodyToken, email: normalisedEmail.optional() }),
+      response: response({ products: z.array(paymentProduct).default([]) }),
+    }),
+    GetCustomerID: action({
+      summary: "The signed-in user's payment-provider customer id, created on first use.",
+      auth: 'bearer',
+      request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+      response: response({ customer_id: z.string().optional() }),
+    }),
+    ListSubscriptions: action({
+      summary: "The signed-in user's tier and robot-driver subscriptions, every status.",
+      auth: 'bearer',
+      request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+      response: response({
+        user_subscriptions: z.array(userSubscription).default([]),
+        robot_driver_subscriptions: z.array(robotDriverSubscription).default([]),
       }),
-      /** A hint from the Buy More Time flow; the server decides from the catalogue. */
-      isPurchasingDialTime: z.boolean().optional(),
     }),
-    response: response({ session: z.object({ session_url: z.string(), session_id: z.string() }).optional() }),
-  }),
-  CreateBillingPortalSession: action({
-    summary: "Open the payment provider's billing portal for the signed-in user; answers its address.",
-    auth: 'bearer',
-    request: z.object({
-      token: bodyToken,
-      email: normalisedEmail,
-      return_url: returnUrl,
-      /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
-      customer_id: z.string().max(255).optional(),
+    GetSubscription: action({
+      summary: "One of the signed-in user's payment-provider subscriptions, with its items.",
+      auth: 'bearer',
+      request: z.object({ token: bodyToken, email: normalisedEmail, subscription_id: stripeId }),
+      response: response({ subscription: paymentProviderSubscription.optional() }),
     }),
-    response: response({ session: z.object({ session_url: z.string() }).optional() }),
-  }),
-});
+    HandlePurchase: action({
+      summary:
+        'Create a checkout session for the cart lines. The server prices each line from the catalogue; the request carries no amounts.',
+      auth: 'bearer',
+      request: z.object({
+        token: bodyToken,
+        email: normalisedEmail,
+        /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
+        customer_id: z.string().max(255).optional(),
+        session: z.object({
+          products: z
+            .array(checkoutLine)
+            .min(1, { error: 'The cart is empty' })
+            .max(MAX_CHECKOUT_LINES, { error: `A checkout holds at most ${MAX_CHECKOUT_LINES} lines` }),
+          success_url: returnUrl,
+          cancel_url: returnUrl,
+        }),
+        /** A hint from the Buy More Time flow; the server decides from the catalogue. */
+        isPurchasingDialTime: z.boolean().optional(),
+      }),
+      response: response({ session: z.object({ session_url: z.string(), session_id: z.string() }).optional() }),
+    }),
+    CreateBillingPortalSession: action({
+      summary: "Open the payment provider's billing portal for the signed-in user; answers its address.",
+      auth: 'bearer',
+      request: z.object({
+        token: bodyToken,
+        email: normalisedEmail,
+        return_url: returnUrl,
+        /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
+        customer_id: z.string().max(255).optional(),
+      }),
+      response: response({ session: z.object({ session_url: z.string() }).optional() }),
+    }),
+  },
+  { status: 'planned' },
+);

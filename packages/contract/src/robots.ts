@@ -74,7 +74,7 @@ export const robots = service('robots', '/api/robots', {
       name: label,
       hardware_hash: z.string().trim().min(1).max(256),
     }),
-    response: response({ robot: robot.optional() }),
+    response: response({ robot }),
   }),
   UPDATEROBOT: action({
     summary: "The hub updates one of the user's robots: its name, availability or configuration.",
@@ -88,7 +88,7 @@ export const robots = service('robots', '/api/robots', {
       robot_state: z.object({ available: z.boolean() }).optional(),
       robot_config: z.record(z.string(), z.unknown()).optional(),
     }),
-    response: response({ robot: robot.optional() }),
+    response: response({ robot }),
   }),
   UNREGISTER: action({
     summary: "The hub removes one of the user's robots; a license bound to it becomes unpaired with a new code.",
@@ -107,6 +107,6 @@ export const robots = service('robots', '/api/robots', {
       robot_id: robotId,
       modalities: z.array(z.string().trim().min(1).max(64)).max(MAX_MODALITIES),
     }),
-    response: response({ robot: robot.optional() }),
+    response: response({ robot }),
   }),
 });

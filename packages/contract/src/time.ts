@@ -65,7 +65,7 @@ export const time = service('time', '/api/dial_manager', {
       /** The server acts on the signed-in user; a different id is refused. */
       user_id: z.string().max(255).optional(),
     }),
-    response: response({ user_time: userTime.optional() }),
+    response: response({ user_time: userTime }),
   }),
   UPDATE_TIME: action({
     summary:
@@ -79,7 +79,7 @@ export const time = service('time', '/api/dial_manager', {
       minutes: minutesInput,
       idempotency_key: idempotencyKey,
     }),
-    response: response({ user_time: userTime.optional() }),
+    response: response({ user_time: userTime }),
   }),
   ADD_TIME: action({
     summary:
@@ -94,7 +94,7 @@ export const time = service('time', '/api/dial_manager', {
       reason: z.string().trim().min(1, { error: 'A reason is required' }).max(500),
       idempotency_key: idempotencyKey.optional(),
     }),
-    response: response({ user_time: userTime.optional() }),
+    response: response({ user_time: userTime }),
   }),
   GET_SLOTS: action({
     summary: "The signed-in user's dial slots (the same slots as flexibleLicense GetSlots).",

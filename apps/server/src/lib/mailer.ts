@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 
+/** Text made safe inside an HTML mail body. */
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
 export interface Mail {
   to: string;
   subject: string;
@@ -69,3 +73,11 @@ export function createMailer(opts: {
     },
   };
 }
+
+/** For processes that send no mail (the command line, the demo seed): a send is a bug worth hearing about. */
+export const noMailer: Mailer = {
+  mode: 'outbox',
+  async send() {
+    throw new Error('this process sends no mail');
+  },
+};

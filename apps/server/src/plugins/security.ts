@@ -1,5 +1,6 @@
 import { ApiError } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Clock } from '../lib/clock.ts';
 import type { CsrfTokens } from '../lib/csrf.ts';
 
@@ -7,17 +8,15 @@ import type { CsrfTokens } from '../lib/csrf.ts';
  * Security headers on every answer, and the spec's CSRF protocol: `GET /api/useraction` answers a
  * token in `x-csrf-token`; every POST under /api must echo it, and a browser's Origin must be ours.
  */
-export function installSecurity(
-  app: FastifyInstance,
-  opts: {
-    csrf: CsrfTokens;
-    clock: Clock;
-    publicUrl: string;
-    /** error reporting ingest, allowed as a connect-src */
-    reportOrigin?: string;
-    csrfExempt?: string[];
-  },
-): void {
+export interface SecurityOptions {
+  csrf: CsrfTokens;
+  clock: Clock;
+  publicUrl: string;
+  /** error reporting ingest, allowed as a connect-src */
+  reportOrigin?: string | undefined;
+}
+
+async function security(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
   const publicOrigin = new URL(opts.publicUrl).origin;
   const https = publicOrigin.startsWith('https:');
   const csp = [
@@ -55,7 +54,6 @@ export function installSecurity(
 
   app.addHook('onRequest', async (request) => {
     if (request.method !== 'POST' || !request.url.startsWith('/api/')) return;
-    if (opts.csrfExempt?.some((p) => request.url.startsWith(p))) return;
     const origin = request.headers.origin;
     if (origin && origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`)
       throw new ApiError('CSRF', `origin: ${origin} may not call this API`);
@@ -67,3 +65,6 @@ export function installSecurity(
       throw new ApiError('CSRF', `x-csrf-token: token ${verdict} (fetch a new one with GET /api/useraction)`);
   });
 }
+
+// Not encapsulated: the headers and the CSRF check must cover every route, whoever registers it.
+export const securityPlugin = fp(security, { name: 'security', fastify: '5.x', dependencies: ['errors'] });

@@ -5,7 +5,7 @@ import { AssetType, type ServiceDef, useraction } from '@portal/contract';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { assetRepository } from '../modules/assets/assets.repository.ts';
-import { LicenseService } from '../modules/license/license.service.ts';
+import type { LicenseService } from '../modules/license/license.service.ts';
 import { type Answer, freshDatabase, GOOD_PASSWORD, seedUser, type TestApp, testApp } from './harness.ts';
 
 /** Helpers for the robot, license, dial-time and download tests. */
@@ -54,18 +54,21 @@ export interface SignedIn {
   token: string;
 }
 
+/** A portal sign-in through the action client; answers the access token. */
+async function accessToken(t: TestApp, email: string, password: string): Promise<string> {
+  const answer = await t.api.client.call(useraction, 'login', { user: { email, password } });
+  if (answer.target !== 'portal') throw new Error(`signed in for ${answer.target}, not the portal`);
+  return answer.token_pair.access_token;
+}
+
 export async function signIn(t: TestApp, opts: { email?: string } = {}): Promise<SignedIn> {
   const user = await seedUser(t, opts);
-  const res = await t.api.call(useraction, 'login', { user: { email: user.email, password: user.password } });
-  expect(res.status).toBe(200);
-  return { id: user.id, email: user.email, token: (res.body.token_pair as { access_token: string }).access_token };
+  return { id: user.id, email: user.email, token: await accessToken(t, user.email, user.password) };
 }
 
 /** A new access token for the user (after the test clock moved past the old one's life). */
 export async function relogin(t: TestApp, user: SignedIn): Promise<SignedIn> {
-  const res = await t.api.call(useraction, 'login', { user: { email: user.email, password: GOOD_PASSWORD } });
-  expect(res.status).toBe(200);
-  return { ...user, token: (res.body.token_pair as { access_token: string }).access_token };
+  return { ...user, token: await accessToken(t, user.email, GOOD_PASSWORD) };
 }
 
 /** A call as the signed-in user, from their own address unless told. */
@@ -88,7 +91,7 @@ export function nextIp(): string {
 }
 
 export function licenseService(t: TestApp): LicenseService {
-  return new LicenseService(t.app.deps.db, t.app.deps.clock, t.config.JWT_SECRET);
+  return t.app.services.licenses;
 }
 
 /** An unpaired license for the user, granted directly; answers its id and pairing code. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import type { ServiceDef } from '@portal/contract';
+import { type Client, createClient, type SendOptions } from '@portal/client';
+import { describeIssues, type ServiceDef } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import postgres from 'postgres';
 import { buildApp } from '../app.ts';
@@ -8,6 +9,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { type Database, fromPglite, openPostgres } from '../db/client.ts';
 import { type Clock, manualClock } from '../lib/clock.ts';
 import type { Mail, Mailer } from '../lib/mailer.ts';
+import { headerRecord, injectFetch, REMOTE_ADDRESS_HEADER } from './inject-fetch.ts';
 
 /**
  * Server-test helpers. Each test file gets its own freshly migrated database: PGlite in memory by
@@ -92,50 +94,63 @@ export async function testApp(database: Database, overrides: Record<string, stri
 export interface Answer<T = Record<string, unknown>> {
   status: number;
   body: T & { error: { Success: boolean; Code: number; Description: string } };
-  headers: Record<string, unknown>;
+  headers: Record<string, string>;
 }
 
-/** Calls the API as the web client does: CSRF token first, then the action's POST. */
+export interface PostOptions extends Omit<SendOptions, 'headers'> {
+  headers?: Record<string, string>;
+  /** the caller's address (per-address limits and lockout) */
+  ip?: string;
+}
+
+/**
+ * The API as tests see it. The call protocol (CSRF token, Bearer, body) is `@portal/client`'s, over
+ * Fastify's inject: `call` and `post` answer the raw HTTP answer so tests can check failures and
+ * malformed requests; `client` gives the typed calls of the real callers.
+ */
 export class ApiClient {
+  /** The action client every caller of the portal uses, answering from this app. */
+  readonly client: Client;
+
   constructor(
-    private readonly app: FastifyInstance,
+    app: FastifyInstance,
     private readonly clock: Clock,
-  ) {}
-
-  async csrf(): Promise<string> {
-    const res = await this.app.inject({ method: 'GET', url: '/api/useraction' });
-    return String(res.headers['x-csrf-token']);
+  ) {
+    this.client = createClient({ baseUrl: 'http://localhost', fetch: injectFetch(app) });
   }
 
-  async post(
-    path: string,
-    payload: unknown,
-    opts: { bearer?: string; csrf?: string | null; headers?: Record<string, string>; raw?: string; ip?: string } = {},
-  ): Promise<Answer> {
-    const csrf = opts.csrf === undefined ? await this.csrf() : opts.csrf;
-    const res = await this.app.inject({
-      method: 'POST',
-      url: path,
-      remoteAddress: opts.ip ?? '127.0.0.1',
-      headers: {
-        'content-type': 'application/json',
-        ...(csrf ? { 'x-csrf-token': csrf } : {}),
-        ...(opts.bearer ? { authorization: `Bearer ${opts.bearer}` } : {}),
-        ...opts.headers,
-      },
-      payload: opts.raw ?? JSON.stringify(payload),
+  csrf(): Promise<string> {
+    return this.client.csrf();
+  }
+
+  /** One POST as the protocol sends it; `csrf: null` sends none, `raw` sends a body as is. */
+  async post(path: string, payload: unknown, opts: PostOptions = {}): Promise<Answer> {
+    const { ip, headers, ...send } = opts;
+    const res = await this.client.send(path, payload, {
+      ...send,
+      headers: { ...headers, ...(ip ? { [REMOTE_ADDRESS_HEADER]: ip } : {}) },
     });
-    return { status: res.statusCode, body: res.json(), headers: res.headers };
+    return { status: res.status, body: res.json as Answer['body'], headers: headerRecord(res.headers) };
   }
 
-  /** A typed call of one contract action. */
-  call<S extends ServiceDef>(
+  /**
+   * One action of the contract, answered raw (failures included). A success must match the
+   * contract's response schema, so a field the contract requires is one the server always sends.
+   */
+  async call<S extends ServiceDef>(
     service: S,
     action: keyof S['actions'] & string,
     body: Record<string, unknown>,
     opts: { bearer?: string; ip?: string } = {},
   ): Promise<Answer> {
-    return this.post(service.path, { action, ...body }, opts);
+    const answer = await this.post(service.path, { action, ...body }, opts);
+    const def = service.actions[action];
+    if (def && answer.status === 200 && answer.body?.error?.Success) {
+      const parsed = def.response.safeParse(answer.body);
+      if (!parsed.success)
+        throw new Error(`${service.path} ${action}: the answer breaks the contract: ${describeIssues(parsed.error)}`);
+    }
+    return answer;
   }
 
   now() {

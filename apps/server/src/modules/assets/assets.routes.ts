@@ -1,24 +1,16 @@
-import { join } from 'node:path';
 import { ApiError, assets } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { mountService } from '../../plugins/actions.ts';
-import { DOWNLOAD_PATH, DownloadLinks } from './assets.links.ts';
-import { AssetService } from './assets.service.ts';
-import { type ArtifactStore, LocalArtifactStore } from './assets.store.ts';
-
-/** Where the local-disk store keeps artifacts. */
-export const artifactsDir = (dataDir: string) => join(dataDir, 'artifacts');
+import fp from 'fastify-plugin';
+import type { RouteOptions } from '../../services.ts';
+import { DOWNLOAD_PATH } from './assets.links.ts';
 
 /** A file name safe inside a Content-Disposition header. */
 const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
 
-export async function assetsRoutes(app: FastifyInstance, opts: { store?: ArtifactStore } = {}): Promise<void> {
-  const { db, clock, config } = app.deps;
-  const store = opts.store ?? new LocalArtifactStore(artifactsDir(config.dataDir));
-  const links = new DownloadLinks(config.JWT_SECRET, config.DOWNLOAD_LINK_TTL_S, clock);
-  const service = new AssetService(db, clock, store, links);
+async function assetsRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
+  const { assets: service, downloadLinks: links } = services;
 
-  mountService(app, assets, {
+  app.mountService(assets, {
     async GetAll() {
       return { assets: await service.all() };
     },
@@ -60,3 +52,5 @@ export async function assetsRoutes(app: FastifyInstance, opts: { store?: Artifac
     },
   );
 }
+
+export const assetsPlugin = fp(assetsRoutes, { name: 'assets-routes', dependencies: ['actions'], encapsulate: true });

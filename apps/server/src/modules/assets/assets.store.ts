@@ -5,6 +5,9 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+/** Where the local-disk store keeps artifacts. */
+export const artifactsDir = (dataDir: string) => join(dataDir, 'artifacts');
+
 export interface StoredArtifact {
   size: number;
   /** hex */

@@ -11,9 +11,8 @@ import {
   useTestApp,
 } from '../../test/fixtures.ts';
 import { assetRepository } from './assets.repository.ts';
-import { artifactsDir } from './assets.routes.ts';
 import { AssetService } from './assets.service.ts';
-import { LocalArtifactStore } from './assets.store.ts';
+import { artifactsDir, LocalArtifactStore } from './assets.store.ts';
 
 const TTL_S = 120;
 const t = useTestApp({ DOWNLOAD_LINK_TTL_S: String(TTL_S) });

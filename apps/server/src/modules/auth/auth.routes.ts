@@ -1,10 +1,12 @@
 import { auth } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { mountService } from '../../plugins/actions.ts';
+import fp from 'fastify-plugin';
+import type { RouteOptions } from '../../services.ts';
 
-export async function authRoutes(app: FastifyInstance): Promise<void> {
-  const { sessions } = app.deps;
-  mountService(app, auth, {
+/** /api/auth: refresh-token rotation and revocation. */
+async function authRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
+  const { sessions } = services;
+  app.mountService(auth, {
     async 'refresh-access-token'(input) {
       const { pair } = await sessions.rotate(input.tokenPair.refresh_token);
       return { tokenPair: pair, valid: true };
@@ -15,3 +17,5 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 }
+
+export const authPlugin = fp(authRoutes, { name: 'auth-routes', dependencies: ['actions'], encapsulate: true });

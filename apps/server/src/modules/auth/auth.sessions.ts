@@ -1,4 +1,4 @@
-import { ApiError, type TokenPair } from '@portal/contract';
+import { ApiError, type Target, type TokenPair } from '@portal/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, type TokenService } from '../../lib/tokens.ts';
@@ -49,7 +49,7 @@ export class Sessions {
   }
 
   /** A new session for a user who just proved who they are. */
-  async start(db: Executor, user: { id: string; email: string }, target: 'portal' | 'hub'): Promise<TokenPair> {
+  async start(db: Executor, user: { id: string; email: string }, target: Target): Promise<TokenPair> {
     const now = this.clock.now();
     const sessionId = newId();
     await repo.insertSession(db, {

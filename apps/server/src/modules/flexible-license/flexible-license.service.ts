@@ -18,6 +18,17 @@ export class FlexSlotService {
     private readonly licenses: LicenseService,
   ) {}
 
+  /** How many slots the user has. */
+  amount(userId: string): Promise<number> {
+    return repo.amount(this.db, userId);
+  }
+
+  /** Sets the user's slot count (an operator's grant or a subscription's); answers the new count. */
+  async setAmount(userId: string, amount: number, source: Parameters<typeof repo.setAmount>[3]): Promise<number> {
+    await repo.setAmount(this.db, userId, amount, source, this.clock.now());
+    return repo.amount(this.db, userId);
+  }
+
   async get(userId: string): Promise<{ user_slots: FlexSlot[]; user_slot_amount: number }> {
     const [amount, rows] = await Promise.all([repo.amount(this.db, userId), repo.slots(this.db, userId)]);
     return {

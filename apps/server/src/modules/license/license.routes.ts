@@ -1,22 +1,19 @@
-import { ApiError, errorBody, license } from '@portal/contract';
+import { errorBody, license } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { mountService } from '../../plugins/actions.ts';
-import { userRepository } from '../useraction/useraction.repository.ts';
-import { LicenseService } from './license.service.ts';
+import fp from 'fastify-plugin';
+import type { RouteOptions } from '../../services.ts';
 
 /** The pairing-code window of RATE_PAIR_PER_ACCOUNT and RATE_PAIR_PER_ADDRESS. */
 export const PAIR_WINDOW_S = 15 * 60;
 /** Shares one account may start per hour: sharing answers whether an email has an account. */
 export const SHARES_PER_HOUR = 30;
 
-export async function licenseRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, config, limiter } = app.deps;
-  const licenses = new LicenseService(db, clock, config.JWT_SECRET);
-  const account = (caller: { userId: string; email: string }) => ({ userId: caller.userId, email: caller.email });
+async function licenseRoutes(app: FastifyInstance, { config, services }: RouteOptions): Promise<void> {
+  const { licenses, accounts, limiter } = services;
 
-  mountService(app, license, {
+  app.mountService(license, {
     async GetLicenses(_input, { caller }) {
-      const user_licenses = await licenses.licensesOf(account(caller));
+      const user_licenses = await licenses.licensesOf(caller);
       const none =
         user_licenses.robot_licenses.length === 0 &&
         user_licenses.shared_robot_licenses.length === 0 &&
@@ -26,8 +23,7 @@ export async function licenseRoutes(app: FastifyInstance): Promise<void> {
     },
 
     async BUYASSET(input, { request }) {
-      const user = await userRepository.byEmail(db, input.email);
-      if (!user) throw new ApiError('NOT_FOUND', 'email: no account with this email');
+      const user = await accounts.requireByEmail(input.email);
       const granted = await licenses.grantAsset(user.id, {
         assetId: input.asset_id,
         durationS: input.duration,
@@ -44,7 +40,7 @@ export async function licenseRoutes(app: FastifyInstance): Promise<void> {
         60 * 60,
         'Too many shares. Please try again later.',
       );
-      return licenses.share(account(caller), {
+      return licenses.share(caller, {
         licenseId: input.license_id,
         recipientEmail: input.recipient_email,
         durationS: input.duration,
@@ -52,14 +48,14 @@ export async function licenseRoutes(app: FastifyInstance): Promise<void> {
     },
 
     async STOPSHAREDLICENSE(input, { caller }) {
-      return licenses.stopSharing(account(caller), {
+      return licenses.stopSharing(caller, {
         licenseId: input.license_id,
         recipientEmail: input.recipient_email,
       });
     },
 
     async GETSHAREDLICENSES(_input, { caller }) {
-      return licenses.sharesOf(account(caller));
+      return licenses.sharesOf(caller);
     },
 
     async PAIRROBOT(input, { caller, ip }) {
@@ -68,16 +64,22 @@ export async function licenseRoutes(app: FastifyInstance): Promise<void> {
       await limiter.hit(`pair:acct:${caller.userId}`, config.RATE_PAIR_PER_ACCOUNT, PAIR_WINDOW_S, message);
       await limiter.hit(`pair:ip:${ip}`, config.RATE_PAIR_PER_ADDRESS, PAIR_WINDOW_S, message);
       return {
-        robot_license: await licenses.pair(account(caller), { pairCode: input.pair_code, robotId: input.robot_id }),
+        robot_license: await licenses.pair(caller, { pairCode: input.pair_code, robotId: input.robot_id }),
       };
     },
 
     async REGENERATEPAIRCODE(input, { caller }) {
-      return { robot_license: await licenses.regenerate(account(caller), input.license_id) };
+      return { robot_license: await licenses.regenerate(caller, input.license_id) };
     },
 
     async UNPAIR(input, { caller }) {
-      return { robot_license: await licenses.unpair(account(caller), input.license_id) };
+      return { robot_license: await licenses.unpair(caller, input.license_id) };
     },
   });
 }
+
+export const licensePlugin = fp(licenseRoutes, {
+  name: 'license-routes',
+  dependencies: ['actions'],
+  encapsulate: true,
+});

@@ -12,8 +12,7 @@ import {
 import { type Db, type Executor, pgErrorCode } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
-import { robotRepository } from '../robots/robots.repository.ts';
-import { userRepository } from '../useraction/useraction.repository.ts';
+import type { Caller } from '../auth/auth.sessions.ts';
 import { type IssuedCode, PairCodes } from './license.pair-codes.ts';
 import {
   type AssetLicenseRow,
@@ -22,11 +21,21 @@ import {
   type ShareRow,
 } from './license.repository.ts';
 
+export type { RobotLicenseRow };
+
 const NO_LICENSE = 'license_id: no license with this id on your account';
 
-export interface Account {
-  userId: string;
-  email: string;
+/** The signed-in account a license action is for. */
+export type Account = Pick<Caller, 'userId' | 'email'>;
+
+/**
+ * What licensing asks of the account and robot modules. Given as lookups rather than their
+ * services, because the robot service itself needs this one (built in the composition root).
+ */
+export interface LicensePeers {
+  accountByEmail(email: string): Promise<{ id: string } | undefined>;
+  /** the robot, if it is registered to this user */
+  ownRobot(userId: string, robotId: string): Promise<{ id: string } | undefined>;
 }
 
 export interface GrantInput {
@@ -68,8 +77,32 @@ export class LicenseService {
     private readonly db: Db,
     private readonly clock: Clock,
     secret: string,
+    private readonly peers: LicensePeers,
   ) {
     this.codes = new PairCodes(secret);
+  }
+
+  // ---- lookups for the robot and dial-time modules ----
+
+  /** The license bound to a robot, if any. */
+  ofRobot(ex: Executor, robotId: string): Promise<RobotLicenseRow | undefined> {
+    return repo.byRobot(ex, robotId);
+  }
+
+  ofRobots(robotIds: string[]): Promise<RobotLicenseRow[]> {
+    return repo.byRobots(this.db, robotIds);
+  }
+
+  /** The live shares others gave this user, with their licenses. */
+  sharedWith(userId: string, now: Date) {
+    return repo.sharedWith(this.db, userId, now);
+  }
+
+  /** Whether the user's own live license covers this robot (dial time is not metered then). */
+  async coversRobot(robotId: string, userId: string): Promise<boolean> {
+    if (!isUuid(robotId)) return false;
+    const license = await repo.byRobot(this.db, robotId);
+    return Boolean(license && license.userId === userId && license.endsAt > this.clock.now());
   }
 
   // ---- views ----
@@ -223,9 +256,7 @@ export class LicenseService {
 
   /** PAIRROBOT: the code of an unpaired license of this user binds the user's robot. */
   async pair(account: Account, input: { pairCode: string; robotId: string }): Promise<RobotLicense> {
-    const robot = isUuid(input.robotId)
-      ? await robotRepository.byIdOfOwner(this.db, input.robotId, account.userId)
-      : undefined;
+    const robot = isUuid(input.robotId) ? await this.peers.ownRobot(account.userId, input.robotId) : undefined;
     if (!robot) throw new ApiError('NOT_FOUND', 'robot_id: no robot with this id is registered to your account');
     const bound = await repo.byRobot(this.db, robot.id);
     if (bound) throw new ApiError('CONFLICT', 'robot_id: this robot is already paired with a license; unpair it first');
@@ -297,7 +328,7 @@ export class LicenseService {
     const now = this.clock.now();
     if (license.endsAt <= now) throw new ApiError('CONFLICT', 'license_id: the license has ended');
     if (!license.robotId) throw new ApiError('CONFLICT', 'license_id: pair the license with a robot before sharing it');
-    const recipient = await userRepository.byEmail(this.db, input.recipientEmail);
+    const recipient = await this.peers.accountByEmail(input.recipientEmail);
     if (!recipient) throw new ApiError('NOT_FOUND', 'recipient_email: no account with this email');
     const endsAt = new Date(Math.min(now.getTime() + input.durationS * 1000, license.endsAt.getTime()));
     // Sharing again with the same person replaces the share (a new period), never stacks two.
@@ -320,7 +351,7 @@ export class LicenseService {
     const license = await this.ownLicense(account, input.licenseId);
     let recipientId: string | undefined;
     if (input.recipientEmail !== undefined) {
-      const recipient = await userRepository.byEmail(this.db, input.recipientEmail);
+      const recipient = await this.peers.accountByEmail(input.recipientEmail);
       if (!recipient) throw new ApiError('NOT_FOUND', 'recipient_email: no account with this email');
       recipientId = recipient.id;
     }

@@ -1,14 +1,13 @@
 import { operator } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { mountService } from '../../plugins/actions.ts';
-import { OperatorService } from './operator.service.ts';
+import fp from 'fastify-plugin';
+import type { RouteOptions } from '../../services.ts';
 
 /** /api/operator: the operator command line's grants over HTTP, for operators only (x-operator-token). */
-export async function operatorRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock } = app.deps;
-  const operators = new OperatorService(db, clock);
+async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
+  const { operators } = services;
 
-  mountService(app, operator, {
+  app.mountService(operator, {
     async GrantSubscription(input, { request }) {
       const account = await operators.account(input.email);
       const subscription = await operators.grantSubscription(account, {
@@ -31,3 +30,9 @@ export async function operatorRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 }
+
+export const operatorPlugin = fp(operatorRoutes, {
+  name: 'operator-routes',
+  dependencies: ['actions'],
+  encapsulate: true,
+});

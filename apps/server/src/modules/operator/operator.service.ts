@@ -8,15 +8,12 @@ import {
 } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { flexSlotRepository } from '../flexible-license/flexible-license.repository.ts';
-import { subscriptionRepository } from '../subscriptions/subscriptions.repository.ts';
-import { userRepository } from '../useraction/useraction.repository.ts';
+import type { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
+import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
+import type { AccountRef, AccountService } from '../useraction/useraction.service.ts';
 
 /** The account an operator acts on. */
-export interface OperatedAccount {
-  id: string;
-  email: string;
-}
+export type OperatedAccount = AccountRef;
 
 /**
  * What an operator does to an account (DESIGN §5 last bullet, §7). The command line and the
@@ -26,13 +23,12 @@ export class OperatorService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly peers: { accounts: AccountService; subscriptions: SubscriptionService; slots: FlexSlotService },
   ) {}
 
   /** The account of an email (stored lower-cased); 404 naming `email` when there is none. */
   async account(email: string): Promise<OperatedAccount> {
-    const user = await userRepository.byEmail(this.db, email.trim().toLowerCase());
-    if (!user) throw new ApiError('NOT_FOUND', 'email: no account with this email');
-    return { id: user.id, email: user.email };
+    return this.peers.accounts.requireByEmail(email.trim().toLowerCase());
   }
 
   /**
@@ -45,7 +41,7 @@ export class OperatorService {
   ): Promise<SubscriptionSummary> {
     const now = this.clock.now();
     const row = await this.db.transaction((tx) =>
-      subscriptionRepository.grant(tx, {
+      this.peers.subscriptions.grant(tx, {
         userId: account.id,
         tier: input.tier,
         overrideKind: input.overrideKind,
@@ -53,7 +49,7 @@ export class OperatorService {
         endsAt: new Date(now.getTime() + input.durationS * 1_000),
       }),
     );
-    const tier = (await subscriptionRepository.tierOf(this.db, account.id, now))?.tier ?? 'Lite';
+    const tier = (await this.peers.subscriptions.tierOf(this.db, account.id, now))?.tier ?? 'Lite';
     if (!row)
       return {
         user_email: account.email,
@@ -81,7 +77,6 @@ export class OperatorService {
   async setSlotAmount(account: OperatedAccount, amount: number): Promise<number> {
     if (!Number.isInteger(amount) || amount < 0 || amount > MAX_FLEX_SLOTS)
       throw new ApiError('VALIDATION', `amount: must be a whole number from 0 to ${MAX_FLEX_SLOTS}`);
-    await flexSlotRepository.setAmount(this.db, account.id, amount, 'operator', this.clock.now());
-    return flexSlotRepository.amount(this.db, account.id);
+    return this.peers.slots.setAmount(account.id, amount, 'operator');
   }
 }

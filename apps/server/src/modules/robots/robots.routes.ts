@@ -1,17 +1,15 @@
 import { robots } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { mountService } from '../../plugins/actions.ts';
-import { LicenseService } from '../license/license.service.ts';
-import { RobotService } from './robots.service.ts';
+import fp from 'fastify-plugin';
+import type { RouteOptions } from '../../services.ts';
 
 /** Registrations one account may make per hour: a hub registers a handful, a loop would fill the table. */
 export const REGISTRATIONS_PER_HOUR = 60;
 
-export async function robotsRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, config, limiter } = app.deps;
-  const service = new RobotService(db, clock, new LicenseService(db, clock, config.JWT_SECRET));
+async function robotsRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
+  const { robots: service, limiter } = services;
 
-  mountService(app, robots, {
+  app.mountService(robots, {
     async GetRobots(input, { caller }) {
       return service.visible(caller, input.robot_licenses);
     },
@@ -53,3 +51,5 @@ export async function robotsRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 }
+
+export const robotsPlugin = fp(robotsRoutes, { name: 'robots-routes', dependencies: ['actions'], encapsulate: true });

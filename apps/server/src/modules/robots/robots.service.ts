@@ -2,8 +2,7 @@ import { ApiError, type Robot, type RobotLicense } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
-import { licenseRepository, type RobotLicenseRow } from '../license/license.repository.ts';
-import type { Account, LicenseService } from '../license/license.service.ts';
+import type { Account, LicenseService, RobotLicenseRow } from '../license/license.service.ts';
 import { type RobotRow, robotRepository as repo } from './robots.repository.ts';
 
 const NO_ROBOT = 'robot_id: no robot with this id is registered to your account';
@@ -18,6 +17,11 @@ export class RobotService {
     private readonly clock: Clock,
     private readonly licenses: LicenseService,
   ) {}
+
+  /** The robot, if it is registered to this user. */
+  async ownRobot(userId: string, robotId: string): Promise<RobotRow | undefined> {
+    return repo.byIdOfOwner(this.db, robotId, userId);
+  }
 
   private view(row: RobotRow, license: RobotLicenseRow | undefined, owner: boolean): Robot {
     return {
@@ -36,7 +40,7 @@ export class RobotService {
   }
 
   private async ownViews(row: RobotRow): Promise<Robot> {
-    return this.view(row, await licenseRepository.byRobot(this.db, row.id), true);
+    return this.view(row, await this.licenses.ofRobot(this.db, row.id), true);
   }
 
   /**
@@ -52,11 +56,8 @@ export class RobotService {
     const ids = [...new Set(refs.map((r) => r.robot_id).filter(isUuid))];
     const rows = refs.length === 0 ? await repo.ofUser(this.db, account.userId) : await repo.byIds(this.db, ids);
     const [bound, shared] = await Promise.all([
-      licenseRepository.byRobots(
-        this.db,
-        rows.map((r) => r.id),
-      ),
-      licenseRepository.sharedWith(this.db, account.userId, now),
+      this.licenses.ofRobots(rows.map((r) => r.id)),
+      this.licenses.sharedWith(account.userId, now),
     ]);
     const licenseOf = new Map(bound.map((l) => [l.robotId, l]));
     const shareOf = new Map(shared.map((s) => [s.license.id, s.share]));

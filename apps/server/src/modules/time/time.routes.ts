@@ -1,11 +1,7 @@
 import { ApiError, time } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { mountService } from '../../plugins/actions.ts';
-import { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
-import { licenseRepository } from '../license/license.repository.ts';
-import { LicenseService } from '../license/license.service.ts';
-import { userRepository } from '../useraction/useraction.repository.ts';
-import { TimeService } from './time.service.ts';
+import fp from 'fastify-plugin';
+import type { RouteOptions } from '../../services.ts';
 
 /** The spec's requests also carry user_id; the server acts on the signed-in user and refuses another. */
 function sameUser(userId: string | undefined, caller: { userId: string }) {
@@ -13,29 +9,19 @@ function sameUser(userId: string | undefined, caller: { userId: string }) {
     throw new ApiError('FORBIDDEN', 'user_id: does not match the signed-in account');
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
+  const { time: times, slots, licenses, accounts } = services;
 
-export async function timeRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, config } = app.deps;
-
-  /** Dial time is metered only for robots the user holds no license for (DESIGN §4). */
-  async function coveredByOwnLicense(robotId: string, userId: string): Promise<boolean> {
-    if (!UUID.test(robotId)) return false;
-    const license = await licenseRepository.byRobot(db, robotId);
-    return Boolean(license && license.userId === userId && license.endsAt > clock.now());
-  }
-
-  const times = new TimeService(db, clock);
-  const slots = new FlexSlotService(db, clock, new LicenseService(db, clock, config.JWT_SECRET));
-
-  mountService(app, time, {
+  app.mountService(time, {
     async CHECK_REMAINING_TIME(input, { caller }) {
       sameUser(input.user_id, caller);
       return { user_time: await times.check(caller.userId) };
     },
 
     async UPDATE_TIME(input, { caller }) {
-      if (await coveredByOwnLicense(input.robot_id, caller.userId))
+      // Dial time is metered only for robots the user holds no license for: a robot their own
+      // license covers is already paid for.
+      if (await licenses.coversRobot(input.robot_id, caller.userId))
         throw new ApiError(
           'CONFLICT',
           'robot_id: this robot is covered by your license; dial time is metered only for robots you hold no license for',
@@ -50,8 +36,7 @@ export async function timeRoutes(app: FastifyInstance): Promise<void> {
     },
 
     async ADD_TIME(input, { request }) {
-      const user = await userRepository.byEmail(db, input.email);
-      if (!user) throw new ApiError('NOT_FOUND', 'email: no account with this email');
+      const user = await accounts.requireByEmail(input.email);
       const user_time = await times.credit(user.id, {
         kind: 'grant',
         minutes: input.minutes,
@@ -78,3 +63,5 @@ export async function timeRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 }
+
+export const timePlugin = fp(timeRoutes, { name: 'time-routes', dependencies: ['actions'], encapsulate: true });

@@ -10,7 +10,7 @@ import {
 } from '@portal/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { subscriptionRepository } from '../subscriptions/subscriptions.repository.ts';
+import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import { type LedgerWrite, timeRepository as repo } from './time.repository.ts';
 
 /**
@@ -22,10 +22,11 @@ export class TimeService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly subscriptions: SubscriptionService,
   ) {}
 
   private async context(ex: Executor, userId: string, now: Date): Promise<LedgerContext> {
-    const info = await subscriptionRepository.tierOf(ex, userId, now);
+    const info = await this.subscriptions.tierOf(ex, userId, now);
     if (!info) throw new ApiError('NOT_FOUND', 'email: no account with this email');
     return {
       tier: info.tier,

@@ -1,8 +1,5 @@
 import { PRODUCT_NAME } from '@portal/contract';
-import type { Mail } from '../../lib/mailer.ts';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+import { escapeHtml, type Mail } from '../../lib/mailer.ts';
 
 function mail(
   to: string,

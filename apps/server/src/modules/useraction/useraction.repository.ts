@@ -4,6 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { emailTokens, loginFailures, users } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
+export type EmailTokenKind = (typeof emailTokens.$inferSelect)['kind'];
 
 export function toPublicUser(u: UserRow): PublicUser {
   return {
@@ -60,20 +61,20 @@ export const userRepository = {
 
   async insertEmailToken(
     db: Executor,
-    row: { userId: string; kind: 'verify' | 'reset'; tokenHash: string; expiresAt: Date },
+    row: { userId: string; kind: EmailTokenKind; tokenHash: string; expiresAt: Date },
   ) {
     await db.insert(emailTokens).values(row);
   },
 
   /** Makes every earlier unused token of this kind useless, so only the newest link works. */
-  async retireEmailTokens(db: Executor, userId: string, kind: 'verify' | 'reset', at: Date) {
+  async retireEmailTokens(db: Executor, userId: string, kind: EmailTokenKind, at: Date) {
     await db
       .update(emailTokens)
       .set({ usedAt: at })
       .where(and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)));
   },
 
-  async liveEmailToken(db: Executor, tokenHash: string, kind: 'verify' | 'reset', now: Date) {
+  async liveEmailToken(db: Executor, tokenHash: string, kind: EmailTokenKind, now: Date) {
     const [row] = await db
       .select()
       .from(emailTokens)

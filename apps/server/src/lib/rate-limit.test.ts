@@ -1,0 +1,66 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RATE_LIMIT_PRUNE_INTERVAL_MS } from '../app.ts';
+import type { Database } from '../db/client.ts';
+import { rateLimits } from '../db/schema.ts';
+import { freshDatabase, type TestApp, testApp } from '../test/harness.ts';
+
+const DAY_MS = 86_400_000;
+
+let database: Database;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+
+const countOf = async (key: string) =>
+  (await database.db.select().from(rateLimits).where(eq(rateLimits.key, key))).length;
+
+describe('rate-limit windows', () => {
+  it('prune drops windows that ended over a day ago and keeps current ones', async () => {
+    const t = await testApp(database);
+    try {
+      const { limiter } = t.app.services;
+      await limiter.hit('prune-test:old', 10, 60, 'too many');
+      t.clock.advance(2 * DAY_MS);
+      await limiter.hit('prune-test:new', 10, 60, 'too many');
+      expect(await countOf('prune-test:old')).toBe(1);
+      await limiter.prune();
+      expect(await countOf('prune-test:old')).toBe(0);
+      expect(await countOf('prune-test:new')).toBe(1);
+    } finally {
+      await t.app.close();
+    }
+  });
+
+  it('a running app prunes them on its own, off the request path', async () => {
+    // Only the interval is faked: the database, the app and the test clock keep real time.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let t: TestApp | undefined;
+    try {
+      t = await testApp(database);
+      await t.app.services.limiter.hit('prune-test:periodic', 10, 60, 'too many');
+      t.clock.advance(2 * DAY_MS);
+      expect(await countOf('prune-test:periodic')).toBe(1);
+      vi.advanceTimersByTime(RATE_LIMIT_PRUNE_INTERVAL_MS);
+      await vi.waitFor(async () => expect(await countOf('prune-test:periodic')).toBe(0), { timeout: 5_000 });
+    } finally {
+      await t?.app.close();
+      vi.useRealTimers();
+    }
+  });
+
+  it('closing the app stops the pruning', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const t = await testApp(database);
+      expect(vi.getTimerCount()).toBe(1);
+      await t.app.close();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,333 @@
+import {
+  ApiError,
+  changePasswordIssues,
+  newPasswordIssues,
+  type ParsedRequestOf,
+  type PublicUser,
+  type TokenPair,
+  type useraction,
+} from '@portal/contract';
+import { CompactEncrypt, importJWK, type JWK } from 'jose';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import type { RateLimiter } from '../../lib/rate-limit.ts';
+import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
+import type { ResultOf } from '../../plugins/actions.ts';
+import type { Caller, Sessions } from '../auth/auth.sessions.ts';
+import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
+import { type EmailTokenKind, toPublicUser, type UserRow, userRepository as users } from './useraction.repository.ts';
+
+type Input<A extends keyof (typeof useraction)['actions']> = ParsedRequestOf<typeof useraction, A>;
+
+const INVALID_CREDENTIALS = 'Invalid email or password';
+const LOCKED = 'Account locked: too many failed attempts. Please try again later.';
+const NOT_VERIFIED = 'EMAIL_NOT_VERIFIED: please validate your email before signing in';
+export const CHECK_EMAIL_REGISTER =
+  'If this email can be used, we have sent a verification link to it. Please check your email to verify your account.';
+export const CHECK_EMAIL_RESET = 'If an account exists for this email, we have sent a link to reset its password.';
+const BAD_LINK = 'token: This link is invalid, has expired or was already used';
+
+/** What other modules may know of an account. */
+export interface AccountRef {
+  id: string;
+  email: string;
+}
+
+/** login's answer: the contract's union on `target`, without the error object. */
+export type LoginResult = ResultOf<(typeof useraction)['actions']['login']>;
+
+/** Encrypts the hub's credentials to the public key the hub generated for this sign-in. */
+async function encryptForHub(hubPublicKey: string, payload: unknown): Promise<string> {
+  let jwk: JWK;
+  try {
+    jwk = JSON.parse(hubPublicKey) as JWK;
+    if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || 'd' in jwk) throw new Error('not a P-256 public key');
+  } catch {
+    throw new ApiError('VALIDATION', 'hub_public_key: must be a P-256 public JWK (JSON)');
+  }
+  const key = await importJWK(jwk, 'ECDH-ES+A256KW').catch(() => {
+    throw new ApiError('VALIDATION', 'hub_public_key: must be a P-256 public JWK (JSON)');
+  });
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
+    .setProtectedHeader({ alg: 'ECDH-ES+A256KW', enc: 'A256GCM', cty: 'hub-credentials' })
+    .encrypt(key);
+}
+
+/**
+ * Accounts: sign-in with lockout, registration and email verification, password reset
+ * and change, profile and deletion. The /api/useraction routes call these; other modules look
+ * accounts up through `byEmail` and `byId`, never through the users table.
+ */
+export class AccountService {
+  constructor(
+    private readonly deps: {
+      config: Config;
+      db: Db;
+      clock: Clock;
+      mailer: Mailer;
+      limiter: RateLimiter;
+      sessions: Sessions;
+      tokens: TokenService;
+    },
+  ) {}
+
+  private now() {
+    return this.deps.clock.now();
+  }
+
+  private link(path: string) {
+    return `${this.deps.config.PUBLIC_URL}${path}`;
+  }
+
+  // ---- lookups for other modules ----
+
+  async byEmail(email: string): Promise<AccountRef | undefined> {
+    const user = await users.byEmail(this.deps.db, email);
+    return user && { id: user.id, email: user.email };
+  }
+
+  /** The account of an email; 404 naming `field` when there is none. */
+  async requireByEmail(email: string, field = 'email'): Promise<AccountRef> {
+    const account = await this.byEmail(email);
+    if (!account) throw new ApiError('NOT_FOUND', `${field}: no account with this email`);
+    return account;
+  }
+
+  // ---- link tokens ----
+
+  /** A new single-use link token of a kind; earlier unused ones of that kind stop working. */
+  private async issueLinkToken(userId: string, kind: EmailTokenKind, ttlS: number): Promise<string> {
+    const { token, hash } = newLinkToken();
+    await this.deps.db.transaction(async (tx) => {
+      await users.retireEmailTokens(tx, userId, kind, this.now());
+      await users.insertEmailToken(tx, {
+        userId,
+        kind,
+        tokenHash: hash,
+        expiresAt: new Date(this.now().getTime() + ttlS * 1000),
+      });
+    });
+    return token;
+  }
+
+  private async sendVerification(user: { id: string; email: string; name: string }) {
+    const ttlS = this.deps.config.VERIFY_TOKEN_TTL_S;
+    const token = await this.issueLinkToken(user.id, 'verify', ttlS);
+    await this.deps.mailer.send(
+      verificationMail(user.email, user.name, this.link(`/auth/verify/${token}`), Math.round(ttlS / 3600)),
+    );
+  }
+
+  // ---- actions ----
+
+  async login(input: Input<'login'>, ip: string): Promise<LoginResult> {
+    const { config, db, limiter, sessions } = this.deps;
+    await limiter.hit(
+      `login:addr:${ip}`,
+      config.RATE_LOGIN_PER_ADDRESS,
+      15 * 60,
+      'Too many sign-in attempts from this address. Please try again later.',
+    );
+    const target = input.target ?? 'portal';
+    if (target === 'hub' && !input.hub_public_key)
+      throw new ApiError('VALIDATION', 'hub_public_key: Required when target is hub');
+    const user = await users.byEmail(db, input.user.email);
+    if (!user) {
+      await verifyPassword(await dummyPasswordHash(), input.user.password);
+      throw new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+    }
+    const lock = await users.lockState(db, user.id, ip);
+    if (lock?.lockedUntil && lock.lockedUntil > this.now()) throw new ApiError('ACCOUNT_LOCKED', LOCKED);
+    if (!(await verifyPassword(user.passwordHash, input.user.password))) {
+      const lockUntil = new Date(this.now().getTime() + config.LOCKOUT_S * 1000);
+      const { locked } = await users.recordFailure(db, user.id, ip, config.LOGIN_MAX_FAILURES, lockUntil, this.now());
+      if (locked) throw new ApiError('ACCOUNT_LOCKED', LOCKED);
+      throw new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+    }
+    if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
+    const pair = await db.transaction(async (tx) => {
+      await users.clearFailures(tx, user.id, ip);
+      return sessions.start(tx, user, target);
+    });
+    if (target === 'hub') {
+      const enc_creds = await encryptForHub(input.hub_public_key as string, {
+        user: { user_id: user.id, email: user.email, name: user.name },
+        token_pair: pair,
+      });
+      return { target: 'hub', enc_creds };
+    }
+    return { target: 'portal', user: toPublicUser(user), token_pair: pair };
+  }
+
+  async logout(input: Input<'logout'>): Promise<void> {
+    const claims = await this.deps.tokens.verifyRefresh(input.token_pair.refresh_token);
+    if (typeof claims !== 'string') {
+      const owner = await users.byId(this.deps.db, claims.sub);
+      if (owner && owner.email !== input.user.email)
+        throw new ApiError('FORBIDDEN', 'user.email: does not match the session');
+    }
+    await this.deps.sessions.revoke(input.token_pair.refresh_token, 'logout');
+  }
+
+  async getSelf(input: Input<'get-self'>): Promise<{ user: PublicUser; token_pair: TokenPair }> {
+    const { userId, pair } = await this.deps.sessions.rotate(input.token_pair.refresh_token);
+    const user = await users.byId(this.deps.db, userId);
+    if (!user) throw new ApiError('UNAUTHENTICATED', 'Authentication failed - invalid or expired token');
+    if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
+    return { user: toPublicUser(user), token_pair: pair };
+  }
+
+  /** Answers the same whether the email was free or not: registration never tells who has an account. */
+  async register(input: Input<'UserRegister'>, ip: string): Promise<void> {
+    const { config, db, limiter, mailer } = this.deps;
+    await limiter.hit(
+      `register:addr:${ip}`,
+      config.RATE_REGISTER_PER_ADDRESS,
+      60 * 60,
+      'Too many registrations from this address. Please try again later.',
+    );
+    const u = input.user;
+    const created = await users.insert(db, {
+      email: u.email,
+      passwordHash: await hashPassword(u.password),
+      name: u.name,
+      yearBorn: u.year_born,
+      country: u.country,
+      company: u.company,
+      profession: u.profession,
+      marketing: u.marketing,
+      termsAgreed: u.termsagreed,
+      emailValidated: false,
+      joinedAt: this.now(),
+    });
+    if (created) return this.sendVerification(created);
+    const existing = await users.byEmail(db, u.email);
+    if (existing && !existing.emailValidated) await this.sendVerification(existing);
+    else if (existing)
+      await mailer.send(
+        alreadyRegisteredMail(
+          existing.email,
+          existing.name,
+          this.link('/auth/login'),
+          this.link('/auth/login?forgot=1'),
+        ),
+      );
+  }
+
+  async verifyEmail(input: Input<'UserVerifyEmail'>): Promise<{ email: string }> {
+    const { db } = this.deps;
+    const row = await users.liveEmailToken(db, hashLinkToken(input.token), 'verify', this.now());
+    if (!row) throw new ApiError('INVALID_TOKEN', BAD_LINK);
+    const user = await db.transaction(async (tx) => {
+      if (!(await users.consumeEmailToken(tx, row.id, this.now()))) throw new ApiError('INVALID_TOKEN', BAD_LINK);
+      return users.update(tx, row.userId, { emailValidated: true }, this.now());
+    });
+    return { email: user?.email ?? '' };
+  }
+
+  async checkToken(input: Input<'UserCheckToken'>): Promise<boolean> {
+    const kind = input.tokentype === 2 ? 'reset' : 'verify';
+    return Boolean(await users.liveEmailToken(this.deps.db, hashLinkToken(input.token), kind, this.now()));
+  }
+
+  async forgotPassword(input: Input<'UserForgotPassword'>, ip: string): Promise<void> {
+    const { config, db, limiter, mailer } = this.deps;
+    const message = 'Too many password reset requests. Please try again later.';
+    await limiter.hit(`forgot:addr:${ip}`, config.RATE_FORGOT_PER_ADDRESS, 60 * 60, message);
+    const user = await users.byEmail(db, input.user.email);
+    if (!user) return;
+    // The per-account limit is counted silently: answering 429 would tell that the account exists.
+    try {
+      await limiter.hit(`forgot:acct:${user.id}`, config.RATE_FORGOT_PER_ACCOUNT, 60 * 60, message);
+    } catch {
+      return;
+    }
+    const token = await this.issueLinkToken(user.id, 'reset', config.RESET_TOKEN_TTL_S);
+    await mailer.send(
+      resetMail(
+        user.email,
+        user.name,
+        this.link(`/auth/password/reset/${token}`),
+        Math.round(config.RESET_TOKEN_TTL_S / 60),
+      ),
+    );
+  }
+
+  /** A new password from an emailed reset link. */
+  async resetPassword(input: Input<'UserChangePassword'>): Promise<void> {
+    const { db, sessions, mailer } = this.deps;
+    const row = await users.liveEmailToken(db, hashLinkToken(input.token), 'reset', this.now());
+    const user = row ? await users.byId(db, row.userId) : undefined;
+    if (!row || !user || user.email !== input.user.email) throw new ApiError('INVALID_TOKEN', BAD_LINK);
+    const issues = newPasswordIssues(input.password, user.email);
+    if (issues.length) throw new ApiError('VALIDATION', issues.map((m) => `password: ${m}`).join('; '));
+    const passwordHash = await hashPassword(input.password);
+    await db.transaction(async (tx) => {
+      if (!(await users.consumeEmailToken(tx, row.id, this.now()))) throw new ApiError('INVALID_TOKEN', BAD_LINK);
+      // Opening the emailed link proves the address, so it also counts as verified.
+      await users.update(tx, user.id, { passwordHash, emailValidated: true }, this.now());
+      await users.clearFailures(tx, user.id);
+      await sessions.revokeAll(tx, user.id, 'password reset');
+    });
+    await mailer.send(passwordChangedMail(user.email, user.name));
+  }
+
+  private async signedInUser(caller: Caller): Promise<UserRow> {
+    const user = await users.byId(this.deps.db, caller.userId);
+    if (!user) throw new ApiError('UNAUTHENTICATED', 'Missing required authentication');
+    return user;
+  }
+
+  /** A new password for a signed-in user who knows the current one; other sessions end. */
+  async changePassword(input: Input<'UserUpdatePassword'>, caller: Caller): Promise<void> {
+    const { db, sessions, mailer } = this.deps;
+    const user = await this.signedInUser(caller);
+    if (!(await verifyPassword(user.passwordHash, input.user.password)))
+      throw new ApiError('VALIDATION', 'user.password: Current password is incorrect');
+    const issues = changePasswordIssues({
+      currentPassword: input.user.password,
+      newPassword: input.password,
+      repeatPassword: input.password,
+      email: user.email,
+    });
+    if (issues.length) throw new ApiError('VALIDATION', issues.map((i) => `password: ${i.message}`).join('; '));
+    const passwordHash = await hashPassword(input.password);
+    await db.transaction(async (tx) => {
+      await users.update(tx, user.id, { passwordHash }, this.now());
+      await sessions.revokeAll(tx, user.id, 'password changed', caller.sessionId);
+    });
+    await mailer.send(passwordChangedMail(user.email, user.name));
+  }
+
+  async updateProfile(input: Input<'UserUpdate'>, caller: Caller): Promise<PublicUser> {
+    const u = input.user;
+    const updated = await users.update(
+      this.deps.db,
+      caller.userId,
+      {
+        name: u.name,
+        country: u.country,
+        company: u.company,
+        ...(u.profession !== undefined ? { profession: u.profession } : {}),
+        // The profile form sends -1: the year is not on it, so the stored one stays.
+        ...(u.year_born !== -1 ? { yearBorn: u.year_born } : {}),
+      },
+      this.now(),
+    );
+    if (!updated) throw new ApiError('NOT_FOUND', 'user: not found');
+    return toPublicUser(updated);
+  }
+
+  async deleteAccount(input: Input<'UserDelete'>, caller: Caller): Promise<void> {
+    const user = await this.signedInUser(caller);
+    if (!(await verifyPassword(user.passwordHash, input.user.password)))
+      throw new ApiError('VALIDATION', 'user.password: Password is incorrect');
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.sessions.revokeAll(tx, user.id, 'account deleted');
+      await users.delete(tx, user.id);
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Mailer } from './lib/mailer.ts';
+import { RateLimiter } from './lib/rate-limit.ts';
+import { TokenService } from './lib/tokens.ts';
+import { DownloadLinks } from './modules/assets/assets.links.ts';
+import { AssetService } from './modules/assets/assets.service.ts';
+import { type ArtifactStore, artifactsDir, LocalArtifactStore } from './modules/assets/assets.store.ts';
+import { Sessions } from './modules/auth/auth.sessions.ts';
+import { FlexSlotService } from './modules/flexible-license/flexible-license.service.ts';
+import { LicenseService } from './modules/license/license.service.ts';
+import { OperatorService } from './modules/operator/operator.service.ts';
+import { RobotService } from './modules/robots/robots.service.ts';
+import { SubscriptionService } from './modules/subscriptions/subscriptions.service.ts';
+import { SupportService } from './modules/support/support.service.ts';
+import { TimeService } from './modules/time/time.service.ts';
+import { AccountService } from './modules/useraction/useraction.service.ts';
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  /** where artifact bytes live; the local disk under DATA_DIR by default */
+  store?: ArtifactStore;
+}
+
+/**
+ * The composition root: every service of the server, built once and wired to each other here.
+ * Route plugins receive this object and never build a service themselves; modules reach each
+ * other through these services, never through another module's repository.
+ */
+export function buildServices({ config, db, clock, mailer, store }: ServiceDeps) {
+  const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
+  const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
+  const limiter = new RateLimiter(db, clock);
+  const accounts = new AccountService({ config, db, clock, mailer, limiter, sessions, tokens });
+  const subscriptions = new SubscriptionService();
+  // Licensing and robots need each other (pairing checks the robot; a robot's view shows its
+  // license): licensing gets lookups that reach the robot service once it exists.
+  let robots: RobotService | undefined;
+  const licenses = new LicenseService(db, clock, config.JWT_SECRET, {
+    accountByEmail: (email) => accounts.byEmail(email),
+    ownRobot: (userId, robotId) => (robots as RobotService).ownRobot(userId, robotId),
+  });
+  robots = new RobotService(db, clock, licenses);
+  const slots = new FlexSlotService(db, clock, licenses);
+  const downloadLinks = new DownloadLinks(config.JWT_SECRET, config.DOWNLOAD_LINK_TTL_S, clock);
+  return {
+    tokens,
+    sessions,
+    limiter,
+    accounts,
+    subscriptions,
+    licenses,
+    robots,
+    slots,
+    time: new TimeService(db, clock, subscriptions),
+    downloadLinks,
+    assets: new AssetService(db, clock, store ?? new LocalArtifactStore(artifactsDir(config.dataDir)), downloadLinks),
+    support: new SupportService(db, clock, mailer),
+    operators: new OperatorService(db, clock, { accounts, subscriptions, slots }),
+  };
+}
+
+export type Services = ReturnType<typeof buildServices>;
+
+/** What every route plugin is registered with. */
+export interface RouteOptions {
+  config: Config;
+  services: Services;
+}
