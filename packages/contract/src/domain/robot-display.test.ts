@@ -124,6 +124,6 @@ describe('paginateRobots', () => {
     ['page 0 is clamped', 10, 0, list(8), 1, 2, false],
     ['16 items, page 2 full', 16, 2, [8, 9, 10, 11, 12, 13, 14, 15], 2, 2, false],
   ])('%s', (_name, n, page, items, current, pageCount, generic) => {
-    expect(paginateRobots(list(n), page)).toEqual({ items, page: current, pageCount, showGenericCard: generic });
+    expect(paginateRobots(list(n), page, 8)).toEqual({ items, page: current, pageCount, showGenericCard: generic });
   });
 });

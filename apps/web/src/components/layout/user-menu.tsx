@@ -1,4 +1,3 @@
-import { AVATAR_DEFAULT_SIZE } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import {
   ExternalLinkIcon,
@@ -24,6 +23,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { AVATAR_DEFAULT_SIZE } from '@/config/constants';
 import { env } from '@/config/env';
 import { THEME_PREFERENCES, type ThemePreference } from '@/features/theme/theme-preference';
 import { useTheme } from '@/features/theme/theme-provider';

@@ -1,5 +1,5 @@
-import { ROBOT_NAME_FONT_MAX_PX, ROBOT_NAME_FONT_MIN_PX } from '@portal/contract';
 import * as React from 'react';
+import { ROBOT_NAME_FONT_MAX_PX, ROBOT_NAME_FONT_MIN_PX } from '@/config/constants';
 import { fitFontSize } from '../robots-fit-text';
 
 /**

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { env } from '@/config/env';
-import { assetsQueryOptions } from '@/features/downloads/api/downloads-assets';
+import { assetsQueryOptions } from '@/features/downloads/api/downloads-get-assets';
 import { DownloadsScreen } from '@/features/downloads/components/downloads-screen';
 import { usePageTitle } from '@/features/errors/errors-page-title';
 

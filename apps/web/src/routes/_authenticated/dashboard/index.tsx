@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { usePageTitle } from '@/features/errors/errors-page-title';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
-import { licensesQueryOptions } from '@/features/robots/api/robots-licenses';
+import { licensesQueryOptions } from '@/features/robots/api/robots-get-licenses';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { useAuth } from '@/lib/auth';
 import { userTimeQueryOptions } from '@/lib/user-time';

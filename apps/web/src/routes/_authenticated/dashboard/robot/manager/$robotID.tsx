@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { usePageTitle } from '@/features/errors/errors-page-title';
-import { licensesQueryOptions } from '@/features/robots/api/robots-licenses';
+import { licensesQueryOptions } from '@/features/robots/api/robots-get-licenses';
 import { RobotManageScreen } from '@/features/robots/components/robots-manage-screen';
 import { useAuth } from '@/lib/auth';
 
