@@ -24,12 +24,12 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { LOADER_DELAY_MS } from '@/config/constants';
+import { useDelayedFlag } from '@/hooks/use-delayed-flag';
 import { cn } from '@/lib/utils';
 import { useLicenses } from '../api/robots-get-licenses';
 import { useRobots } from '../api/robots-get-robots';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useUnpair } from '../api/robots-unpair';
-import { useDelayedFlag } from '../hooks/robots-use-delayed-flag';
 import { findManagedRobot, licensesWithRobot } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
