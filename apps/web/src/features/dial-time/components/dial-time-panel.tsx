@@ -1,11 +1,12 @@
 import { isClientError } from '@portal/client';
-import { canPurchaseTime, DIAL_PANEL_TEXT, type DialSummary, dialPanelState } from '@portal/contract';
+import { canPurchaseTime, type DialSummary } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { ArrowRightIcon, InfinityIcon, SparklesIcon, TriangleAlertIcon } from 'lucide-react';
 import type * as React from 'react';
 import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useUserTime } from '@/lib/user-time';
+import { DIAL_PANEL_TEXT, dialPanelState } from '../dial-time-panel-state';
 import { dialTimeTier } from '../dial-time-tier';
 import { DialTimePie, formatPercent, POOL_STYLE } from './dial-time-pie';
 
