@@ -1,4 +1,3 @@
-import type { TierShort } from '../constants.ts';
 import type { UserTime } from '../time.ts';
 import { remainingDays } from './session.ts';
 
