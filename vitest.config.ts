@@ -23,10 +23,19 @@ export default defineConfig({
   test: {
     projects: [
       {
-        resolve: { alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) } },
         test: {
           name: 'unit',
-          include: ['packages/**/*.test.ts', 'apps/hub/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+          include: ['packages/**/*.test.ts', 'apps/hub/**/*.test.ts'],
+        },
+      },
+      {
+        // The web app's tests run in a DOM, and any console.error fails them (apps/web/src/test/setup.ts).
+        resolve: { alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) } },
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['apps/web/src/**/*.test.ts', 'apps/web/src/**/*.test.tsx'],
+          setupFiles: ['apps/web/src/test/setup.ts'],
         },
       },
       {

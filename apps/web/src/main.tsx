@@ -3,11 +3,11 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useCallback } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Toaster } from 'sonner';
-import { LoadingPageTitle } from './features/errors/errors-page-title';
-import { ThemeProvider, useTheme } from './features/theme/theme-provider';
 import { AuthProvider, useAuth } from './lib/auth';
 import { startErrorReporting } from './lib/error-reporting';
+import { LOADING_PAGE_TITLE } from './lib/page-title';
 import { createQueryClient } from './lib/query-client';
+import { ThemeProvider, useTheme } from './lib/theme/theme-provider';
 import { createAppRouter } from './router';
 import './styles.css';
 
@@ -18,7 +18,7 @@ const router = createAppRouter(queryClient);
 function LoadingScreen() {
   return (
     <div className="flex min-h-dvh items-center justify-center" role="status" aria-live="polite">
-      <LoadingPageTitle />
+      <title>{LOADING_PAGE_TITLE}</title>
       <div className="flex flex-col items-center gap-3 text-muted-foreground">
         <span className="size-8 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden />
         <span>Loading...</span>

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter } from '@tanstack/react-router';
 import { GenericErrorScreen } from './features/errors/errors-generic-screen';
-import { LoadingPageTitle } from './features/errors/errors-page-title';
 import type { AuthSnapshot } from './lib/auth';
+import { LOADING_PAGE_TITLE } from './lib/page-title';
 import { routeTree } from './routeTree.gen';
 
 export interface RouterContext {
@@ -20,7 +20,9 @@ export function createAppRouter(queryClient: QueryClient) {
     scrollRestoration: true,
     // Errors below the signed-in layout show inside the shell, keeping the navigation.
     defaultErrorComponent: GenericErrorScreen,
-    defaultPendingComponent: LoadingPageTitle,
+    // While a route's data is on its way (after the router's pending delay) the tab says so; the
+    // newest <title> React mounts comes first in the head, so this one wins until it unmounts.
+    defaultPendingComponent: () => <title>{LOADING_PAGE_TITLE}</title>,
   });
 }
 

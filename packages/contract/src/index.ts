@@ -8,7 +8,6 @@ export * from './domain/cart.ts';
 export * from './domain/countries.ts';
 export * from './domain/dial-time.ts';
 export * from './domain/flex-slots.ts';
-export * from './domain/login-errors.ts';
 export * from './domain/money.ts';
 export * from './domain/platform.ts';
 export * from './domain/robot-display.ts';

@@ -1,59 +1,136 @@
-import { describe, expect, it } from 'vitest';
-import { ApiCallError, isMissingAuth, MISSING_AUTH, NO_USER_TOKEN, splitDescription, withMessage } from './api-client';
+import { ClientError } from '@portal/client';
+import { license, useraction } from '@portal/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { failure, fakeServer, nowS, OK, tokenPair } from '@/test/fake-server';
+import { apiClient } from './api-client';
+import { onSessionEvent, readSession, type SessionEvent, storeSession } from './session';
 
-describe('splitDescription', () => {
-  it.each([
-    ['user.password: Current password is incorrect', 'Current password is incorrect', ['user.password']],
-    [
-      'password: Password must be at least 8 characters; password: Password must contain at least one number',
-      'Password must be at least 8 characters Password must contain at least one number',
-      ['password', 'password'],
-    ],
-    ['Invalid email or password', 'Invalid email or password', []],
-    ['x-csrf-token: header missing (fetch one first)', 'header missing (fetch one first)', ['x-csrf-token']],
-    // not a field name: kept whole
-    [
-      'Account locked: too many failed attempts. Please try again later.',
-      'Account locked: too many failed attempts. Please try again later.',
-      [],
-    ],
-  ])('%s', (description, message, fields) => expect(splitDescription(description)).toEqual({ message, fields }));
-});
+const EMAIL = 'ada@example.com';
 
-describe('withMessage', () => {
-  it('names the failure as the spec does, keeping code and status', () => {
-    const wrapped = withMessage(new ApiCallError('license_id: not yours', 24, 404), 'Failed to fetch licenses');
-    expect(wrapped).toBeInstanceOf(ApiCallError);
-    expect(wrapped).toMatchObject({ message: 'Failed to fetch licenses', code: 24, status: 404, fields: [] });
-  });
+function signIn(accessExpS: number) {
+  const pair = tokenPair(accessExpS);
+  storeSession(pair, { email: EMAIL, user_id: 'u-1' }, true);
+  return pair;
+}
 
-  it.each([
-    ['a plain error', new Error('boom')],
-    ['a thrown string', 'boom'],
-    ['nothing', undefined],
-  ])('wraps %s with status 0 and no code', (_name, err) => {
-    expect(withMessage(err, 'Failed to fetch assets')).toMatchObject({
-      message: 'Failed to fetch assets',
-      code: undefined,
-      status: 0,
+/** The refresh answer: a rotated pair, counted. */
+function rotating() {
+  let fresh = tokenPair();
+  return {
+    get latest() {
+      return fresh;
+    },
+    handler: () => {
+      fresh = tokenPair();
+      return { json: { tokenPair: fresh, valid: true, error: OK } };
+    },
+  };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the web client and its session', () => {
+  it('refreshes an expired access token once before the call, and sends the new one', async () => {
+    signIn(nowS() - 10);
+    const refresh = rotating();
+    const server = fakeServer({
+      'refresh-access-token': refresh.handler,
+      GetLicenses: () => ({ json: { error: OK } }),
     });
+
+    await apiClient.call(license, 'GetLicenses', { email: EMAIL });
+
+    expect(server.calls.map((c) => c.action)).toEqual(['refresh-access-token', 'GetLicenses']);
+    expect(server.calls[1]?.authorization).toBe(`Bearer ${refresh.latest.access_token}`);
+    expect(server.calls.every((c) => c.csrf === 'csrf-1')).toBe(true);
+    expect(readSession().accessToken).toBe(refresh.latest.access_token);
   });
 
-  it('keeps a network failure retryable (status 0)', () => {
-    const wrapped = withMessage(new ApiCallError('No response received from server', undefined, 0), 'Failed');
-    expect(wrapped).toMatchObject({ message: 'Failed', status: 0 });
+  it('puts the token in the body for /api/useraction, not in a header', async () => {
+    const pair = signIn(nowS() + 900);
+    const server = fakeServer({ UserUpdatePassword: () => ({ json: { error: OK } }) });
+
+    await apiClient.call(useraction, 'UserUpdatePassword', {
+      tokentype: 1,
+      user: { email: EMAIL, password: 'old-Passw0rd' },
+      password: 'new-Passw0rd!',
+    });
+
+    expect(server.calls[0]?.body.token).toBe(pair.access_token);
+    expect(server.calls[0]?.authorization).toBeNull();
   });
 
-  it.each([MISSING_AUTH, NO_USER_TOKEN, 'No refresh token provided'])('keeps a missing session (%s) as is', (text) => {
-    const err = new ApiCallError(text, 101, 401);
-    expect(withMessage(err, 'Failed to check remaining time')).toBe(err);
-    expect(isMissingAuth(withMessage(err, 'Failed to check remaining time'))).toBe(true);
+  it('lets two concurrent calls share one refresh', async () => {
+    signIn(nowS() - 10);
+    const refresh = rotating();
+    const server = fakeServer({
+      'refresh-access-token': refresh.handler,
+      GetLicenses: () => ({ json: { error: OK } }),
+    });
+
+    await Promise.all([
+      apiClient.call(license, 'GetLicenses', { email: EMAIL }),
+      apiClient.call(license, 'GetLicenses', { email: EMAIL }),
+    ]);
+
+    expect(server.count('refresh-access-token')).toBe(1);
+    expect(server.count('GetLicenses')).toBe(2);
   });
 
-  it('keeps the message of a missing session that is not an ApiCallError', () => {
-    const wrapped = withMessage(new Error(MISSING_AUTH), 'Failed to fetch assets');
-    expect(wrapped).toBeInstanceOf(ApiCallError);
-    expect(wrapped.message).toBe(MISSING_AUTH);
-    expect(isMissingAuth(wrapped)).toBe(true);
+  it('refreshes once on a 401 and retries the call with the new token', async () => {
+    const first = signIn(nowS() + 900);
+    const refresh = rotating();
+    const server = fakeServer({
+      'refresh-access-token': refresh.handler,
+      GetLicenses: (call) =>
+        call.authorization === `Bearer ${first.access_token}`
+          ? { status: 401, json: failure(101, 'Token expired') }
+          : { json: { error: OK } },
+    });
+
+    await apiClient.call(license, 'GetLicenses', { email: EMAIL });
+
+    expect(server.calls.map((c) => c.action)).toEqual(['GetLicenses', 'refresh-access-token', 'GetLicenses']);
+    expect(server.calls[2]?.authorization).toBe(`Bearer ${refresh.latest.access_token}`);
+  });
+
+  it('ends the session in this tab and the others when the server refuses the refresh', async () => {
+    signIn(nowS() - 10);
+    const server = fakeServer({
+      'refresh-access-token': () => ({ status: 401, json: failure(101, 'Refresh token revoked') }),
+    });
+    const otherTab = new BroadcastChannel('portal-session');
+    const toldOtherTabs = new Promise<SessionEvent>((resolve) => {
+      otherTab.onmessage = (e: MessageEvent<SessionEvent>) => resolve(e.data);
+    });
+    const here: SessionEvent[] = [];
+    const stop = onSessionEvent((event) => here.push(event));
+
+    try {
+      const failed = await apiClient.call(license, 'GetLicenses', { email: EMAIL }).catch((err: unknown) => err);
+
+      expect(failed).toBeInstanceOf(ClientError);
+      expect((failed as ClientError).kind).toBe('unauthenticated');
+      expect(server.count('GetLicenses')).toBe(0);
+      expect(readSession()).toEqual({ accessToken: null, refreshToken: null, email: null, userId: null });
+      expect(here).toContainEqual({ type: 'logout' });
+      expect(await toldOtherTabs).toEqual({ type: 'logout' });
+    } finally {
+      stop();
+      otherTab.close();
+    }
+  });
+
+  it('does not refresh or retry a refusal with code 32 (email not verified)', async () => {
+    signIn(nowS() + 900);
+    const server = fakeServer({
+      'refresh-access-token': rotating().handler,
+      GetLicenses: () => ({ status: 403, json: failure(32, 'Email not verified') }),
+    });
+
+    const failed = await apiClient.call(license, 'GetLicenses', { email: EMAIL }).catch((err: unknown) => err);
+
+    expect((failed as ClientError).kind).toBe('unverified');
+    expect(server.calls.map((c) => c.action)).toEqual(['GetLicenses']);
   });
 });

@@ -1,17 +1,10 @@
-import {
-  auth as authService,
-  LOGOUT_BROADCAST_REPEATS_MS,
-  LOGOUT_TOAST_MS,
-  LOGOUT_WAIT_CAP_MS,
-  type PublicUser,
-  TOKEN_STORE_PAUSE_MS,
-  type TokenPair,
-  useraction,
-} from '@portal/contract';
+import { ClientError } from '@portal/client';
+import { auth as authService, LOGOUT_WAIT_CAP_MS, type PublicUser, type TokenPair, useraction } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
 import { toast } from 'sonner';
-import { ApiCallError, callAction } from './api-client';
+import { LOGOUT_BROADCAST_REPEATS_MS, LOGOUT_TOAST_MS, TOKEN_STORE_PAUSE_MS } from '@/config/constants';
+import { apiClient } from './api-client';
 import {
   broadcast,
   clearStoredSession,
@@ -73,11 +66,16 @@ export function AuthProvider({
       setSnapshot({ status: 'unauthenticated', user: null });
       return;
     }
-    callAction(useraction, 'get-self', { token_pair: { refresh_token: refreshToken } })
+    apiClient
+      .call(useraction, 'get-self', { token_pair: { refresh_token: refreshToken } })
       .then((res) => {
         if (cancelled) return;
-        if (!res.user || !res.token_pair || !res.user.email_validated)
-          throw new ApiCallError('Access forbidden', 32, 403);
+        // An unverified email cannot hold a session (spec/000 §4 Session).
+        if (!res.user.email_validated) {
+          clearStoredSession();
+          setSnapshot({ status: 'unauthenticated', user: null });
+          return;
+        }
         storeSession(res.token_pair, res.user, isRemembered());
         broadcast({ type: 'refresh', pair: res.token_pair });
         setSnapshot({ status: 'authenticated', user: res.user });
@@ -86,7 +84,7 @@ export function AuthProvider({
         if (cancelled) return;
         // Only a refusal ends the stored session; a request that never completed (the page was
         // left, the network dropped) keeps it for the next load.
-        if (err instanceof ApiCallError && err.status >= 400) clearStoredSession();
+        if (!(err instanceof ClientError && err.kind === 'network')) clearStoredSession();
         setSnapshot({ status: 'unauthenticated', user: null });
       });
     return () => {
@@ -134,11 +132,11 @@ export function AuthProvider({
     for (const ms of LOGOUT_BROADCAST_REPEATS_MS) setTimeout(() => broadcast({ type: 'logout' }), ms);
     if (refreshToken) {
       const revoke = email
-        ? callAction(useraction, 'logout', {
+        ? apiClient.call(useraction, 'logout', {
             token_pair: { refresh_token: refreshToken, access_token: accessToken ?? undefined },
             user: { email },
           })
-        : callAction(authService, 'revoke-token-pair', { tokenPair: { refresh_token: refreshToken } });
+        : apiClient.call(authService, 'revoke-token-pair', { tokenPair: { refresh_token: refreshToken } });
       await Promise.race([revoke.catch(() => undefined), sleep(LOGOUT_WAIT_CAP_MS)]);
     }
     toast.success('Logged Out', { duration: LOGOUT_TOAST_MS });

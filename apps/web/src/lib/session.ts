@@ -1,21 +1,14 @@
-import {
-  accessTokenExpired,
-  auth as authService,
-  type PublicUser,
-  refreshTokenExpired,
-  type TokenPair,
-  tokenPair as tokenPairSchema,
-} from '@portal/contract';
+import type { StoredTokens, TokenStore } from '@portal/client';
+import type { PublicUser, TokenPair } from '@portal/contract';
 
 /**
- * The client side of a session (spec/000 §4): tokens in local storage (or session storage when the
- * user did not ask to be remembered), shared with the other tabs over a BroadcastChannel, and one
- * refresh at a time across every tab (Web Locks), so a rotated refresh token is never replayed.
+ * The web app's side of a session (spec/000 §4): tokens in local storage (or session storage when
+ * the user did not ask to be remembered), shared with the other tabs over a BroadcastChannel.
+ * No calls are made here: the action client (lib/api-client.ts) refreshes through `sessionStore`.
  */
 
 const KEYS = { access: 'access_token', refresh: 'refresh_token', email: 'user_email', userId: 'user_id' } as const;
 const CHANNEL = 'portal-session';
-const REFRESH_LOCK = 'portal-token-refresh';
 
 export interface StoredSession {
   accessToken: string | null;
@@ -104,100 +97,27 @@ export function broadcast(event: SessionEvent): void {
 }
 
 /** Forgets the session, tells this tab's listeners (a channel does not echo) and the other tabs. */
-function endSessionEverywhere(): void {
+export function endSessionEverywhere(): void {
   clearStoredSession();
   const event: SessionEvent = { type: 'logout' };
   for (const l of listeners) l(event);
   broadcast(event);
 }
 
-// ---- access tokens and refresh ----
-
-export class SessionError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'missing' | 'network' | 'rejected',
-  ) {
-    super(message);
-    this.name = 'SessionError';
-  }
-}
-
-const nowS = () => Math.floor(Date.now() / 1000);
-let inFlight: Promise<string> | undefined;
-
-/** Posts the refresh call itself; api-client builds on this module, so it cannot be used here. */
-async function postRefresh(refreshToken: string): Promise<TokenPair> {
-  let res: Response;
-  try {
-    const csrf = (await fetch('/api/useraction', { credentials: 'same-origin' })).headers.get('x-csrf-token') ?? '';
-    res = await fetch(authService.path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-      body: JSON.stringify({ action: 'refresh-access-token', tokenPair: { refresh_token: refreshToken } }),
-    });
-  } catch {
-    throw new SessionError('No response received from server', 'network');
-  }
-  const body = (await res.json().catch(() => undefined)) as
-    | { tokenPair?: unknown; error?: { Description?: string } }
-    | undefined;
-  if (!body) throw new SessionError('No response received from server', 'network');
-  if (!res.ok)
-    throw new SessionError(body.error?.Description || 'Authentication failed - invalid or expired token', 'rejected');
-  const pair = tokenPairSchema.safeParse(body.tokenPair);
-  if (!pair.success || !pair.data.access_token) throw new SessionError('No access token in response', 'rejected');
-  return pair.data;
-}
-
 /**
- * Refreshes the token pair. Concurrent callers in this tab share one request; other tabs wait on
- * the same lock and then find the fresh tokens in storage instead of spending the refresh token again.
+ * The token store the action client refreshes through. A session without the user's email is
+ * unusable (calls name the user beside the token), so it reads as signed out. A rotated pair is
+ * told to the other tabs; a refused refresh ends the session in every tab (spec/000 §4).
  */
-export function refreshSession(force = false): Promise<string> {
-  inFlight ??= (async () => {
-    const run = async () => {
-      const current = readSession();
-      if (!current.refreshToken) throw new SessionError('No refresh token provided', 'missing');
-      if (!force && current.accessToken && !accessTokenExpired(current.accessToken, nowS())) return current.accessToken;
-      if (refreshTokenExpired(current.refreshToken, nowS()))
-        throw new SessionError('No refresh token provided', 'missing');
-      let pair: TokenPair;
-      try {
-        pair = await postRefresh(current.refreshToken);
-      } catch (err) {
-        // A refused refresh ends the session here and in every tab (spec/000 §4: failed refresh).
-        if (err instanceof SessionError && err.kind === 'rejected') endSessionEverywhere();
-        throw err;
-      }
-      storeTokens(pair);
-      broadcast({ type: 'refresh', pair });
-      return pair.access_token;
-    };
-    const tokenBefore = readSession().accessToken;
-    if (typeof navigator !== 'undefined' && navigator.locks) {
-      return navigator.locks.request(REFRESH_LOCK, async () => {
-        // A forced refresh that another tab already did while we waited is done.
-        const after = readSession().accessToken;
-        if (force && after && after !== tokenBefore && !accessTokenExpired(after, nowS())) return after;
-        return run();
-      });
-    }
-    return run();
-  })().finally(() => {
-    inFlight = undefined;
-  });
-  return inFlight;
-}
-
-/** A usable access token, refreshed first when it is within 30 s of expiry. */
-export async function validAccessToken(): Promise<string> {
-  const { accessToken, refreshToken, email } = readSession();
-  if (!accessToken && !refreshToken) throw new SessionError('Missing required authentication', 'missing');
-  // Calls name the user's email beside the token; a session without it is unusable.
-  if (!email) throw new SessionError('Missing required authentication data', 'missing');
-  if (accessToken && !accessTokenExpired(accessToken, nowS())) return accessToken;
-  const fresh = await refreshSession();
-  if (!fresh) throw new SessionError('No access token found', 'missing');
-  return fresh;
-}
+export const sessionStore: TokenStore = {
+  read(): StoredTokens | undefined {
+    const { accessToken, refreshToken, email } = readSession();
+    if (!email || (!accessToken && !refreshToken)) return undefined;
+    return { access_token: accessToken, refresh_token: refreshToken };
+  },
+  write(pair) {
+    storeTokens(pair);
+    broadcast({ type: 'refresh', pair });
+  },
+  end: endSessionEverywhere,
+};

@@ -1,6 +1,8 @@
-import { Freshness, time, type UserTime } from '@portal/contract';
+import { ClientError } from '@portal/client';
+import { time, type UserTime } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiCallError, callAction, withMessage } from './api-client';
+import { Freshness } from '@/config/constants';
+import { apiClient, failedAs } from './api-client';
 
 export const CHECK_TIME_FAILED = 'Failed to check remaining time';
 export const NO_USER_TIME = 'No user time data received';
@@ -12,11 +14,11 @@ export const NO_USER_TIME = 'No user time data received';
 export async function fetchUserTime(email: string, userId: string): Promise<UserTime> {
   let userTime: UserTime | undefined;
   try {
-    userTime = (await callAction(time, 'CHECK_REMAINING_TIME', { email, user_id: userId })).user_time;
+    userTime = (await apiClient.call(time, 'CHECK_REMAINING_TIME', { email, user_id: userId })).user_time;
   } catch (err) {
-    throw withMessage(err, CHECK_TIME_FAILED);
+    throw failedAs(err, CHECK_TIME_FAILED);
   }
-  if (!userTime) throw new ApiCallError(NO_USER_TIME, undefined, 200);
+  if (!userTime) throw new ClientError({ kind: 'invalid_response', status: 200, description: NO_USER_TIME });
   return userTime;
 }
 

@@ -1,6 +1,8 @@
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { GenericErrorPage } from '@/features/errors/errors-generic-screen';
+import { restartOnboarding } from '@/features/onboarding/onboarding-store';
+import { OnboardingTour } from '@/features/onboarding/onboarding-tour';
 
 /** The signed-in area: without a session, sign in first and come back here (spec/000 §2). */
 export const Route = createFileRoute('/_authenticated')({
@@ -14,7 +16,8 @@ export const Route = createFileRoute('/_authenticated')({
 
 function AuthenticatedLayout() {
   return (
-    <AppShell>
+    // The shell is shared layout; the features it shows are plugged in here, where routes compose them.
+    <AppShell onRestartOnboarding={restartOnboarding} overlays={<OnboardingTour />}>
       <Outlet />
     </AppShell>
   );

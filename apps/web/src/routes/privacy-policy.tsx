@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { usePageTitle } from '@/features/errors/errors-page-title';
 import { PublicPrivacyPolicyPage } from '@/features/privacy/privacy-policy-page';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/privacy-policy')({
+  head: () => pageHead('Privacy Policy'),
   component: PrivacyPolicyRoute,
 });
 
 function PrivacyPolicyRoute() {
-  usePageTitle('Privacy Policy');
   return <PublicPrivacyPolicyPage />;
 }

@@ -1,4 +1,3 @@
-import type { TierShort } from '../constants.ts';
 import type { UserTime } from '../time.ts';
 import { remainingDays } from './session.ts';
 
@@ -34,7 +33,7 @@ function pool(total: number, used: number): PoolSummary {
   return { total, used, remaining: remainingMinutes(total, used), percentRemaining: percentRemaining(total, used) };
 }
 
-type UserTimePools = Pick<
+export type UserTimePools = Pick<
   UserTime,
   'total_durable_time' | 'used_durable_time' | 'total_perishable_time' | 'used_perishable_time' | 'has_infinite_time'
 >;
@@ -44,39 +43,6 @@ export function dialSummary(time: UserTimePools): DialSummary {
   const durable = pool(time.total_durable_time, time.used_durable_time);
   const perishable = pool(time.total_perishable_time, time.used_perishable_time);
   return { durable, perishable, remaining: durable.remaining + perishable.remaining, infinite: time.has_infinite_time };
-}
-
-export const DIAL_PANEL_TEXT = {
-  authRequired: 'Authentication required',
-  loadFailed: 'Failed to load dial time information',
-  infiniteBar: 'Infinite Dial Time',
-  infinite: 'You have infinite dial time with your Pro subscription.',
-  upgrade: 'Upgrade to Pro',
-} as const;
-
-export type DialPanelState =
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  | { kind: 'infinite' }
-  | { kind: 'normal'; summary: DialSummary; showUpgrade: boolean };
-
-/**
- * Which of the dial panel's four states to show. Pro or infinite time wins over the numbers; Lite
- * users also see the "Upgrade to Pro" box.
- */
-export function dialPanelState(input: {
-  loading: boolean;
-  /** no stored session token or email */
-  unauthenticated?: boolean;
-  error?: unknown;
-  tier: TierShort;
-  userTime?: UserTimePools | undefined;
-}): DialPanelState {
-  if (input.unauthenticated) return { kind: 'error', message: DIAL_PANEL_TEXT.authRequired };
-  if (input.loading) return { kind: 'loading' };
-  if (input.error || !input.userTime) return { kind: 'error', message: DIAL_PANEL_TEXT.loadFailed };
-  if (input.tier === 'Pro' || input.userTime.has_infinite_time) return { kind: 'infinite' };
-  return { kind: 'normal', summary: dialSummary(input.userTime), showUpgrade: input.tier === 'Lite' };
 }
 
 /** Days until an epoch-ms date, by spec/001 §9's rule (reuses remainingDays, which works in seconds). */

@@ -1,5 +1,3 @@
-import { ADD_ROBOT_PAGE_SIZE } from '../constants.ts';
-
 /** How robots are named, pictured, filtered, sorted and paged (spec/001 §2 Robot Manager and Add Robot). */
 
 /** Known robot models with images; any other model shows the generic logo. */
@@ -152,12 +150,8 @@ export interface RobotPage<T> {
   showGenericCard: boolean;
 }
 
-/** One page of Add Robot's grid, 8 per page. */
-export function paginateRobots<T>(
-  items: readonly T[],
-  page: number,
-  pageSize: number = ADD_ROBOT_PAGE_SIZE,
-): RobotPage<T> {
+/** One page of Add Robot's grid (the screen shows 8 per page). */
+export function paginateRobots<T>(items: readonly T[], page: number, pageSize: number): RobotPage<T> {
   const pageCount = Math.max(1, Math.ceil(items.length / pageSize));
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pageCount);
   const slice = items.slice((current - 1) * pageSize, current * pageSize);

@@ -1,4 +1,4 @@
-import { LOGO_SPIN_CLICKS } from '@portal/contract';
+import { LOGO_SPIN_CLICKS } from '@/config/constants';
 
 /**
  * Counts logo clicks that follow each other within the navigation delay. The third one spins the

@@ -1,6 +1,7 @@
-import { LOGO_CLICK_DELAY_MS, LOGO_SPIN_MS, PRODUCT_NAME } from '@portal/contract';
+import { PRODUCT_NAME } from '@portal/contract';
 import { useNavigate } from '@tanstack/react-router';
 import * as React from 'react';
+import { LOGO_CLICK_DELAY_MS, LOGO_SPIN_MS } from '@/config/constants';
 import { cn } from '@/lib/utils';
 import { registerLogoClick } from './app-shell-logo-clicks';
 

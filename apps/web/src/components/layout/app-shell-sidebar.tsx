@@ -25,7 +25,6 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { env } from '@/config/env';
-import { restartOnboarding } from '@/features/onboarding/onboarding-store';
 import { AppShellLogo } from './app-shell-logo';
 import {
   initialGroupOpen,
@@ -175,8 +174,15 @@ function ExternalItem({ title, href, icon: Icon }: { title: string; href: string
   );
 }
 
-/** The app's navigation; `footer` is the slot under the menu (the cart widget goes there). */
-export function AppShellSidebar({ footer }: { footer?: React.ReactNode }) {
+export interface AppShellSidebarProps {
+  /** the slot under the menu (the cart widget goes there) */
+  footer?: React.ReactNode;
+  /** the Onboarding Tour entry; the onboarding feature owns the tour */
+  onRestartOnboarding: () => void;
+}
+
+/** The app's navigation. */
+export function AppShellSidebar({ footer, onRestartOnboarding }: AppShellSidebarProps) {
   const close = useCloseOnMobile();
   return (
     <Sidebar id={SIDEBAR_ID}>
@@ -205,7 +211,7 @@ export function AppShellSidebar({ footer }: { footer?: React.ReactNode }) {
                   tooltip="Onboarding Tour"
                   onClick={() => {
                     close();
-                    restartOnboarding();
+                    onRestartOnboarding();
                   }}
                 >
                   <CompassIcon aria-hidden />

@@ -1,7 +1,6 @@
 import type * as React from 'react';
 import { Separator } from '@/components/ui/separator';
 import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
-import { OnboardingTour } from '@/features/onboarding/onboarding-tour';
 import { AppShellBreadcrumb } from './app-shell-breadcrumb';
 import { AppShellSidebar } from './app-shell-sidebar';
 import { UserMenu } from './user-menu';
@@ -10,10 +9,14 @@ export interface AppShellProps {
   children: React.ReactNode;
   /** Rendered at the bottom of the sidebar; the cart widget goes here. */
   sidebarFooter?: React.ReactNode;
+  /** The sidebar's Onboarding Tour entry. */
+  onRestartOnboarding: () => void;
+  /** Dialogs that belong to the whole signed-in area (the onboarding tour). */
+  overlays?: React.ReactNode;
 }
 
 /** The signed-in frame (spec/000 §2): sidebar, top bar with breadcrumb and user menu, and the page. */
-export function AppShell({ children, sidebarFooter }: AppShellProps) {
+export function AppShell({ children, sidebarFooter, onRestartOnboarding, overlays }: AppShellProps) {
   return (
     <SidebarProvider>
       <a
@@ -22,7 +25,7 @@ export function AppShell({ children, sidebarFooter }: AppShellProps) {
       >
         Skip to content
       </a>
-      <AppShellSidebar footer={sidebarFooter} />
+      <AppShellSidebar footer={sidebarFooter} onRestartOnboarding={onRestartOnboarding} />
       <SidebarInset>
         <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur supports-[backdrop-filter]:bg-background/80 md:px-4">
           <SidebarTrigger />
@@ -36,7 +39,7 @@ export function AppShell({ children, sidebarFooter }: AppShellProps) {
           {children}
         </main>
       </SidebarInset>
-      <OnboardingTour />
+      {overlays}
     </SidebarProvider>
   );
 }

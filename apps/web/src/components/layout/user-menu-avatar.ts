@@ -1,4 +1,4 @@
-import { AVATAR_DEFAULT_SIZE } from '@portal/contract';
+import { AVATAR_DEFAULT_SIZE } from '@/config/constants';
 
 /** Avatar services key on the trimmed, lower-cased address. */
 export function normaliseAvatarEmail(email: string): string {

@@ -1,4 +1,3 @@
-import { AVATAR_DEFAULT_SIZE } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import {
   ExternalLinkIcon,
@@ -24,10 +23,11 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { AVATAR_DEFAULT_SIZE } from '@/config/constants';
 import { env } from '@/config/env';
-import { THEME_PREFERENCES, type ThemePreference } from '@/features/theme/theme-preference';
-import { useTheme } from '@/features/theme/theme-provider';
 import { useAuth } from '@/lib/auth';
+import { THEME_PREFERENCES, type ThemePreference } from '@/lib/theme/theme-preference';
+import { useTheme } from '@/lib/theme/theme-provider';
 import { cn } from '@/lib/utils';
 import { avatarUrl, emailHash, initialsOf } from './user-menu-avatar';
 

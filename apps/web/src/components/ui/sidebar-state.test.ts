@@ -1,5 +1,5 @@
-import { SIDEBAR_COOKIE_NAME } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
+import { SIDEBAR_COOKIE_NAME } from '@/config/constants';
 import { isSidebarShortcut, parseSidebarCookie, sidebarCookie } from './sidebar-state';
 
 describe('parseSidebarCookie', () => {

@@ -1,4 +1,4 @@
-import { SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from '@portal/contract';
+import { SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from '@/config/constants';
 import { readCookie, serializeCookie } from '../../lib/cookies';
 
 /** Whether the desktop sidebar was left open, from a `document.cookie` string; null when never saved. */

@@ -1,21 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorIdOf, errorMessageOf, formatPageTitle, LOADING_PAGE_TITLE } from './errors-details';
-
-describe('formatPageTitle', () => {
-  it.each([
-    { name: 'Profile', expected: 'Robot Portal | Profile' },
-    { name: ' Privacy Policy ', expected: 'Robot Portal | Privacy Policy' },
-    { name: '', expected: 'Robot Portal' },
-    { name: null, expected: 'Robot Portal' },
-    { name: undefined, expected: 'Robot Portal' },
-  ])('$name -> $expected', ({ name, expected }) => {
-    expect(formatPageTitle(name)).toBe(expected);
-  });
-
-  it('has a loading title', () => {
-    expect(LOADING_PAGE_TITLE).toBe('Robot Portal | Loading...');
-  });
-});
+import { errorIdOf, errorMessageOf } from './errors-details';
 
 describe('errorMessageOf', () => {
   it.each([

@@ -1,13 +1,3 @@
-import { PRODUCT_NAME } from '@portal/contract';
-
-/** "Robot Portal | Profile" (spec/000 §2 Page titles); no screen name gives the product name alone. */
-export function formatPageTitle(screenName?: string | null): string {
-  const name = screenName?.trim();
-  return name ? `${PRODUCT_NAME} | ${name}` : PRODUCT_NAME;
-}
-
-export const LOADING_PAGE_TITLE = formatPageTitle('Loading...');
-
 /** The message of whatever was thrown, or null when there is nothing readable to show. */
 export function errorMessageOf(error: unknown): string | null {
   if (error instanceof Error) return error.message.trim() || null;

@@ -2,9 +2,9 @@ import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { type ErrorComponentProps, useRouter } from '@tanstack/react-router';
 import { RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { formatPageTitle } from '@/lib/page-title';
 import { cn } from '@/lib/utils';
 import { errorIdOf, errorMessageOf } from './errors-details';
-import { usePageTitle } from './errors-page-title';
 
 /**
  * The in-app error screen (spec/000 §2): use as the errorComponent of the signed-in layout or of
@@ -16,7 +16,6 @@ export function GenericErrorScreen({
   errorId,
   className,
 }: Pick<ErrorComponentProps, 'error' | 'reset'> & { errorId?: string; className?: string }) {
-  usePageTitle('Error');
   const router = useRouter();
   const queryReset = useQueryErrorResetBoundary();
   const message = errorMessageOf(error);
@@ -34,6 +33,8 @@ export function GenericErrorScreen({
       role="alert"
       className={cn('mx-auto flex max-w-lg flex-col items-center gap-4 px-4 py-12 text-center', className)}
     >
+      {/* An error has no route head() of its own: this <title> replaces the screen's while shown. */}
+      <title>{formatPageTitle('Error')}</title>
       <TriangleAlertIcon aria-hidden className="size-10 text-destructive" />
       <h1 className="text-2xl font-semibold">Something went wrong!</h1>
       <p className="text-muted-foreground">An unexpected error has occurred.</p>

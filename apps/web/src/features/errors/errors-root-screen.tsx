@@ -2,15 +2,16 @@ import type { ErrorComponentProps } from '@tanstack/react-router';
 import { TriangleAlertIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { env } from '@/config/env';
+import { formatPageTitle } from '@/lib/page-title';
 import { errorMessageOf } from './errors-details';
-import { usePageTitle } from './errors-page-title';
 
 /** The root route's errorComponent (spec/000 §2 Root error screen). */
 export function RootErrorScreen({ error }: ErrorComponentProps) {
-  usePageTitle('Error');
   const message = errorMessageOf(error);
   return (
     <main className="flex min-h-dvh items-center justify-center p-6">
+      {/* An error has no route head() of its own: this <title> replaces the screen's while shown. */}
+      <title>{formatPageTitle('Error')}</title>
       <div className="flex max-w-md flex-col items-center gap-4 text-center">
         <TriangleAlertIcon aria-hidden className="size-10 text-destructive" />
         <h1 className="text-2xl font-semibold">Error!</h1>

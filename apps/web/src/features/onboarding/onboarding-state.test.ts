@@ -1,5 +1,5 @@
-import { ONBOARDING_ACTIVITY_LOCK_MS } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
+import { ONBOARDING_ACTIVITY_LOCK_MS } from '@/config/constants';
 import {
   type ActiveMarker,
   greetingName,

@@ -1,4 +1,4 @@
-import { ONBOARDING_ACTIVITY_LOCK_MS, ONBOARDING_STEPS } from '@portal/contract';
+import { ONBOARDING_ACTIVITY_LOCK_MS, ONBOARDING_STEPS } from '@/config/constants';
 
 export const ONBOARDING_KEYS = {
   /** 'true' once the tour was finished, skipped or closed (spec/000 §3 local preferences). */

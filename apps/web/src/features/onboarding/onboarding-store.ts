@@ -1,5 +1,5 @@
-import { ONBOARDING_STEPS } from '@portal/contract';
 import * as React from 'react';
+import { ONBOARDING_STEPS } from '@/config/constants';
 import { readLocal, removeLocal, writeLocal } from '@/lib/safe-storage';
 import {
   ONBOARDING_KEYS,

@@ -1,4 +1,3 @@
-import { ONBOARDING_OPEN_DELAY_MS } from '@portal/contract';
 import { ExternalLinkIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
@@ -10,6 +9,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import { ONBOARDING_OPEN_DELAY_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
 import { OnboardingProgressRing } from './onboarding-progress-ring';
 import { greetingName } from './onboarding-state';

@@ -1,9 +1,10 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { AuthCompletePage } from '@/features/auth/components/auth-complete-page';
 import { COMPLETE_PARSE_ERROR, completeSearchSchema, completeSearchStrict } from '@/features/auth/utils/auth-search';
-import { usePageTitle } from '@/features/errors/errors-page-title';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/auth/complete')({
+  head: ({ match }) => pageHead(match.search.success ? 'Authentication Complete' : 'Authentication Failed'),
   validateSearch: completeSearchSchema,
   beforeLoad: ({ location }) => {
     if (!completeSearchStrict.safeParse(location.search).success)
@@ -18,6 +19,5 @@ export const Route = createFileRoute('/auth/complete')({
 
 function CompleteRoute() {
   const search = Route.useSearch();
-  usePageTitle(search.success ? 'Authentication Complete' : 'Authentication Failed');
   return <AuthCompletePage search={search} />;
 }

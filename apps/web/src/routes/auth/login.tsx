@@ -3,9 +3,10 @@ import { createFileRoute, redirect } from '@tanstack/react-router';
 import { LoginPage } from '@/features/auth/components/login-page';
 import { canonicalLoginSearch, loginSearchNeedsRewrite, loginSearchSchema } from '@/features/auth/utils/auth-search';
 import { CookieNotice } from '@/features/cookies/cookie-notice';
-import { usePageTitle } from '@/features/errors/errors-page-title';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/auth/login')({
+  head: () => pageHead('Sign in'),
   validateSearch: loginSearchSchema,
   beforeLoad: ({ search, location, context }) => {
     const canonical = canonicalLoginSearch(search);
@@ -20,6 +21,5 @@ export const Route = createFileRoute('/auth/login')({
 
 function LoginRoute() {
   const search = Route.useSearch();
-  usePageTitle('Sign in');
   return <LoginPage search={search} cookieNotice={<CookieNotice />} />;
 }

@@ -1,8 +1,9 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { SignupPage } from '@/features/auth/components/signup-page';
-import { usePageTitle } from '@/features/errors/errors-page-title';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/auth/signup')({
+  head: () => pageHead('Sign up'),
   beforeLoad: ({ context }) => {
     if (context.auth.status === 'authenticated') throw redirect({ to: '/dashboard', replace: true });
   },
@@ -10,6 +11,5 @@ export const Route = createFileRoute('/auth/signup')({
 });
 
 function SignupRoute() {
-  usePageTitle('Sign up');
   return <SignupPage />;
 }

@@ -1,14 +1,13 @@
 import { useraction } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
+import { apiClient, describedOr } from '@/lib/api-client';
 
-export function deleteAccount(input: { email: string; password: string }) {
-  return callAction(
-    useraction,
-    'UserDelete',
-    { user: { email: input.email, password: input.password } },
-    { fallbackMessage: 'Failed to delete account' },
-  );
+export async function deleteAccount(input: { email: string; password: string }) {
+  try {
+    return await apiClient.call(useraction, 'UserDelete', { user: { email: input.email, password: input.password } });
+  } catch (err) {
+    throw describedOr(err, 'Failed to delete account');
+  }
 }
 
 export function useDeleteAccountMutation() {

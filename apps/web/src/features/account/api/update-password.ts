@@ -1,9 +1,9 @@
 import { TokenType, useraction } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
+import { apiClient } from '@/lib/api-client';
 
 export function updatePassword(input: { email: string; currentPassword: string; newPassword: string }) {
-  return callAction(useraction, 'UserUpdatePassword', {
+  return apiClient.call(useraction, 'UserUpdatePassword', {
     tokentype: TokenType.Session,
     user: { email: input.email, password: input.currentPassword },
     password: input.newPassword,

@@ -1,9 +1,9 @@
 import { type ProfileForm, useraction } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
+import { apiClient } from '@/lib/api-client';
 
 export function updateProfile(input: { email: string; form: ProfileForm }) {
-  return callAction(useraction, 'UserUpdate', {
+  return apiClient.call(useraction, 'UserUpdate', {
     user: {
       email: input.email,
       name: input.form.name,

@@ -1,9 +1,4 @@
-import {
-  DELETE_CONFIRMATION_TEXT,
-  deleteAccountFormSchema,
-  deleteConfirmationValid,
-  ERROR_TOAST_MS,
-} from '@portal/contract';
+import { DELETE_CONFIRMATION_TEXT, deleteAccountFormSchema, deleteConfirmationValid } from '@portal/contract';
 import { Loader2Icon, TriangleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
@@ -22,6 +17,7 @@ import {
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
+import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
 import { useDeleteAccountMutation } from '../api/delete-account';
 

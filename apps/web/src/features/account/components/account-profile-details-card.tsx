@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ERROR_TOAST_MS, type ProfileForm, type PublicUser, profileFormSchema } from '@portal/contract';
+import { type ProfileForm, type PublicUser, profileFormSchema } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
 import { useUpdateProfileMutation } from '../api/update-profile';
 

@@ -1,14 +1,13 @@
 import { useraction } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
+import { apiClient, describedOr } from '@/lib/api-client';
 
-export function requestPasswordReset(email: string) {
-  return callAction(
-    useraction,
-    'UserForgotPassword',
-    { user: { email } },
-    { fallbackMessage: 'Failed to reset password' },
-  );
+export async function requestPasswordReset(email: string) {
+  try {
+    return await apiClient.call(useraction, 'UserForgotPassword', { user: { email } });
+  } catch (err) {
+    throw describedOr(err, 'Failed to reset password');
+  }
 }
 
 export function useForgotPasswordMutation() {

@@ -1,9 +1,9 @@
 import { type RegistrationForm, useraction } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
+import { apiClient } from '@/lib/api-client';
 
 export function registerAccount(form: RegistrationForm) {
-  return callAction(useraction, 'UserRegister', {
+  return apiClient.call(useraction, 'UserRegister', {
     user: {
       email: form.email,
       password: form.password,

@@ -1,9 +1,9 @@
 import { TokenType, useraction } from '@portal/contract';
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
+import { apiClient } from '@/lib/api-client';
 
 export function resetPassword(input: { email: string; token: string; password: string }) {
-  return callAction(useraction, 'UserChangePassword', {
+  return apiClient.call(useraction, 'UserChangePassword', {
     user: { email: input.email },
     token: input.token,
     tokentype: TokenType.PasswordReset,
@@ -19,7 +19,7 @@ export function useResetPasswordMutation() {
 export function resetTokenQueryOptions(token: string) {
   return queryOptions({
     queryKey: ['auth', 'reset-token', token],
-    queryFn: () => callAction(useraction, 'UserCheckToken', { token, tokentype: TokenType.PasswordReset }),
+    queryFn: () => apiClient.call(useraction, 'UserCheckToken', { token, tokentype: TokenType.PasswordReset }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });

@@ -1,9 +1,9 @@
 import { TokenType, useraction } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callAction } from '@/lib/api-client';
+import { apiClient } from '@/lib/api-client';
 
 export function verifyEmail(token: string) {
-  return callAction(useraction, 'UserVerifyEmail', { token, tokentype: TokenType.EmailVerification });
+  return apiClient.call(useraction, 'UserVerifyEmail', { token, tokentype: TokenType.EmailVerification });
 }
 
 export function useVerifyEmailMutation() {

@@ -1,4 +1,4 @@
-import { ERROR_TOAST_MS, forgotPasswordSchema } from '@portal/contract';
+import { forgotPasswordSchema } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
@@ -6,6 +6,7 @@ import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/
 import { Button } from '@/components/ui/button';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { ERROR_TOAST_MS } from '@/config/constants';
 import { useForgotPasswordMutation } from '../api/forgot-password';
 
 const ITEM = 'forgot-password';

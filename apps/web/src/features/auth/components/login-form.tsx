@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type LoginForm as LoginValues, loginFormSchema, type Notice, type SignInTarget } from '@portal/contract';
+import { type LoginForm as LoginValues, loginFormSchema, type SignInTarget } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -12,6 +12,7 @@ import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useSignIn } from '../hooks/use-sign-in';
 import { decodeHubKey, hubLoginProblem } from '../utils/hub-login';
+import type { Notice } from '../utils/login-failure';
 
 export interface LoginFormProps {
   target: SignInTarget;

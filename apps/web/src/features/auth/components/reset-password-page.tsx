@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ERROR_TOAST_MS, type ResetPasswordForm, resetPasswordFormSchema } from '@portal/contract';
+import { type ResetPasswordForm, resetPasswordFormSchema } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { CircleAlertIcon, Loader2Icon } from 'lucide-react';
@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
+import { ERROR_TOAST_MS } from '@/config/constants';
 import { resetTokenQueryOptions, useResetPasswordMutation } from '../api/reset-password';
 
 export function ResetPasswordPage({ token }: { token: string }) {

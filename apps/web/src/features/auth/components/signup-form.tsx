@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ERROR_TOAST_MS, type RegistrationForm, registrationFormSchema } from '@portal/contract';
+import { type RegistrationForm, registrationFormSchema } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -12,6 +12,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PasswordInput } from '@/components/ui/password-input';
+import { ERROR_TOAST_MS } from '@/config/constants';
 import { useRegisterMutation } from '../api/register';
 import { birthYearOptions } from '../utils/signup-options';
 

@@ -1,13 +1,20 @@
-import { ERROR_TOAST_MS, type Notice, type SignInTarget, safePortalRedirect } from '@portal/contract';
+import { type SignInTarget, safePortalRedirect } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import * as React from 'react';
 import { toast } from 'sonner';
+import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
 import { broadcast } from '@/lib/session';
 import { postCredentialsToHub } from '../api/hub-handoff';
 import { requestHubLogin, requestPortalLogin } from '../api/login';
-import { loginErrorBroadcast, loginFailureNotice, NO_HUB_CREDENTIALS, UNVERIFIED_LOGIN } from '../utils/login-failure';
+import {
+  loginErrorBroadcast,
+  loginFailureNotice,
+  NO_HUB_CREDENTIALS,
+  type Notice,
+  UNVERIFIED_LOGIN,
+} from '../utils/login-failure';
 
 export interface SignInInput {
   email: string;
@@ -40,14 +47,12 @@ export function useSignIn({ target, redirect, hubPublicKey, onSuccess }: SignInO
         if (target === 'hub') {
           if (!hubPublicKey || !redirect) throw new Error(NO_HUB_CREDENTIALS);
           const res = await requestHubLogin({ email: input.email, password: input.password, hubPublicKey });
-          if (!res.enc_creds) throw new Error(NO_HUB_CREDENTIALS);
           setHandingToHub(true);
           onSuccess?.();
           postCredentialsToHub(redirect, res.enc_creds);
           return undefined;
         }
         const res = await requestPortalLogin(input);
-        if (!res.user || !res.token_pair) throw new Error('No response received from server');
         if (!res.user.email_validated) throw UNVERIFIED_LOGIN;
         await auth.signIn(res.token_pair, res.user, input.rememberMe);
         toast.success('Login Successful', { description: 'Welcome back!' });

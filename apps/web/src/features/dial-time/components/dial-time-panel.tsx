@@ -1,11 +1,12 @@
-import { canPurchaseTime, DIAL_PANEL_TEXT, type DialSummary, dialPanelState } from '@portal/contract';
+import { isClientError } from '@portal/client';
+import { canPurchaseTime, type DialSummary } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { ArrowRightIcon, InfinityIcon, SparklesIcon, TriangleAlertIcon } from 'lucide-react';
 import type * as React from 'react';
 import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
-import { isMissingAuth } from '@/lib/api-client';
 import { useUserTime } from '@/lib/user-time';
+import { DIAL_PANEL_TEXT, dialPanelState } from '../dial-time-panel-state';
 import { dialTimeTier } from '../dial-time-tier';
 import { DialTimePie, formatPercent, POOL_STYLE } from './dial-time-pie';
 
@@ -63,7 +64,7 @@ export function DialTimePanel({ email, userId, buyMoreTimeSlot }: DialTimePanelP
   const tier = dialTimeTier(query.data);
   const state = dialPanelState({
     loading: query.isPending,
-    unauthenticated: !email || isMissingAuth(query.error),
+    unauthenticated: !email || isClientError(query.error, 'unauthenticated'),
     // A failed background refresh keeps the numbers already shown.
     error: query.data ? undefined : query.error,
     tier,

@@ -1,6 +1,7 @@
+import { ClientError } from '@portal/client';
 import { type Artifact, type Asset, assets as assetsService } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
+import { apiClient, failedAs } from '@/lib/api-client';
 
 export const DOWNLOAD_LINK_FAILED = 'Failed to get download link';
 export const NO_DOWNLOAD_LINK = 'Failed to fetch download link';
@@ -15,10 +16,10 @@ export interface DownloadRequest {
 
 /** GetDownload: a signed, expiring link for the chosen artifact, once the agreement is accepted. */
 export async function fetchDownloadLink({ asset, artifact, agreementVersion }: DownloadRequest): Promise<string> {
-  if (!artifact) throw new ApiCallError(INVALID_DOWNLOAD, undefined, 0);
+  if (!artifact) throw new ClientError({ kind: 'validation', status: 0, description: INVALID_DOWNLOAD });
   let link: string | undefined;
   try {
-    const res = await callAction(assetsService, 'GetDownload', {
+    const res = await apiClient.call(assetsService, 'GetDownload', {
       asset_id: asset.id,
       assets: { ...asset, artifacts: [artifact] },
       type: asset.type,
@@ -28,9 +29,9 @@ export async function fetchDownloadLink({ asset, artifact, agreementVersion }: D
     });
     link = res.download_link;
   } catch (err) {
-    throw withMessage(err, DOWNLOAD_LINK_FAILED);
+    throw failedAs(err, DOWNLOAD_LINK_FAILED);
   }
-  if (!link) throw new ApiCallError(NO_DOWNLOAD_LINK, undefined, 200);
+  if (!link) throw new ClientError({ kind: 'invalid_response', status: 200, description: NO_DOWNLOAD_LINK });
   return link;
 }
 

@@ -1,4 +1,4 @@
-import { DOWNLOAD_TOAST_MS, LICENSE_AGREEMENT_VERSION } from '@portal/contract';
+import { LICENSE_AGREEMENT_VERSION } from '@portal/contract';
 import { DownloadIcon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
@@ -14,6 +14,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
+import { DOWNLOAD_TOAST_MS } from '@/config/constants';
 import { useDownloadLink } from '../api/downloads-get-download';
 import type { Offer } from '../downloads-options';
 import { DownloadsLicenseText } from './downloads-license-text';

@@ -14,7 +14,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { cn } from '@/lib/utils';
-import { useAssets } from '../api/downloads-assets';
+import { useAssets } from '../api/downloads-get-assets';
 import { type DownloadsView, downloadsView, type Offer, type OsCard, osChoice } from '../downloads-options';
 import { useDetectedPlatform } from '../hooks/downloads-use-detected-platform';
 import { DownloadsLicenseDialog } from './downloads-license-dialog';

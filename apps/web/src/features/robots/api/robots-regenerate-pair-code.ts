@@ -1,17 +1,17 @@
 import { license, type RobotLicense } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callAction, withMessage } from '@/lib/api-client';
-import { licensesKey } from './robots-licenses';
+import { apiClient, failedAs } from '@/lib/api-client';
+import { licensesKey } from './robots-get-licenses';
 
 export const REGENERATE_FAILED = 'Failed to regenerate the pairing code';
 
 /** REGENERATEPAIRCODE: a new pairing code for an unpaired license; the old one stops working. */
 export async function regeneratePairCode(email: string, licenseId: string): Promise<RobotLicense | undefined> {
   try {
-    const res = await callAction(license, 'REGENERATEPAIRCODE', { email, license_id: licenseId });
+    const res = await apiClient.call(license, 'REGENERATEPAIRCODE', { email, license_id: licenseId });
     return res.robot_license;
   } catch (err) {
-    throw withMessage(err, REGENERATE_FAILED);
+    throw failedAs(err, REGENERATE_FAILED);
   }
 }
 

@@ -1,18 +1,18 @@
 import { license, type RobotLicense } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callAction, withMessage } from '@/lib/api-client';
-import { licensesKey } from './robots-licenses';
-import { robotsBaseKey } from './robots-robots';
+import { apiClient, failedAs } from '@/lib/api-client';
+import { licensesKey } from './robots-get-licenses';
+import { robotsBaseKey } from './robots-get-robots';
 
 export const UNPAIR_FAILED = 'Failed to unpair the robot';
 
 /** UNPAIR: releases the robot bound to a license; the license answers with a new pairing code. */
 export async function unpairLicense(email: string, licenseId: string): Promise<RobotLicense | undefined> {
   try {
-    const res = await callAction(license, 'UNPAIR', { email, license_id: licenseId });
+    const res = await apiClient.call(license, 'UNPAIR', { email, license_id: licenseId });
     return res.robot_license;
   } catch (err) {
-    throw withMessage(err, UNPAIR_FAILED);
+    throw failedAs(err, UNPAIR_FAILED);
   }
 }
 

@@ -1,7 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { Badge } from '@/components/ui/badge';
+import { ROBOT_NAME_FONT_MAX_PX, ROBOT_NAME_FONT_MIN_PX } from '@/config/constants';
+import { useFitText } from '@/hooks/use-fit-text';
 import { cn } from '@/lib/utils';
-import { useFitText } from '../hooks/robots-use-fit-text';
 import type { RobotCardModel } from '../robots-cards';
 import { RobotStatus } from './robots-status';
 
@@ -9,7 +10,7 @@ export const PAIRING_CODE_LABEL = 'Pairing Code';
 export const FLEX_BADGE = 'Flex';
 
 function RobotName({ name }: { name: string }) {
-  const ref = useFitText<HTMLParagraphElement>(name);
+  const ref = useFitText<HTMLParagraphElement>(name, { maxPx: ROBOT_NAME_FONT_MAX_PX, minPx: ROBOT_NAME_FONT_MIN_PX });
   return (
     <p
       ref={ref}

@@ -1,7 +1,6 @@
 import {
   displayModel,
   formatDateGB,
-  LOADER_DELAY_MS,
   type Robot,
   type RobotLicense,
   remainingDaysUntil,
@@ -24,12 +23,13 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import { LOADER_DELAY_MS } from '@/config/constants';
+import { useDelayedFlag } from '@/hooks/use-delayed-flag';
 import { cn } from '@/lib/utils';
-import { useLicenses } from '../api/robots-licenses';
+import { useLicenses } from '../api/robots-get-licenses';
+import { useRobots } from '../api/robots-get-robots';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
-import { useRobots } from '../api/robots-robots';
 import { useUnpair } from '../api/robots-unpair';
-import { useDelayedFlag } from '../hooks/robots-use-delayed-flag';
 import { findManagedRobot, licensesWithRobot } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';

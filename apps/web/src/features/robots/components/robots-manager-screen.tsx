@@ -1,9 +1,10 @@
-import { DIAL_PANEL_OPEN_MIN_WIDTH_PX, LOADER_DELAY_MS, type PairingFilter } from '@portal/contract';
+import type { PairingFilter } from '@portal/contract';
 import { ChevronDownIcon, ClockIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
-import { useDelayedFlag } from '../hooks/robots-use-delayed-flag';
+import { DIAL_PANEL_OPEN_MIN_WIDTH_PX, LOADER_DELAY_MS } from '@/config/constants';
+import { useDelayedFlag } from '@/hooks/use-delayed-flag';
 import { useRobotManagerData } from '../hooks/robots-use-manager-data';
 import { robotManagerView } from '../robots-cards';
 import { RobotsErrorState } from './robots-error-state';

@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { useLicenses } from '../api/robots-licenses';
-import { useRobots } from '../api/robots-robots';
+import { useLicenses } from '../api/robots-get-licenses';
+import { useRobots } from '../api/robots-get-robots';
 import { licensesWithRobot, type RobotCardModel, robotCards } from '../robots-cards';
 
 export type RobotManagerData =

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  ERROR_TOAST_MS,
   SUPPORT_CATEGORIES,
   SUPPORT_CATEGORY_LABELS,
   SUPPORT_MESSAGE_MAX,
@@ -15,6 +14,7 @@ import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
+import { ERROR_TOAST_MS } from '@/config/constants';
 import { useSubmitSupportRequestMutation } from '../api/submit-support-request';
 
 export function SupportForm({

@@ -1,10 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { env } from '@/config/env';
-import { assetsQueryOptions } from '@/features/downloads/api/downloads-assets';
+import { assetsQueryOptions } from '@/features/downloads/api/downloads-get-assets';
 import { DownloadsScreen } from '@/features/downloads/components/downloads-screen';
-import { usePageTitle } from '@/features/errors/errors-page-title';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/downloads')({
+  head: () => pageHead('Downloads'),
   // Starts the fetch without waiting: the screen shows its own loading, empty and error messages.
   loader: ({ context }) => {
     void context.queryClient.prefetchQuery(assetsQueryOptions());
@@ -16,6 +17,5 @@ export const Route = createFileRoute('/_authenticated/dashboard/downloads')({
 const quickstartUrl = new URL('quickstart', `${env.docsUrl.replace(/\/+$/, '')}/`).href;
 
 function DownloadsRoute() {
-  usePageTitle('Downloads');
   return <DownloadsScreen quickstartUrl={quickstartUrl} />;
 }

@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { usePageTitle } from '@/features/errors/errors-page-title';
 import { FaqPage } from '@/features/faq/faq-page';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/faq')({
+  head: () => pageHead('FAQ'),
   component: FaqRoute,
 });
 
 function FaqRoute() {
-  usePageTitle('FAQ');
   return <FaqPage />;
 }

@@ -1,11 +1,11 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { z } from 'zod';
 import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
-import { usePageTitle } from '@/features/errors/errors-page-title';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
-import { licensesQueryOptions } from '@/features/robots/api/robots-licenses';
+import { licensesQueryOptions } from '@/features/robots/api/robots-get-licenses';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { useAuth } from '@/lib/auth';
+import { pageHead } from '@/lib/page-title';
 import { userTimeQueryOptions } from '@/lib/user-time';
 
 const searchSchema = z.object({
@@ -13,6 +13,7 @@ const searchSchema = z.object({
 });
 
 export const Route = createFileRoute('/_authenticated/dashboard/')({
+  head: () => pageHead('Robot Manager'),
   validateSearch: searchSchema,
   search: { middlewares: [stripSearchParams({ filter: 'all' })] },
   // Starts the fetches without waiting: the screen owns the spec's 700 ms loader and its error state.
@@ -26,7 +27,6 @@ export const Route = createFileRoute('/_authenticated/dashboard/')({
 });
 
 function RobotManagerRoute() {
-  usePageTitle('Robot Manager');
   const { filter } = Route.useSearch();
   const { user } = useAuth();
   const navigate = Route.useNavigate();

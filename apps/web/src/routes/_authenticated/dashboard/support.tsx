@@ -1,15 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { usePageTitle } from '@/features/errors/errors-page-title';
 import { SupportPage } from '@/features/support/components/support-page';
 import { supportSearchSchema } from '@/features/support/utils/support-search';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/support')({
+  head: () => pageHead('Support'),
   validateSearch: supportSearchSchema,
   component: SupportRoute,
 });
 
 function SupportRoute() {
   const search = Route.useSearch();
-  usePageTitle('Support');
   return <SupportPage search={search} />;
 }

@@ -1,10 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 
 import { AccountProfilePage } from '@/features/account/components/account-profile-page';
-import { usePageTitle } from '@/features/errors/errors-page-title';
+import { pageHead } from '@/lib/page-title';
 import { userTimeQueryOptions } from '@/lib/user-time';
 
 export const Route = createFileRoute('/_authenticated/dashboard/user/profile')({
+  head: () => pageHead('Profile'),
   loader: ({ context }) => {
     const user = context.auth.user;
     // Prefetch only: the page shows its own loading and error states for the plan.
@@ -14,6 +15,5 @@ export const Route = createFileRoute('/_authenticated/dashboard/user/profile')({
 });
 
 function ProfileRoute() {
-  usePageTitle('Profile');
   return <AccountProfilePage />;
 }

@@ -1,8 +1,9 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { ResetPasswordPage } from '@/features/auth/components/reset-password-page';
-import { usePageTitle } from '@/features/errors/errors-page-title';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/auth/password/reset/$token')({
+  head: () => pageHead('Reset Password'),
   beforeLoad: ({ context, params }) => {
     if (context.auth.status === 'authenticated') throw redirect({ to: '/dashboard', replace: true });
     if (!params.token.trim()) throw redirect({ to: '/auth/login', search: { target: 'portal' }, replace: true });
@@ -12,6 +13,5 @@ export const Route = createFileRoute('/auth/password/reset/$token')({
 
 function ResetPasswordRoute() {
   const { token } = Route.useParams();
-  usePageTitle('Reset Password');
   return <ResetPasswordPage token={token} />;
 }

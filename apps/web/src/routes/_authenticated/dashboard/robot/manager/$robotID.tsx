@@ -1,10 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { usePageTitle } from '@/features/errors/errors-page-title';
-import { licensesQueryOptions } from '@/features/robots/api/robots-licenses';
+import { licensesQueryOptions } from '@/features/robots/api/robots-get-licenses';
 import { RobotManageScreen } from '@/features/robots/components/robots-manage-screen';
 import { useAuth } from '@/lib/auth';
+import { pageHead } from '@/lib/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/robot/manager/$robotID')({
+  head: () => pageHead('Manage Robot'),
   // Starts the fetch without waiting: the screen shows its own loader, error and not-found states.
   loader: ({ context }) => {
     const email = context.auth.user?.email;
@@ -14,7 +15,6 @@ export const Route = createFileRoute('/_authenticated/dashboard/robot/manager/$r
 });
 
 function ManageRobotRoute() {
-  usePageTitle('Manage Robot');
   const { robotID } = Route.useParams();
   const { user } = useAuth();
   return <RobotManageScreen key={robotID} email={user?.email ?? ''} userName={user?.name} robotId={robotID} />;

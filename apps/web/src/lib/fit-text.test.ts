@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitFontSize } from './robots-fit-text';
+import { fitFontSize } from './fit-text';
 
 describe('fitFontSize', () => {
   it.each([

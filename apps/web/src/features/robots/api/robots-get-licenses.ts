@@ -1,6 +1,8 @@
-import { ErrorCodes, Freshness, license, type UserLicenses } from '@portal/contract';
+import { isClientError } from '@portal/client';
+import { license, type UserLicenses } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
+import { Freshness } from '@/config/constants';
+import { apiClient, failedAs } from '@/lib/api-client';
 
 export const LICENSES_FAILED = 'Failed to fetch licenses';
 
@@ -11,11 +13,11 @@ function noLicenses(email: string): UserLicenses {
 /** GetLicenses: the user's own and shared robot licenses; code 23 (no licenses) gives empty lists. */
 export async function fetchLicenses(email: string): Promise<UserLicenses> {
   try {
-    const res = await callAction(license, 'GetLicenses', { email });
+    const res = await apiClient.call(license, 'GetLicenses', { email });
     return res.user_licenses ?? noLicenses(email);
   } catch (err) {
-    if (err instanceof ApiCallError && err.code === ErrorCodes.NO_LICENSES.code) return noLicenses(email);
-    throw withMessage(err, LICENSES_FAILED);
+    if (isClientError(err, 'empty')) return noLicenses(email);
+    throw failedAs(err, LICENSES_FAILED);
   }
 }
 

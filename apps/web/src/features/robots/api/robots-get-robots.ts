@@ -1,6 +1,7 @@
-import { Freshness, type Robot, robots as robotsService } from '@portal/contract';
+import { type Robot, robots as robotsService } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callAction, withMessage } from '@/lib/api-client';
+import { Freshness } from '@/config/constants';
+import { apiClient, failedAs } from '@/lib/api-client';
 
 export type RobotsKind = 'paired' | 'shared';
 
@@ -21,10 +22,10 @@ export interface RobotRef {
 export async function fetchRobots(email: string, kind: RobotsKind, refs: readonly RobotRef[]): Promise<Robot[]> {
   if (refs.length === 0) return [];
   try {
-    const res = await callAction(robotsService, 'GetRobots', { email, robot_licenses: [...refs] });
+    const res = await apiClient.call(robotsService, 'GetRobots', { email, robot_licenses: [...refs] });
     return res.robots;
   } catch (err) {
-    throw withMessage(err, ROBOTS_FAILED[kind]);
+    throw failedAs(err, ROBOTS_FAILED[kind]);
   }
 }
 

@@ -1,6 +1,5 @@
-import { ROBOT_NAME_FONT_MAX_PX, ROBOT_NAME_FONT_MIN_PX } from '@portal/contract';
 import * as React from 'react';
-import { fitFontSize } from '../robots-fit-text';
+import { fitFontSize } from '@/lib/fit-text';
 
 /**
  * Shrinks a one-line text from the maximum size until it fits its box, and again whenever the box
@@ -8,7 +7,7 @@ import { fitFontSize } from '../robots-fit-text';
  */
 export function useFitText<E extends HTMLElement>(
   text: string,
-  { maxPx = ROBOT_NAME_FONT_MAX_PX, minPx = ROBOT_NAME_FONT_MIN_PX } = {},
+  { maxPx, minPx }: { maxPx: number; minPx: number },
 ): React.RefObject<E | null> {
   const ref = React.useRef<E>(null);
 

@@ -1,6 +1,8 @@
-import { type Asset, assets as assetsService, Freshness } from '@portal/contract';
+import { isClientError } from '@portal/client';
+import { type Asset, assets as assetsService } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiCallError, callAction, withMessage } from '@/lib/api-client';
+import { Freshness } from '@/config/constants';
+import { apiClient, failedAs } from '@/lib/api-client';
 import { retryPolicy } from '@/lib/query-client';
 
 export const INVALID_ASSETS = 'Invalid assets data received';
@@ -9,12 +11,12 @@ export const ASSETS_FAILED = 'Failed to fetch assets';
 /** GetAll: every downloadable asset with its artifacts. An answer of the wrong shape is "invalid". */
 export async function fetchAssets(): Promise<Asset[]> {
   try {
-    const res = await callAction(assetsService, 'GetAll', {}, { fallbackMessage: INVALID_ASSETS });
+    const res = await apiClient.call(assetsService, 'GetAll', {});
     return res.assets;
   } catch (err) {
-    // callAction answers the fallback message only for a reply it could not read.
-    if (err instanceof ApiCallError && err.message === INVALID_ASSETS && err.status < 400) throw err;
-    throw withMessage(err, ASSETS_FAILED);
+    // A successful answer the contract cannot read is "invalid"; anything else failed to fetch.
+    if (isClientError(err, 'invalid_response') && err.status < 400) throw err.withMessage(INVALID_ASSETS);
+    throw failedAs(err, ASSETS_FAILED);
   }
 }
 

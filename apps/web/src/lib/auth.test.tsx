@@ -1,0 +1,86 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { failure, fakeServer, OK, tokenPair, user } from '@/test/fake-server';
+import { AuthProvider, useAuth } from './auth';
+import { readSession, storeSession } from './session';
+
+function Status() {
+  const auth = useAuth();
+  return <p data-testid="status">{auth.status === 'authenticated' ? `in as ${auth.user?.email}` : auth.status}</p>;
+}
+
+function renderAuth() {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <AuthProvider onSignedOut={() => {}} onChange={() => {}}>
+        <Status />
+      </AuthProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const stored = tokenPair();
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('AuthProvider at start-up (spec/000 §4 Session)', () => {
+  it('asks get-self with the stored refresh token and signs the user in with the rotated pair', async () => {
+    storeSession(stored, user(), true);
+    const rotated = tokenPair();
+    const server = fakeServer({ 'get-self': () => ({ json: { user: user(), token_pair: rotated, error: OK } }) });
+
+    renderAuth();
+
+    expect(screen.getByTestId('status').textContent).toBe('loading');
+    expect(await screen.findByText('in as ada@example.com')).toBeTruthy();
+    expect(server.calls[0]?.body.token_pair).toEqual({ refresh_token: stored.refresh_token });
+    expect(readSession().refreshToken).toBe(rotated.refresh_token);
+  });
+
+  it('clears the stored session when the server refuses it', async () => {
+    storeSession(stored, user(), true);
+    fakeServer({ 'get-self': () => ({ status: 401, json: failure(101, 'Refresh token revoked') }) });
+
+    renderAuth();
+
+    expect(await screen.findByText('unauthenticated')).toBeTruthy();
+    expect(readSession().refreshToken).toBeNull();
+    expect(localStorage.length).toBe(0);
+  });
+
+  it('clears the session of a user whose email is not verified', async () => {
+    storeSession(stored, user(), true);
+    fakeServer({
+      'get-self': () => ({ json: { user: user({ email_validated: false }), token_pair: tokenPair(), error: OK } }),
+    });
+
+    renderAuth();
+
+    expect(await screen.findByText('unauthenticated')).toBeTruthy();
+    expect(readSession().refreshToken).toBeNull();
+  });
+
+  it('keeps the stored session when the server could not be reached', async () => {
+    storeSession(stored, user(), true);
+    fakeServer({
+      'get-self': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+
+    renderAuth();
+
+    expect(await screen.findByText('unauthenticated')).toBeTruthy();
+    expect(readSession().refreshToken).toBe(stored.refresh_token);
+  });
+
+  it('is signed out at once without a stored session, without calling the server', async () => {
+    const server = fakeServer({});
+
+    renderAuth();
+
+    expect(await screen.findByText('unauthenticated')).toBeTruthy();
+    expect(server.fetch).not.toHaveBeenCalled();
+  });
+});

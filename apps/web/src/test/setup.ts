@@ -1,0 +1,28 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+/*
+ * A console.error during a web test fails it: React reports unhandled errors, act() warnings and
+ * bad props there, and a test that passes while one of them is logged hides a bug.
+ */
+let logged: unknown[][] = [];
+
+beforeEach(() => {
+  logged = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    logged.push(args);
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
+  const errors = logged;
+  logged = [];
+  vi.restoreAllMocks();
+  if (errors.length > 0)
+    throw new Error(
+      `console.error was called during the test:\n${errors.map((args) => args.map(String).join(' ')).join('\n')}`,
+    );
+});
