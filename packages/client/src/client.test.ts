@@ -1,7 +1,7 @@
-import { ErrorCodes, OK, robots, time, useraction } from '@portal/contract';
+import { ErrorCodes, OK, OPERATOR_HEADER, operator, robots, time, useraction } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { CSRF_HEADER, createClient, type Tokens } from './client.ts';
-import { ClientError } from './client-error.ts';
+import { ClientError, splitDescription } from './client-error.ts';
 import { refreshingTokens, type StoredTokens } from './tokens.ts';
 
 interface Post {
@@ -108,6 +108,34 @@ describe('the call protocol', () => {
     });
     expect(res.robots).toEqual([]);
     expect(res.error.Success).toBe(true);
+  });
+});
+
+describe('operator actions', () => {
+  const body = { email: 'a@x.test', amount: 2 };
+  it('carry the operator credential and no session', async () => {
+    const p = portal(() => ({ body: { user_slot_amount: 2, error: OK } }));
+    await createClient({ fetch: p.fetch, operatorToken: 'op' }).call(operator, 'SetSlotAmount', body);
+    expect(p.posts[0]?.headers[OPERATOR_HEADER]).toBe('op');
+    expect(p.posts[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('are not sent without one', async () => {
+    const p = portal(() => ({ body: { error: OK } }));
+    const err = await failure(createClient({ fetch: p.fetch }).call(operator, 'SetSlotAmount', body));
+    expect([err.kind, p.posts.length]).toEqual(['unauthenticated', 0]);
+  });
+});
+
+describe('splitDescription', () => {
+  it.each([
+    ['user.password: Current password is incorrect', 'Current password is incorrect', ['user.password']],
+    ['a: rule one; b.c[0]: rule two', 'rule one rule two', ['a', 'b.c[0]']],
+    ['x: same; y: same', 'same', ['x', 'y']],
+    ['Invalid email or password', 'Invalid email or password', []],
+    ['note: see https://example.test', 'see https://example.test', ['note']],
+  ])('%s', (description, message, fields) => {
+    expect(splitDescription(description)).toEqual({ message, fields });
   });
 });
 
@@ -254,7 +282,8 @@ describe('refresh and retry', () => {
 });
 
 /** A JWT-shaped token whose payload has `exp` (the client reads, never verifies). */
-const jwt = (exp: number, id = '') => `h.${Buffer.from(JSON.stringify({ exp, id })).toString('base64url')}.s`;
+const jwt = (exp: number, id = '') =>
+  `h.${btoa(JSON.stringify({ exp, id })).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.s`;
 
 describe('refreshingTokens', () => {
   const NOW_S = 1_000_000;

@@ -4,6 +4,7 @@ import {
   ErrorCodes,
   type ErrorObject,
   errorObjectInput,
+  OPERATOR_HEADER,
   type RequestOf,
   type ResponseOf,
   type ServiceDef,
@@ -40,6 +41,8 @@ export interface ClientOptions {
   reuseCsrf?: boolean;
   /** Check each request against the contract before sending it (a typo fails here, not as a 400). */
   validateRequests?: boolean;
+  /** An operator's credential, sent with the actions the contract marks `operator`. */
+  operatorToken?: string;
   /** Wait between retries of `retryTransient` calls (tests pass a no-op). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -176,6 +179,15 @@ export function createClient(options: ClientOptions = {}): Client {
         description: 'Missing required authentication',
         call: name,
       });
+    if (def.auth === 'operator' && !options.operatorToken)
+      throw new ClientError({
+        kind: 'unauthenticated',
+        status: 0,
+        description: `${OPERATOR_HEADER}: no operator credential`,
+        call: name,
+      });
+    const headers: Record<string, string> =
+      def.auth === 'operator' ? { [OPERATOR_HEADER]: options.operatorToken as string } : {};
 
     let token = signedIn ? await (options.tokens as Tokens).access() : undefined;
     let refreshed = false;
@@ -203,7 +215,7 @@ export function createClient(options: ClientOptions = {}): Client {
       }
       let answer: RawAnswer;
       try {
-        answer = await send(service.path, payload, { bearer: def.auth === 'bearer' ? token : undefined });
+        answer = await send(service.path, payload, { bearer: def.auth === 'bearer' ? token : undefined, headers });
       } catch (err) {
         if (err instanceof ClientError && err.kind === 'network' && (await retryTransient())) continue;
         throw err instanceof ClientError ? new ClientError({ ...err, description: err.description, call: name }) : err;

@@ -11,6 +11,9 @@ import { errorObject } from './errors.ts';
  * - `operator`: an operator, not a portal user: the `x-operator-token` header must carry the
  *   server's OPERATOR_TOKEN. No user session is involved; a body `email` names the target account.
  */
+/** The header that carries an operator's credential (auth kind `operator`). */
+export const OPERATOR_HEADER = 'x-operator-token';
+
 export type AuthKind = 'none' | 'body' | 'bearer' | 'refresh' | 'operator';
 
 export interface ActionDef<

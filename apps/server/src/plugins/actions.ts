@@ -1,4 +1,12 @@
-import { type ActionDef, ApiError, describeIssues, type ErrorObject, OK, type ServiceDef } from '@portal/contract';
+import {
+  type ActionDef,
+  ApiError,
+  describeIssues,
+  type ErrorObject,
+  OK,
+  OPERATOR_HEADER,
+  type ServiceDef,
+} from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
@@ -38,8 +46,6 @@ declare module 'fastify' {
     mountService<S extends ServiceDef>(service: S, handlers: Handlers<S>): void;
   }
 }
-
-export const OPERATOR_HEADER = 'x-operator-token';
 
 export interface ActionsOptions {
   /** the credential of operator actions; unset disables them */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { time } from '@portal/contract';
 import { expect, expectAccessible, screenshots, test } from '../fixtures';
-import { cutOffServer, grantSubscription, loadShell, openFromSidebar, operatorCall } from './robots-helpers';
+import { cutOffServer, grantSubscription, loadShell, openFromSidebar, operatorClient } from './robots-helpers';
 
 /** The dial time panel against the real ledger: added time raises it, dialling with the hub lowers it. */
 
@@ -10,8 +10,7 @@ const remaining = async (page: Page) =>
   Number(((await page.getByTestId('remaining-minutes').textContent()) ?? '').replace(/[^\d]/g, ''));
 
 test('added time and hub use move the remaining minutes', async ({ page, signedIn: user }) => {
-  await operatorCall(time.path, {
-    action: 'ADD_TIME',
+  await operatorClient().call(time, 'ADD_TIME', {
     email: user.email,
     minutes: 120,
     reason: 'e2e',

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import type { RawAnswer } from '@portal/client';
+import { type Client, createClient } from '@portal/client';
 import { operator } from '@portal/contract';
 import { expect, portal } from '../fixtures';
 
@@ -7,20 +7,14 @@ import { expect, portal } from '../fixtures';
 export const DEMO = { email: 'demo@robot-portal.local', password: 'Demo-Robot-2026!' };
 
 /**
- * An operator's call (x-operator-token), for the actions the contract marks `operator`: the client
- * has no operator session, so this is one raw POST with the header. The server under test gets
- * OPERATOR_TOKEN from the environment Playwright runs in. Fails the test unless it succeeds.
+ * An operator's client: the contract's `operator` actions carry the OPERATOR_TOKEN that the server
+ * under test gets from the environment Playwright runs in.
  */
-export async function operatorCall(path: string, body: { action: string } & Record<string, unknown>, baseUrl?: string) {
+export function operatorClient(baseUrl?: string): Client {
   const token = process.env.OPERATOR_TOKEN;
   expect(token, 'OPERATOR_TOKEN must be set for the end-to-end server').toBeTruthy();
-  const answer: RawAnswer = await portal(baseUrl).send(path, body, {
-    headers: { 'x-operator-token': token as string },
-  });
-  const json = answer.json as { error?: { Success: boolean; Description: string } } & Record<string, unknown>;
-  expect(json?.error?.Success, `${path} ${body.action}: ${json?.error?.Description}`).not.toBe(false);
-  expect(answer.status, `${path} ${body.action}`).toBe(200);
-  return json;
+  const base = portal(baseUrl);
+  return createClient({ baseUrl: base.baseUrl, origin: base.baseUrl, operatorToken: token as string });
 }
 
 /** The robot cards of a grid section ("MY ROBOTS" or "SHARED ROBOTS"). */
@@ -33,7 +27,7 @@ export async function grantSubscription(
   email: string,
   tier: 'Lite Subscription' | 'Standard Subscription' | 'Pro Subscription',
 ) {
-  return operatorCall(operator.path, { action: 'GrantSubscription', email, tier, override_kind: 1 });
+  return operatorClient().call(operator, 'GrantSubscription', { email, tier, override_kind: 1 });
 }
 
 /** Opens a screen from the sidebar, as a person would: the loaded shell navigates without a page load. */

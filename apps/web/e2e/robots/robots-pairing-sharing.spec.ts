@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { license as licenseService, robots } from '@portal/contract';
 import { createVerifiedUser, expect, expectAccessible, screenshots, signInByApi, test } from '../fixtures';
-import { grid, operatorCall } from './robots-helpers';
+import { grid, operatorClient } from './robots-helpers';
 
 /**
  * A license's whole life on the screens, with accounts of its own: granted unpaired (its code on the
@@ -12,7 +12,7 @@ test.use({ accountName: 'Olivia Owner' });
 
 test('grant, pair with the hub, share, unpair and regenerate', async ({ page, browser, signedIn: owner }) => {
   test.slow();
-  await operatorCall(licenseService.path, { action: 'BUYASSET', email: owner.email, asset_id: 'driver-nao' });
+  await operatorClient().call(licenseService, 'BUYASSET', { email: owner.email, asset_id: 'driver-nao' });
   const licenses = await owner.api.call(licenseService, 'GetLicenses', { email: owner.email });
   const license = licenses.user_licenses?.robot_licenses[0];
   if (!license) throw new Error('BUYASSET granted no license');
