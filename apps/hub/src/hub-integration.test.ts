@@ -1,43 +1,49 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@portal/client';
-import { time, useraction } from '@portal/contract';
+import { license, time, useraction } from '@portal/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/src/db/client.ts';
-import { asOperator, grantLicense, roboticsConfig } from '../../server/src/test/fixtures.ts';
-import { freshDatabase, seedUser, type TestApp, testApp } from '../../server/src/test/harness.ts';
 import { main, NOT_SIGNED_IN, SESSION_OVER } from './cli.ts';
 import { HubClient } from './hub-client.ts';
 import { CredentialsStore } from './hub-credentials.ts';
 import { startHubLogin } from './hub-login.ts';
-import { hubKeyFromUrl, postForm } from './hub-test-helpers.ts';
+import {
+  createVerifiedUser,
+  hubKeyFromUrl,
+  operatorClient,
+  postForm,
+  type RunningPortal,
+  signInByApi,
+  startPortal,
+} from './hub-test-helpers.ts';
 
 /**
- * The hub against the real server, over real HTTP: the browser's part of sign-in (the login
- * action with the hub target, then the form post of enc_creds) is played by the test.
+ * The hub against the real server, started as its own process and reached over HTTP on loopback:
+ * the browser's part of sign-in (the login action with the hub target, then the form post of
+ * enc_creds) is played by the test, and everything a test needs on the server (accounts, licenses,
+ * dial time) is made through the public API, as a person or an operator would.
  */
 
-let database: Database;
-let t: TestApp;
+let server: RunningPortal | undefined;
 let portal: string;
 let root: string;
-let serverDataDir: string | undefined;
 let dir: string;
 let store: CredentialsStore;
 let dirs = 0;
 
+/** The running server; a test that reaches here after a failed start says so plainly. */
+function running(): RunningPortal {
+  if (!server) throw new Error('the portal did not start (see the error of beforeAll)');
+  return server;
+}
+
+// The server starts from the sources and migrates a fresh PGlite database: seconds, more on a busy machine.
 beforeAll(async () => {
-  database = await freshDatabase();
-  // The operator credential lets the test add dial time (ADD_TIME) the way support staff would.
-  const config = roboticsConfig();
-  serverDataDir = config.DATA_DIR;
-  t = await testApp(database, config);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  portal = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  server = await startPortal();
+  portal = server.url;
   root = await mkdtemp(join(tmpdir(), 'hub-integration-'));
-}, 60_000);
+}, 120_000);
 
 // Each test signs in to its own credentials folder, so no test sees another's session.
 beforeEach(() => {
@@ -47,11 +53,9 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  await t?.app.close();
-  await database?.close();
+  await server?.stop();
   if (root) await rm(root, { recursive: true, force: true });
-  if (serverDataDir) await rm(serverDataDir, { recursive: true, force: true });
-});
+}, 30_000);
 
 /** Runs a hub command line against the test server; HUB_* variables of the shell stay out. */
 async function hub(...args: string[]) {
@@ -93,20 +97,28 @@ async function signInThroughPortal(email: string, password: string) {
 }
 
 describe('hub sign-in against the server', () => {
-  it('signs in, shows who is signed in, refreshes, and signs out', { timeout: 30_000 }, async () => {
-    const user = await seedUser(t, { name: 'Hub Tester' });
+  it('signs in, shows who is signed in, refreshes, and signs out', { timeout: 60_000 }, async () => {
+    const user = await createVerifiedUser(running(), 'Hub Tester');
+    // The account as the portal's own sign-in knows it: the hub must end up as the same user.
+    const { user: known } = await signInByApi(running(), user);
 
     const { pending, handOver } = await signInThroughPortal(user.email, user.password);
     expect(handOver.status).toBe(303);
     expect(handOver.headers.get('location')).toBe(`${portal}/auth/complete?success=true`);
     const credentials = await pending.done;
-    expect(credentials.user).toEqual({ user_id: user.id, email: user.email, name: 'Hub Tester' });
+    expect(credentials.user).toEqual({ user_id: known.user_id, email: user.email, name: 'Hub Tester' });
     expect(await store.load()).toEqual(credentials);
 
     // whoami asks the server (get-self), which rotates the refresh token; the new one is kept.
     const who = await hub('whoami');
     expect(who.code).toBe(0);
-    expect(who.json).toMatchObject({ email: user.email, name: 'Hub Tester', user_id: user.id, portal, verified: true });
+    expect(who.json).toMatchObject({
+      email: user.email,
+      name: 'Hub Tester',
+      user_id: known.user_id,
+      portal,
+      verified: true,
+    });
     const afterWhoami = await store.load();
     expect(afterWhoami?.token_pair.refresh_token).not.toBe(credentials.token_pair.refresh_token);
 
@@ -125,23 +137,32 @@ describe('hub sign-in against the server', () => {
     const afterRefresh = await store.load();
     expect(afterRefresh?.token_pair.refresh_token).not.toBe(afterWhoami.token_pair.refresh_token);
     expect(afterRefresh?.token_pair).toEqual(late.session.token_pair);
+    // The server takes the refreshed access token as a live session: a Bearer call answers 200.
     const access = late.session.token_pair.access_token;
-    await expect(t.app.sessions.authenticate(access)).resolves.toMatchObject({ email: user.email });
+    const checkTime = () =>
+      createClient({ baseUrl: portal, origin: portal }).send(
+        time.path,
+        { action: 'CHECK_REMAINING_TIME', email: user.email },
+        { bearer: access },
+      );
+    const live = await checkTime();
+    expect(live.status, JSON.stringify(live.json)).toBe(200);
 
     const out = await hub('logout');
     expect(out.code).toBe(0);
     expect(out.json).toMatchObject({ signed_out: true, revoked: true });
     expect(await store.load()).toBeUndefined();
-    // The session is revoked on the server, not only forgotten here.
-    await expect(t.app.sessions.authenticate(access)).rejects.toThrow();
+    // The session is revoked on the server, not only forgotten here: the same token is now refused.
+    const ended = await checkTime();
+    expect(ended.status, JSON.stringify(ended.json)).toBe(401);
 
     const after = await hub('whoami');
     expect(after.code).toBe(1);
     expect(after.stderr).toContain(NOT_SIGNED_IN);
   });
 
-  it('refuses a wrong password at the portal, so nothing reaches the hub', async () => {
-    const user = await seedUser(t);
+  it('refuses a wrong password at the portal, so nothing reaches the hub', { timeout: 60_000 }, async () => {
+    const user = await createVerifiedUser(running());
     const pending = await startHubLogin({ portal, store });
     await expect(
       browserClient().call(useraction, 'login', {
@@ -157,9 +178,9 @@ describe('hub sign-in against the server', () => {
 
 describe('hub failures, told by kind', () => {
   it('says the session ended once it is revoked, and names the portal it cannot reach', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
-    const user = await seedUser(t);
+    const user = await createVerifiedUser(running());
     const { pending } = await signInThroughPortal(user.email, user.password);
     const credentials = await pending.done;
 
@@ -183,8 +204,8 @@ describe('hub failures, told by kind', () => {
 });
 
 describe('hub robot commands against the server', () => {
-  it('registers, lists, pairs, reports availability and dials', { timeout: 30_000 }, async () => {
-    const user = await seedUser(t);
+  it('registers, lists, pairs, reports availability and dials', { timeout: 60_000 }, async () => {
+    const user = await createVerifiedUser(running());
     const { pending, handOver } = await signInThroughPortal(user.email, user.password);
     expect(handOver.status).toBe(303);
     await pending.done;
@@ -197,7 +218,14 @@ describe('hub robot commands against the server', () => {
     const again = await hub('robot', 'register', '--make', 'Pepper', '--model', 'Pepper', '--name', 'Lobby');
     expect(robotIdOf(again.json)).toBe(robotId);
 
-    const { licenseId, code } = await grantLicense(t, user.id, 'Pepper');
+    // An operator grants the Pepper driver; the new robot license and its code are read back as the user.
+    await operatorClient(running()).call(license, 'BUYASSET', { email: user.email, asset_id: 'driver-pepper' });
+    const { api } = await signInByApi(running(), user);
+    const granted = (await api.call(license, 'GetLicenses', { email: user.email })).user_licenses?.robot_licenses;
+    expect(granted).toHaveLength(1);
+    const licenseId = granted?.[0]?.robot_license.license_id ?? '';
+    const code = granted?.[0]?.pair_code ?? '';
+    expect(code).not.toBe('');
     const before = await hub('robots');
     expect(before.code, before.stderr).toBe(0);
     expect(before.json?.robots).toEqual([
@@ -230,8 +258,12 @@ describe('hub robot commands against the server', () => {
       Description: expect.stringMatching(/^robot_id: |^pair_code: /),
     });
 
-    const added = await asOperator(t, time)('ADD_TIME', { email: user.email, minutes: 60, reason: 'hub test' });
-    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const added = await operatorClient(running()).call(time, 'ADD_TIME', {
+      email: user.email,
+      minutes: 60,
+      reason: 'hub test',
+    });
+    expect(added.user_time.total_durable_time).toBe(60);
     const start = await hub('time');
     expect(start.code, start.stderr).toBe(0);
     const startMinutes = start.json?.remaining_minutes as number;

@@ -1,3 +1,12 @@
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Client, createClient, type Tokens } from '@portal/client';
+import { useraction } from '@portal/contract';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import type { Credentials, HubCredentialsPayload } from './hub-credentials.ts';
 
@@ -41,4 +50,229 @@ export function postForm(url: string, fields: Record<string, string>): Promise<R
     body: new URLSearchParams(fields).toString(),
     redirect: 'manual',
   });
+}
+
+// ---- the real portal, as a separate process ----
+
+/** The repository's root, from this file's place in it (apps/hub/src). */
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** A port nothing listens on right now: the system picks one for a moment, then it is freed. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface RunningPortal {
+  /** `http://127.0.0.1:<port>`, also its PUBLIC_URL and the Origin its callers send */
+  url: string;
+  /** the server's DATA_DIR: its database, its jwt-secret and the outbox of the mail it sends */
+  dataDir: string;
+  /** the server's OPERATOR_TOKEN, for the operator actions (BUYASSET, ADD_TIME) */
+  operatorToken: string;
+  /** Ends the server (SIGTERM, then SIGKILL if it lingers) and removes its data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the portal's server as its own process (through tsx, from the sources), on a free
+ * loopback port with a fresh data folder, and waits until GET /readyz answers 200. The hub is
+ * tested over real HTTP against it, importing none of the server's code.
+ *
+ * SEED_DEMO is on because the demo data is what puts the robot-driver assets (driver-pepper, ...)
+ * in the catalog of a fresh install, and BUYASSET can only grant a license for an asset that exists.
+ * The demo account is never used by the tests; each makes accounts of its own.
+ */
+export async function startPortal({ readyTimeoutMs = 90_000 } = {}): Promise<RunningPortal> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'hub-portal-'));
+  const operatorToken = randomBytes(32).toString('base64url');
+  // Built from scratch rather than copied from this process, so no DATABASE_URL, SMTP_URL,
+  // JWT_SECRET or SENTRY_DSN of the developer's shell reaches the server under test.
+  const env: Record<string, string> = {
+    ...(process.env.PATH ? { PATH: process.env.PATH } : {}),
+    ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'true',
+    LOG_LEVEL: 'warn',
+    OPERATOR_TOKEN: operatorToken,
+    // Cheap password hashing: every test registers and signs in, and the machine is shared.
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    // Every call comes from 127.0.0.1; the limits themselves are the server suite's to test.
+    RATE_LOGIN_PER_ADDRESS: '100000',
+    RATE_FORGOT_PER_ADDRESS: '100000',
+    RATE_FORGOT_PER_ACCOUNT: '100000',
+    RATE_REGISTER_PER_ADDRESS: '100000',
+    RATE_PAIR_PER_ACCOUNT: '100000',
+    RATE_PAIR_PER_ADDRESS: '100000',
+    // JWT_SECRET is left unset: outside production the server makes one in its data folder.
+  };
+  // Its own process group, so stopping it also ends the node process tsx starts for the server.
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/.bin/tsx'), 'apps/server/src/server.ts'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  // Kept bounded: only the end of a long log helps explain a failure.
+  const keep = (text: string, chunk: Buffer) => (text + chunk.toString('utf8')).slice(-64_000);
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout = keep(stdout, chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = keep(stderr, chunk);
+  });
+  const exited = new Promise<number | string | null>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal));
+    child.once('error', (err) => resolve(err.message));
+  });
+  let exit: number | string | null | undefined;
+  void exited.then((value) => {
+    exit = value;
+  });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  // Should the test process end without its afterAll (a crash, a kill), the server ends with it.
+  const onExit = () => signalGroup('SIGKILL');
+  process.once('exit', onExit);
+
+  const stop = async () => {
+    process.removeListener('exit', onExit);
+    if (exit === undefined) {
+      signalGroup('SIGTERM');
+      const ended = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
+      if (!ended) {
+        signalGroup('SIGKILL');
+        await exited;
+      }
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const output = () => `--- server stderr ---\n${stderr || '(empty)'}\n--- server stdout ---\n${stdout || '(empty)'}`;
+
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (exit !== undefined) {
+      await stop();
+      throw new Error(`The portal exited (${exit}) before it was ready at ${url}\n${output()}`);
+    }
+    const status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The portal was not ready at ${url} within ${readyTimeoutMs} ms\n${output()}`);
+    }
+    await sleep(200);
+  }
+  return { url, dataDir, operatorToken, stop };
+}
+
+// ---- accounts, made through the public API ----
+
+export const TEST_PASSWORD = 'Hub-Robot-Pass-1!';
+
+export interface Account {
+  email: string;
+  password: string;
+  name: string;
+}
+
+/** Undoes quoted-printable soft line breaks and escapes, as the server's mailer writes long lines. */
+function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/**
+ * The newest mail to `email` in the server's outbox (DATA_DIR/outbox, one .eml per message, named
+ * `<epoch ms>-<address>-<id>.eml`), waiting a while for it to be written.
+ */
+export async function readMail(dataDir: string, email: string, timeoutMs = 10_000): Promise<string> {
+  const outbox = join(dataDir, 'outbox');
+  const safe = email.replace(/[^a-z0-9@._-]/gi, '_');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.includes(`-${safe}-`)).sort();
+    const newest = files.at(-1);
+    if (newest) return decodeQuotedPrintable(await readFile(join(outbox, newest), 'utf8'));
+    await sleep(100);
+  }
+  throw new Error(`no mail for ${email} in ${outbox}`);
+}
+
+/**
+ * A verified account, made as a person would: UserRegister, then the link of the verification
+ * mail (its token) through UserVerifyEmail.
+ */
+export async function createVerifiedUser(portal: RunningPortal, name = 'Hub Tester'): Promise<Account> {
+  const client = createClient({ baseUrl: portal.url, origin: portal.url });
+  const email = `hub-${randomUUID().slice(0, 12)}@example.test`;
+  await client.call(useraction, 'UserRegister', {
+    user: {
+      email,
+      password: TEST_PASSWORD,
+      name,
+      year_born: 1990,
+      country: 'United Kingdom',
+      company: 'Test Robotics',
+      marketing: false,
+      termsagreed: true,
+    },
+  });
+  const link = /https?:\/\/[^\s"<>]+\/auth\/verify\/([^\s"<>]+)/.exec(await readMail(portal.dataDir, email));
+  if (!link?.[1]) throw new Error(`no verification link in the mail to ${email}`);
+  await client.call(useraction, 'UserVerifyEmail', { token: decodeURIComponent(link[1]) });
+  return { email, password: TEST_PASSWORD, name };
+}
+
+/**
+ * A portal sign-in of the test's own (target portal, as the web app signs in), apart from the
+ * hub's session: the user as the server knows them and an action client calling as them. Its
+ * access token is not renewed; a test is over long before it expires.
+ */
+export async function signInByApi(portal: RunningPortal, account: Account) {
+  const client = createClient({ baseUrl: portal.url, origin: portal.url });
+  const answer = await client.call(useraction, 'login', {
+    user: { email: account.email, password: account.password },
+    use_token_pairs: true,
+  });
+  if (answer.target !== 'portal') throw new Error(`login answered target ${answer.target}`);
+  const access = answer.token_pair.access_token;
+  const tokens: Tokens = {
+    access: async () => access,
+    refresh: async () => {
+      throw new Error('the test session was refused; it is never renewed');
+    },
+  };
+  return { user: answer.user, api: client.withTokens(tokens) };
+}
+
+/** The operator's client: what support staff use for BUYASSET and ADD_TIME. */
+export function operatorClient(portal: RunningPortal): Client {
+  return createClient({ baseUrl: portal.url, origin: portal.url, operatorToken: portal.operatorToken });
 }
