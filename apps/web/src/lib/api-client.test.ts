@@ -29,13 +29,16 @@ function rotating() {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** A successful GetLicenses answer with no licenses. */
+const LICENSES = { user_licenses: { email: EMAIL }, error: OK };
+
 describe('the web client and its session', () => {
   it('refreshes an expired access token once before the call, and sends the new one', async () => {
     signIn(nowS() - 10);
     const refresh = rotating();
     const server = fakeServer({
       'refresh-access-token': refresh.handler,
-      GetLicenses: () => ({ json: { error: OK } }),
+      GetLicenses: () => ({ json: LICENSES }),
     });
 
     await apiClient.call(license, 'GetLicenses', { email: EMAIL });
@@ -65,7 +68,7 @@ describe('the web client and its session', () => {
     const refresh = rotating();
     const server = fakeServer({
       'refresh-access-token': refresh.handler,
-      GetLicenses: () => ({ json: { error: OK } }),
+      GetLicenses: () => ({ json: LICENSES }),
     });
 
     await Promise.all([
@@ -85,7 +88,7 @@ describe('the web client and its session', () => {
       GetLicenses: (call) =>
         call.authorization === `Bearer ${first.access_token}`
           ? { status: 401, json: failure(101, 'Token expired') }
-          : { json: { error: OK } },
+          : { json: LICENSES },
     });
 
     await apiClient.call(license, 'GetLicenses', { email: EMAIL });
