@@ -24,6 +24,7 @@ if (want('typecheck'))
   for (const p of [
     'packages/contract',
     'packages/client',
+    'packages/testing',
     'apps/server',
     'apps/web',
     'apps/hub',

@@ -1,12 +1,17 @@
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Client, createClient, type Tokens } from '@portal/client';
-import { useraction } from '@portal/contract';
+import { type Client, createClient } from '@portal/client';
+import {
+  type Account,
+  createVerifiedUser as createVerifiedAccount,
+  signInByApi as signInOverApi,
+  uniqueEmail,
+} from '@portal/testing';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import type { Credentials, HubCredentialsPayload } from './hub-credentials.ts';
 
@@ -195,81 +200,21 @@ export async function startPortal({ readyTimeoutMs = 90_000 } = {}): Promise<Run
 
 export const TEST_PASSWORD = 'Hub-Robot-Pass-1!';
 
-export interface Account {
-  email: string;
-  password: string;
-  name: string;
-}
-
-/** Undoes quoted-printable soft line breaks and escapes, as the server's mailer writes long lines. */
-function decodeQuotedPrintable(text: string): string {
-  return text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
-/**
- * The newest mail to `email` in the server's outbox (DATA_DIR/outbox, one .eml per message, named
- * `<epoch ms>-<address>-<id>.eml`), waiting a while for it to be written.
- */
-export async function readMail(dataDir: string, email: string, timeoutMs = 10_000): Promise<string> {
-  const outbox = join(dataDir, 'outbox');
-  const safe = email.replace(/[^a-z0-9@._-]/gi, '_');
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.includes(`-${safe}-`)).sort();
-    const newest = files.at(-1);
-    if (newest) return decodeQuotedPrintable(await readFile(join(outbox, newest), 'utf8'));
-    await sleep(100);
-  }
-  throw new Error(`no mail for ${email} in ${outbox}`);
-}
-
-/**
- * A verified account, made as a person would: UserRegister, then the link of the verification
- * mail (its token) through UserVerifyEmail.
- */
-export async function createVerifiedUser(portal: RunningPortal, name = 'Hub Tester'): Promise<Account> {
-  const client = createClient({ baseUrl: portal.url, origin: portal.url });
-  const email = `hub-${randomUUID().slice(0, 12)}@example.test`;
-  await client.call(useraction, 'UserRegister', {
-    user: {
-      email,
-      password: TEST_PASSWORD,
-      name,
-      year_born: 1990,
-      country: 'United Kingdom',
-      company: 'Test Robotics',
-      marketing: false,
-      termsagreed: true,
-    },
+/** A verified account on the running portal, made as a person makes one (register, emailed link). */
+export function createVerifiedUser(portal: RunningPortal, name = 'Hub Tester'): Promise<Account> {
+  return createVerifiedAccount(createClient({ baseUrl: portal.url, origin: portal.url }), portal.dataDir, {
+    name,
+    email: uniqueEmail('hub'),
+    password: TEST_PASSWORD,
   });
-  const link = /https?:\/\/[^\s"<>]+\/auth\/verify\/([^\s"<>]+)/.exec(await readMail(portal.dataDir, email));
-  if (!link?.[1]) throw new Error(`no verification link in the mail to ${email}`);
-  await client.call(useraction, 'UserVerifyEmail', { token: decodeURIComponent(link[1]) });
-  return { email, password: TEST_PASSWORD, name };
 }
 
 /**
  * A portal sign-in of the test's own (target portal, as the web app signs in), apart from the
- * hub's session: the user as the server knows them and an action client calling as them. Its
- * access token is not renewed; a test is over long before it expires.
+ * hub's session: the user as the server knows them and an action client calling as them.
  */
-export async function signInByApi(portal: RunningPortal, account: Account) {
-  const client = createClient({ baseUrl: portal.url, origin: portal.url });
-  const answer = await client.call(useraction, 'login', {
-    user: { email: account.email, password: account.password },
-    use_token_pairs: true,
-  });
-  if (answer.target !== 'portal') throw new Error(`login answered target ${answer.target}`);
-  const access = answer.token_pair.access_token;
-  const tokens: Tokens = {
-    access: async () => access,
-    refresh: async () => {
-      throw new Error('the test session was refused; it is never renewed');
-    },
-  };
-  return { user: answer.user, api: client.withTokens(tokens) };
+export function signInByApi(portal: RunningPortal, account: Account) {
+  return signInOverApi(createClient({ baseUrl: portal.url, origin: portal.url }), account.email, account.password);
 }
 
 /** The operator's client: what support staff use for BUYASSET and ADD_TIME. */

@@ -26,7 +26,7 @@ import { HUB_ASSET_ID } from './seed-demo-data.ts';
 import { buildServices, type Services } from './services.ts';
 
 /**
- * The operator command line (DESIGN §7): `npx tsx apps/server/src/cli.ts <command>`. It uses the
+ * The operator command line (docs/operations.md): `npx tsx apps/server/src/cli.ts <command>`. It uses the
  * server's configuration and database (with embedded PGlite, stop the server first: one process
  * at a time can open its data folder; while it runs, /api/operator does the grants over HTTP).
  */

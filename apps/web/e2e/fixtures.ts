@@ -1,11 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
-import { type Client, createClient, refreshingTokens } from '@portal/client';
-import { type PublicUser, type TokenPair, useraction } from '@portal/contract';
+import { type Client, createClient } from '@portal/client';
+import {
+  type Account,
+  type ApiSession,
+  createVerifiedUser as createVerifiedAccount,
+  linkIn,
+  type ReadMailOptions,
+  readMail as readOutbox,
+  signInByApi as signInOverApi,
+  uniqueEmail as testEmail,
+} from '@portal/testing';
+
 import { emptyServer, linuxOnlyServer, baseURL as mainUrl } from '../../../playwright.config';
+
+export type { Account, ApiSession };
+export { linkIn };
 
 export const PASSWORD = 'E2e-Robot-Pass-1!';
 export const dataDir = () => process.env.E2E_DATA_DIR as string;
@@ -23,9 +33,7 @@ function dataDirOf(baseUrl: string): string {
   return dir;
 }
 
-export function uniqueEmail(label = 'e2e'): string {
-  return `${label}-${randomUUID().slice(0, 12)}@example.test`;
-}
+export const uniqueEmail = (label = 'e2e') => testEmail(label);
 
 /**
  * The portal's action client, as a program outside the browser uses it (Node's fetch, an Origin
@@ -36,76 +44,15 @@ export function portal(baseUrl: string = mainUrl): Client {
   return createClient({ baseUrl, origin: baseUrl, fetch: globalThis.fetch });
 }
 
-/** Undoes quoted-printable soft breaks and escapes, as nodemailer writes long lines. */
-function decodeQuotedPrintable(s: string): string {
-  return s
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+/** The newest mail to an address in the outbox of the main server (or `dataDir`'s), waiting for it. */
+export function readMail(email: string, opts: ReadMailOptions & { dataDir?: string } = {}): Promise<string> {
+  return readOutbox(opts.dataDir ?? dataDir(), email, opts);
 }
 
-/** The newest mail written to the outbox for an address, waiting for it to arrive. */
-export async function readMail(
-  email: string,
-  opts: { subject?: RegExp; after?: number; dataDir?: string } = {},
-): Promise<string> {
-  const outbox = join(opts.dataDir ?? dataDir(), 'outbox');
-  const safe = email.replace(/[^a-z0-9@._-]/gi, '_');
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const files = (await readdir(outbox).catch(() => [] as string[]))
-      .filter((f) => f.includes(safe) && Number(f.split('-')[0]) >= (opts.after ?? 0))
-      .sort();
-    for (const f of files.reverse()) {
-      const text = decodeQuotedPrintable(await readFile(join(outbox, f), 'utf8'));
-      if (!opts.subject || opts.subject.test(text)) return text;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no mail for ${email} in ${outbox}`);
-}
-
-export function linkIn(mail: string, path: string): string {
-  const match = new RegExp(`https?://[^\\s"<>]+${path.replace(/\//g, '\\/')}[^\\s"<>]+`).exec(mail);
-  if (!match) throw new Error(`no ${path} link in mail`);
-  return match[0];
-}
-
-export interface Account {
-  email: string;
-  password: string;
-  name: string;
-}
-
-/**
- * Registers through the API, opens the emailed verification link, and answers the credentials.
- * `baseUrl`: the server to register on (its outbox is read), the main one by default.
- */
-export async function createVerifiedUser(
-  opts: { name?: string; email?: string; baseUrl?: string } = {},
-): Promise<Account> {
+/** A verified user registered through the API on the server at `baseUrl` (the main one by default). */
+export function createVerifiedUser(opts: { name?: string; email?: string; baseUrl?: string } = {}): Promise<Account> {
   const baseUrl = opts.baseUrl ?? mainUrl;
-  const client = portal(baseUrl);
-  const email = opts.email ?? uniqueEmail();
-  const name = opts.name ?? 'Eve Tester';
-  await client.call(useraction, 'UserRegister', {
-    user: {
-      email,
-      password: PASSWORD,
-      name,
-      year_born: 1990,
-      country: 'United Kingdom',
-      company: 'Test Robotics',
-      marketing: false,
-      termsagreed: true,
-    },
-  });
-  const token = decodeURIComponent(
-    linkIn(await readMail(email, { dataDir: dataDirOf(baseUrl) }), '/auth/verify/')
-      .split('/')
-      .at(-1) as string,
-  );
-  await client.call(useraction, 'UserVerifyEmail', { token });
-  return { email, password: PASSWORD, name };
+  return createVerifiedAccount(portal(baseUrl), dataDirOf(baseUrl), { ...opts, password: PASSWORD });
 }
 
 /** Signs in through the real sign-in form. */
@@ -116,32 +63,9 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await page.getByRole('button', { name: 'Sign in to Portal' }).click();
 }
 
-export interface ApiSession {
-  user: PublicUser;
-  /** the pair the sign-in answered (the page and `api` may rotate it later) */
-  pair: TokenPair;
-  /** the action client signed in as this user, renewing its own tokens */
-  api: Client;
-}
-
-/** Signs in over the API with token pairs, as the portal's own sign-in does (target portal). */
-export async function loginByApi(email: string, password: string, baseUrl: string = mainUrl): Promise<ApiSession> {
-  const client = portal(baseUrl);
-  const answer = await client.call(useraction, 'login', { user: { email, password }, use_token_pairs: true });
-  if (answer.target !== 'portal') throw new Error(`login answered target ${answer.target}`);
-  // The test's calls keep their own copy of the session, apart from the page's.
-  let stored: TokenPair = answer.token_pair;
-  const tokens = refreshingTokens({
-    client,
-    store: {
-      read: () => stored,
-      write: (pair) => {
-        stored = pair;
-      },
-      end: () => {},
-    },
-  });
-  return { user: answer.user, pair: answer.token_pair, api: client.withTokens(tokens) };
+/** Signs in over the API with a session of its own (target portal), on the main server by default. */
+export function loginByApi(email: string, password: string, baseUrl: string = mainUrl): Promise<ApiSession> {
+  return signInOverApi(portal(baseUrl), email, password);
 }
 
 /**

@@ -3,7 +3,7 @@ import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 
 /**
- * The license service of spec/001 §7 (/api/license) and DESIGN §4. A robot license is the right to
+ * The license service of spec/001 §7 (/api/license) and docs/architecture.md#robots-licenses-and-dial-time. A robot license is the right to
  * drive one physical robot of a model for a period. It starts unpaired with a short pairing code;
  * the hub redeems the code (PAIRROBOT), which binds `robot_id` and clears the code.
  * Field names are the spec's, including its spelling `comission_region`. Dates are epoch ms,

@@ -6,7 +6,7 @@ import { MAX_FLEX_SLOTS } from './flexible-license.ts';
 import { overrideKind, subscriptionTier } from './payment.ts';
 
 /**
- * Operator actions over HTTP (DESIGN §5 last bullet, §7; docs/decisions/009): what the operator
+ * Operator actions over HTTP (docs/operations.md, docs/decisions/009): what the operator
  * command line does to an account, for when the server holds the database (the embedded one opens
  * in one process only) and for end-to-end tests that set real state. Every action needs the
  * server's OPERATOR_TOKEN in the `x-operator-token` header; `email` names the target account.

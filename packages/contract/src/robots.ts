@@ -4,7 +4,7 @@ import { action, response, service } from './define.ts';
 import { robotLicense } from './license.ts';
 
 /**
- * The robot service of spec/001 §7 (/api/robots) and DESIGN §4. The hub registers robots and
+ * The robot service of spec/001 §7 (/api/robots) and docs/architecture.md#robots-licenses-and-dial-time. The hub registers robots and
  * reports their availability; the portal reads them for the licenses the user holds or was shared.
  */
 

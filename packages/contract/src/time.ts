@@ -4,7 +4,7 @@ import { action, response, service } from './define.ts';
 import { flexSlot, flexSlotsRequest, flexSlotsResponse, flexSlotsUpdateRequest } from './flexible-license.ts';
 
 /**
- * The dial manager of spec/001 §7 (/api/dial_manager) and DESIGN §4. Dial time is whole minutes in
+ * The dial manager of spec/001 §7 (/api/dial_manager) and docs/architecture.md#robots-licenses-and-dial-time. Dial time is whole minutes in
  * two pools: perishable (a yearly allocation by tier, reset at each period start) and durable
  * (bought, never expires). Timestamps are epoch ms; 0 means unset.
  */

@@ -40,7 +40,7 @@ export function parseVersion(text: string): VersionInfo['sdk'] | undefined {
   return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), revision: Number(m[4] ?? 0) };
 }
 
-/** Downloads (spec/001 Downloads, DESIGN §2): the catalogue, signed links, and adding artifacts. */
+/** Downloads (spec/001 §2 Downloads; docs/architecture.md#data-model): the catalogue, signed links, and adding artifacts. */
 export class AssetService {
   constructor(
     private readonly db: Db,

@@ -13,7 +13,7 @@ export interface Caller {
 const INVALID = 'Authentication failed - invalid or expired token';
 
 /**
- * Sessions as DESIGN.md §3 describes them: a session is a family of refresh tokens. Every refresh
+ * Sessions as docs/architecture.md#sessions describes them: a session is a family of refresh tokens. Every refresh
  * rotates the token; a rotated token still works for a short grace window (two tabs refreshing at
  * once), and a rotated token used after it revokes the whole family (the token was stolen).
  */

@@ -67,7 +67,7 @@ function licenseOf(row: {
 }
 
 /**
- * Robot licenses, pairing and sharing (DESIGN §4, docs/decisions/007). Used by the license and
+ * Robot licenses, pairing and sharing (docs/architecture.md#robots-licenses-and-dial-time, docs/decisions/007). Used by the license and
  * robot routes, the operator command line and the demo seed.
  */
 export class LicenseService {

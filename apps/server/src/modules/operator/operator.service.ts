@@ -16,7 +16,7 @@ import type { AccountRef, AccountService } from '../useraction/useraction.servic
 export type OperatedAccount = AccountRef;
 
 /**
- * What an operator does to an account (DESIGN §5 last bullet, §7). The command line and the
+ * What an operator does to an account (docs/operations.md). The command line and the
  * /api/operator actions both call these, so a grant means the same wherever it comes from.
  */
 export class OperatorService {

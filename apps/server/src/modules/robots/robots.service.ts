@@ -8,7 +8,7 @@ import { type RobotRow, robotRepository as repo } from './robots.repository.ts';
 const NO_ROBOT = 'robot_id: no robot with this id is registered to your account';
 
 /**
- * Robots (DESIGN §4): the hub registers them and reports their state; the portal reads those the
+ * Robots (docs/architecture.md#robots-licenses-and-dial-time): the hub registers them and reports their state; the portal reads those the
  * user registered and those bound to a license shared with the user (read-only, no hardware hash).
  */
 export class RobotService {
