@@ -46,14 +46,16 @@ module.exports = {
     },
     {
       name: 'contract-imports-workspace',
-      comment: 'The contract is the bottom layer: wire schemas, error codes, constants and pure rules, importing no other workspace code.',
+      comment:
+        'The contract is the bottom layer: wire schemas, error codes, constants and pure rules, importing no other workspace code.',
       severity: 'error',
       from: { path: '^packages/contract/' },
       to: { path: '^packages/', pathNot: '^packages/contract/' },
     },
     {
       name: 'client-beyond-contract',
-      comment: 'The action client runs in the browser, the hub and tests alike: it needs the contract and nothing of React or Node.',
+      comment:
+        'The action client runs in the browser, the hub and tests alike: it needs the contract and nothing of React or Node.',
       severity: 'error',
       from: { path: '^packages/client/src/(?!.*\\.test\\.ts$)' },
       to: {

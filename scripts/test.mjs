@@ -21,7 +21,14 @@ function run(name, cmd, args, env = {}) {
 }
 
 if (want('typecheck'))
-  for (const p of ['packages/contract', 'packages/client', 'apps/server', 'apps/web', 'apps/hub', 'tsconfig.scripts.json'])
+  for (const p of [
+    'packages/contract',
+    'packages/client',
+    'apps/server',
+    'apps/web',
+    'apps/hub',
+    'tsconfig.scripts.json',
+  ])
     run(`typecheck ${p}`, 'npx', ['tsc', '-p', p]);
 if (want('lint')) run('lint', 'npx', ['biome', 'check', '.']);
 if (want('boundaries')) run('module boundaries', 'npm', ['run', '--silent', 'boundaries']);
