@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
+  type Artifact,
   type Asset,
   assets,
   compareVersions,
   LICENSE_AGREEMENT_VERSION,
   license,
-  newestArtifactPerPlatform,
-  PLATFORM_IDS,
   type Robot,
   type RobotLicense,
   robots,
@@ -93,9 +92,16 @@ describe('demo data', () => {
   it('offers a hub build for every platform, whose bytes match their checksum', async () => {
     const res = await call(assets, 'GetAll', { email: undefined });
     const [hub] = res.body.assets as Asset[];
-    const newest = newestArtifactPerPlatform(hub!.artifacts);
-    expect(Object.keys(newest).sort()).toEqual([...PLATFORM_IDS].sort());
-    for (const artifact of Object.values(newest)) {
+    // The newest build of each system and package the Downloads screen offers (spec/001 §2).
+    const newest = new Map<string, Artifact>();
+    for (const artifact of hub!.artifacts) {
+      const key = `${artifact.OS}/${artifact.Arch}`;
+      const current = newest.get(key);
+      if (!current || compareVersions(artifact.version_info.sdk, current.version_info.sdk) > 0)
+        newest.set(key, artifact);
+    }
+    expect([...newest.keys()].sort()).toEqual(['linux/deb', 'linux/rpm', 'mac/amd64', 'mac/arm64', 'windows/amd64']);
+    for (const artifact of newest.values()) {
       const dl = await call(assets, 'GetDownload', {
         email: undefined,
         asset_id: hub!.id,

@@ -1,6 +1,7 @@
 /**
- * Business constants of spec/000 and spec/001, section 9, that both sides (or the hub) use. Screen
- * timings, toast durations and sizes live in the web app. Durations are in the unit their name says.
+ * Business constants of spec/000 and spec/001, section 9, that the server, the hub or the action
+ * client use, usually with the web app. Screen texts, timings, toast durations and sizes live in the
+ * web app. Durations are in the unit their name says.
  */
 
 export const PRODUCT_NAME = 'Robot Portal';
@@ -21,10 +22,8 @@ export const NAME_MIN = 3;
 export const ORGANISATION_MIN = 2;
 export const YEAR_BORN_MIN = 1900;
 export const MINIMUM_AGE_YEARS = 6;
-export const DATA_RETENTION_YEARS = 2;
-export const DELETE_CONFIRMATION_TEXT = 'delete my account';
+/** a sign-in without a target is for the portal (spec/000 §2) */
 export const DEFAULT_TARGET = 'portal';
-export const DATE_LOCALE = 'en-GB';
 
 // Support requests (/dashboard/support)
 export const SUPPORT_SUBJECT_MIN = 3;
@@ -37,8 +36,8 @@ export const SUPPORT_ROBOT_MODEL_MAX = 200;
 export const TRACE_SAMPLE_RATE = 0.2;
 
 // Robots, cart, subscriptions (spec/001 §9)
+/** prices, carts and checkout are in GBP unless a price says otherwise */
 export const DEFAULT_CURRENCY = 'gbp';
-export const FIXED_LICENSE_FEATURES = ['Support', '1 Physical Robot License'] as const;
 
 export const TIERS = ['Lite Subscription', 'Standard Subscription', 'Pro Subscription'] as const;
 export type TierName = (typeof TIERS)[number];
@@ -49,6 +48,3 @@ export const OverrideKind = { FreeTrial: 0, BowOverride: 1, Other: 2, None: 99 }
 
 export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'expired', 'pending_assignment', 'inactive'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
-/** Hub sign-in hands credentials only to these hosts (RFC 8252 loopback redirect). */
-export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'] as const;

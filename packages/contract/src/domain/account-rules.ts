@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  DELETE_CONFIRMATION_TEXT,
   MINIMUM_AGE_YEARS,
   NAME_MIN,
   ORGANISATION_MIN,
@@ -12,7 +11,7 @@ import { COUNTRY_NAMES } from './countries.ts';
 
 /**
  * The account rules of spec/000 section 5 as pure functions and zod schemas, with the spec's
- * exact messages. The web forms and the server both use them.
+ * exact messages. The server checks them on every account action, and the web app's forms build on them.
  */
 
 /** Anything that is not a letter, a digit or white space counts as a special character. */
@@ -21,14 +20,14 @@ const UPPER = /\p{Lu}/u;
 const LOWER = /\p{Ll}/u;
 const DIGIT = /\p{N}/u;
 
-export interface CharacterClasses {
+interface CharacterClasses {
   upper: boolean;
   lower: boolean;
   digit: boolean;
   special: boolean;
 }
 
-export function characterClasses(password: string): CharacterClasses {
+function characterClasses(password: string): CharacterClasses {
   return {
     upper: UPPER.test(password),
     lower: LOWER.test(password),
@@ -92,11 +91,7 @@ export function yearOfBirthIssue(year: number, now: Date = new Date()): string |
   return undefined;
 }
 
-export function deleteConfirmationValid(confirmation: string, password: string): boolean {
-  return confirmation.trim().toLowerCase() === DELETE_CONFIRMATION_TEXT && password.length > 0;
-}
-
-// ---- zod schemas of the forms -------------------------------------------------------------
+// ---- zod schemas of the fields ------------------------------------------------------------
 
 // No rule aborts the parse, so a form shows every field's problem at once (an aborted field would
 // hide the object-level checks: confirmations, password rules, terms).
@@ -129,13 +124,6 @@ export const yearBornRule = z
     if (issue) ctx.addIssue({ code: 'custom', message: issue });
   });
 
-const emailShape = z.email();
-export const emailEntryRule = z
-  .string()
-  .trim()
-  .refine((v) => v.length > 0, { error: 'Please enter an email address' })
-  .refine((v) => v.length === 0 || emailShape.safeParse(v).success, { error: 'Please enter a valid email address' });
-
 /** The fields the server takes for a new account. */
 export const registrationFields = z
   .object({
@@ -156,92 +144,4 @@ export const registrationFields = z
   .superRefine((user, ctx) => {
     for (const message of newPasswordIssues(user.password, user.email))
       ctx.addIssue({ code: 'custom', path: ['password'], message });
-  });
-
-export const loginFormSchema = z.object({
-  email: z.email({ error: 'Invalid email address' }),
-  password: z
-    .string()
-    .min(PASSWORD_MIN, { error: 'Password must be at least 8 characters' })
-    .max(PASSWORD_MAX - 1, { error: 'Password must be less than 256 characters' }),
-  rememberMe: z.boolean(),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
-
-export const forgotPasswordSchema = z.object({ email: emailEntryRule });
-
-export const registrationFormSchema = z
-  .object({
-    name: nameRule,
-    organisation: organisationRule,
-    // The year select left on its prompt gives NaN. z.number() alone would reject it with an aborting
-    // issue, which skips the checks below (password, confirmations, terms); the year rule there reports it.
-    yearBorn: z.union([z.number(), z.nan()], { error: 'Please select a valid year of birth' }),
-    country: countryRule,
-    email: emailEntryRule,
-    confirmEmail: z.string().trim(),
-    password: z.string(),
-    confirmPassword: z.string(),
-    termsAgreed: z.boolean(),
-    marketing: z.boolean(),
-  })
-  .superRefine((form, ctx) => {
-    const yearIssue = yearOfBirthIssue(form.yearBorn);
-    if (yearIssue) ctx.addIssue({ code: 'custom', path: ['yearBorn'], message: yearIssue });
-    if (form.confirmEmail.toLowerCase() !== form.email.toLowerCase())
-      ctx.addIssue({ code: 'custom', path: ['confirmEmail'], message: 'Emails do not match' });
-    for (const message of newPasswordIssues(form.password, form.email))
-      ctx.addIssue({ code: 'custom', path: ['password'], message });
-    if (form.confirmPassword !== form.password)
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
-    if (!form.termsAgreed)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['termsAgreed'],
-        message: 'You must agree to the terms and the privacy policy',
-      });
-  });
-export type RegistrationForm = z.infer<typeof registrationFormSchema>;
-
-export const resetPasswordFormSchema = z
-  .object({
-    email: z
-      .string()
-      .trim()
-      .pipe(z.email({ error: 'Please enter a valid email address' })),
-    password: z.string(),
-    confirmPassword: z.string(),
-  })
-  .superRefine((form, ctx) => {
-    for (const message of newPasswordIssues(form.password, form.email))
-      ctx.addIssue({ code: 'custom', path: ['password'], message });
-    if (form.confirmPassword !== form.password)
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
-  });
-export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
-
-export function changePasswordFormSchema(email: string) {
-  return z
-    .object({ currentPassword: z.string(), newPassword: z.string(), repeatPassword: z.string() })
-    .superRefine((form, ctx) => {
-      for (const issue of changePasswordIssues({ ...form, email }))
-        ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
-    });
-}
-export type ChangePasswordForm = z.infer<ReturnType<typeof changePasswordFormSchema>>;
-
-export const profileFormSchema = z.object({
-  name: nameRule,
-  organisation: organisationRule,
-  country: countryRule,
-  /** Not on the form; sent as -1 (spec/000 §3). */
-  yearBorn: z.number().int({ error: 'Please select your year of birth' }),
-});
-export type ProfileForm = z.infer<typeof profileFormSchema>;
-
-export const deleteAccountFormSchema = z
-  .object({ confirmation: z.string(), password: z.string() })
-  .refine((f) => deleteConfirmationValid(f.confirmation, f.password), {
-    error: "Please type 'delete my account' to confirm deletion",
-    path: ['confirmation'],
   });

@@ -61,6 +61,8 @@ describe('remainingDaysUntil', () => {
     [now + 10 * DAY_MS, 10],
     [now + 10.4 * DAY_MS, 10],
     [now + 10.6 * DAY_MS, 11],
+    [now + 10 * DAY_MS + 43_200_000, 11],
+    [now + 10 * DAY_MS + 43_199_000, 10],
     [now, 0],
     [now - 5 * DAY_MS, 0],
   ])('%i -> %i days', (end, days) => {

@@ -1,5 +1,5 @@
+import { ONE_DAY_S } from '../constants.ts';
 import type { UserTime } from '../time.ts';
-import { remainingDays } from './session.ts';
 
 /** Dial time of spec/001 §2, §9 and DESIGN §4. Minutes are integers. */
 
@@ -45,9 +45,9 @@ export function dialSummary(time: UserTimePools): DialSummary {
   return { durable, perishable, remaining: durable.remaining + perishable.remaining, infinite: time.has_infinite_time };
 }
 
-/** Days until an epoch-ms date, by spec/001 §9's rule (reuses remainingDays, which works in seconds). */
+/** Days until an epoch-ms date (spec/001 §9): (end - now) in seconds / 86400, rounded, never below 0. */
 export function remainingDaysUntil(endMs: number, nowMs: number): number {
-  return remainingDays(endMs / 1000, nowMs / 1000);
+  return Math.max(0, Math.round((endMs - nowMs) / 1000 / ONE_DAY_S));
 }
 
 export interface Consumption {

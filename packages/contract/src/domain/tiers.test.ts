@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canPurchaseTime, deriveTier, planButtonState, tierIndex } from './tiers.ts';
+import { canPurchaseTime, deriveTier, tierIndex } from './tiers.ts';
 
 const sub = (status: string, subscription_tier?: string) => ({ status, subscription_tier });
 
@@ -60,24 +60,6 @@ describe('tierIndex', () => {
     [undefined, -1],
   ] as const)('%s is %i', (tier, index) => {
     expect(tierIndex(tier)).toBe(index);
-  });
-});
-
-describe('planButtonState', () => {
-  it.each([
-    [0, 0, 'Current Plan', true],
-    [1, 1, 'Current Plan', true],
-    [2, 2, 'Current Plan', true],
-    [0, 1, 'Unavailable', true],
-    [0, 2, 'Unavailable', true],
-    [1, 2, 'Unavailable', true],
-    [1, 0, 'Upgrade Now', false],
-    [2, 0, 'Upgrade Now', false],
-    [2, 1, 'Upgrade Now', false],
-  ] as const)('plan %i against current %i shows %s', (plan, current, label, disabled) => {
-    const state = planButtonState(plan, current);
-    expect(state.label).toBe(label);
-    expect(state.disabled).toBe(disabled);
   });
 });
 

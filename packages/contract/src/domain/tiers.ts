@@ -34,29 +34,10 @@ export function tierIndex(tier: string | null | undefined): number {
   return TIER_SHORT.findIndex((t) => t.toLowerCase() === word);
 }
 
-export type PlanButtonKind = 'current' | 'unavailable' | 'upgrade';
-
-export const PLAN_BUTTON_LABELS: Record<PlanButtonKind, string> = {
-  current: 'Current Plan',
-  unavailable: 'Unavailable',
-  upgrade: 'Upgrade Now',
-};
-
-export interface PlanButtonState {
-  kind: PlanButtonKind;
-  label: string;
-  /** only an upgrade can be clicked */
-  disabled: boolean;
-}
-
-/** The plan card button by tier index against the current tier's index (spec/001 §2). */
-export function planButtonState(planIndex: number, currentIndex: number): PlanButtonState {
-  const kind: PlanButtonKind =
-    planIndex === currentIndex ? 'current' : planIndex < currentIndex ? 'unavailable' : 'upgrade';
-  return { kind, label: PLAN_BUTTON_LABELS[kind], disabled: kind !== 'upgrade' };
-}
-
-/** Pro users have infinite dial time and cannot buy more (spec/001 §6). */
+/**
+ * Pro users have infinite dial time and cannot buy more (spec/001 §6): the dial panel hides Buy More
+ * Time, and checkout must refuse a time package to Pro by the same rule.
+ */
 export function canPurchaseTime(tier: TierShort): boolean {
   return tier !== 'Pro';
 }

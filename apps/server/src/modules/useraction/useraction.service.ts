@@ -1,6 +1,7 @@
 import {
   ApiError,
   changePasswordIssues,
+  DEFAULT_TARGET,
   newPasswordIssues,
   type ParsedRequestOf,
   type PublicUser,
@@ -131,7 +132,7 @@ export class AccountService {
       15 * 60,
       'Too many sign-in attempts from this address. Please try again later.',
     );
-    const target = input.target ?? 'portal';
+    const target = input.target ?? DEFAULT_TARGET;
     if (target === 'hub' && !input.hub_public_key)
       throw new ApiError('VALIDATION', 'hub_public_key: Required when target is hub');
     const user = await users.byEmail(db, input.user.email);

@@ -1,13 +1,7 @@
-import {
-  type Artifact,
-  type ArtifactArch,
-  type ArtifactOS,
-  type Asset,
-  AssetType,
-  type DetectedPlatform,
-} from '@portal/contract';
+import { type Artifact, type ArtifactArch, type ArtifactOS, type Asset, AssetType } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { DOWNLOAD_OSES, downloadsView, type OsCard, osChoice } from './downloads-options';
+import type { DetectedPlatform } from './downloads-platform';
 
 const v = (major: number, minor = 0, patch = 0, revision = 0) => ({ major, minor, patch, revision });
 

@@ -1,18 +1,13 @@
+import { type Artifact, type ArtifactOS, type Asset, AssetType, compareVersions } from '@portal/contract';
 import {
-  type Artifact,
-  type ArtifactOS,
-  type Asset,
-  AssetType,
-  compareVersions,
   type DetectedPlatform,
   defaultPlatform,
-  firstArtifactSdkVersion,
-  newestArtifactPerPlatform,
   PLATFORM_IDS,
   type PlatformId,
   platformOfArtifact,
   preferredPlatform,
-} from '@portal/contract';
+} from './downloads-platform';
+import { firstArtifactSdkVersion, newestArtifactPerPlatform } from './downloads-versions';
 
 /** The Downloads screen's choices (spec/001 §2): operating-system cards, then that system's platforms. */
 

@@ -1,4 +1,5 @@
-import { DATA_RETENTION_YEARS } from '@portal/contract';
+/** How long personal data is kept before it is anonymised, as the privacy policy states it (spec/000 §2). */
+export const DATA_RETENTION_YEARS = 2;
 
 export interface DataUsageRow {
   purpose: string;

@@ -1,4 +1,4 @@
-import { DATA_RETENTION_YEARS, PRODUCT_NAME } from '@portal/contract';
+import { PRODUCT_NAME } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { ArrowLeftIcon } from 'lucide-react';
 import type * as React from 'react';
@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { env } from '@/config/env';
 import { useAuth } from '@/lib/auth';
 import { cn } from '@/lib/utils';
+import { DATA_RETENTION_YEARS } from './privacy-data-usage';
 import { PrivacyDataUsageDialog } from './privacy-data-usage-dialog';
 
 const SECTIONS = [

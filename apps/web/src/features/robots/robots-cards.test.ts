@@ -1,6 +1,37 @@
 import type { Robot, RobotLicense } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
-import { findManagedRobot, licensesWithRobot, type RobotCardModel, robotCards, robotManagerView } from './robots-cards';
+import {
+  findManagedRobot,
+  licensesWithRobot,
+  matchesPairingFilter,
+  type RobotCardModel,
+  robotCards,
+  robotManagerView,
+  robotStatusLabel,
+} from './robots-cards';
+
+describe('robotStatusLabel', () => {
+  it.each([
+    [true, 'Active'],
+    [false, 'Inactive'],
+    [undefined, 'Inactive'],
+  ])('available %s -> %s', (available, label) => {
+    expect(robotStatusLabel(available)).toBe(label);
+  });
+});
+
+describe('matchesPairingFilter', () => {
+  it.each([
+    [{ pair_code: 'ABCD2345' }, 'all', true],
+    [{ pair_code: 'ABCD2345' }, 'unpaired', true],
+    [{ pair_code: 'ABCD2345' }, 'paired', false],
+    [{ pair_code: '' }, 'paired', true],
+    [{}, 'paired', true],
+    [{ pair_code: '' }, 'unpaired', false],
+  ] as const)('%o under %s: %s', (item, filter, shown) => {
+    expect(matchesPairingFilter(item, filter)).toBe(shown);
+  });
+});
 
 function license(over: Partial<RobotLicense> & { id: string }): RobotLicense {
   const { id, ...rest } = over;

@@ -1,13 +1,19 @@
-import {
-  displayModel,
-  matchesPairingFilter,
-  type PairingFilter,
-  type Robot,
-  type RobotLicense,
-  robotImage,
-  robotStatusLabel,
-  type UserLicenses,
-} from '@portal/contract';
+import type { Robot, RobotLicense, UserLicenses } from '@portal/contract';
+import { displayModel, robotImage } from '@/lib/robot-models';
+
+/** A robot card's status line when it has no pairing code. */
+export function robotStatusLabel(available: boolean | undefined): 'Active' | 'Inactive' {
+  return available ? 'Active' : 'Inactive';
+}
+
+export type PairingFilter = 'all' | 'paired' | 'unpaired';
+
+/** The Robot Manager's filter badges All, Paired, Unpaired. An entry with a pairing code is unpaired. */
+export function matchesPairingFilter(item: { pair_code?: string | null }, filter: PairingFilter): boolean {
+  if (filter === 'all') return true;
+  const unpaired = Boolean(item.pair_code);
+  return filter === 'unpaired' ? unpaired : !unpaired;
+}
 
 /** What one robot card of the Robot Manager shows: a license, with its robot when it is paired. */
 export interface RobotCardModel {

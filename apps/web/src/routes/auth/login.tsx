@@ -1,7 +1,11 @@
-import { safePortalRedirect } from '@portal/contract';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { LoginPage } from '@/features/auth/components/login-page';
-import { canonicalLoginSearch, loginSearchNeedsRewrite, loginSearchSchema } from '@/features/auth/utils/auth-search';
+import {
+  canonicalLoginSearch,
+  loginSearchNeedsRewrite,
+  loginSearchSchema,
+  safePortalRedirect,
+} from '@/features/auth/utils/auth-search';
 import { CookieNotice } from '@/features/cookies/cookie-notice';
 import { pageHead } from '@/lib/page-title';
 

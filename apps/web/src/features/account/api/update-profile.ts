@@ -1,6 +1,7 @@
-import { type ProfileForm, useraction } from '@portal/contract';
+import { useraction } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
+import type { ProfileForm } from '../account-forms';
 
 export function updateProfile(input: { email: string; form: ProfileForm }) {
   return apiClient.call(useraction, 'UserUpdate', {

@@ -1,4 +1,3 @@
-import { DELETE_CONFIRMATION_TEXT, deleteAccountFormSchema, deleteConfirmationValid } from '@portal/contract';
 import { Loader2Icon, TriangleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
@@ -19,6 +18,7 @@ import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
+import { DELETE_CONFIRMATION_TEXT, deleteAccountFormSchema, deleteConfirmationValid } from '../account-forms';
 import { useDeleteAccountMutation } from '../api/delete-account';
 
 /** Danger Zone: delete the account after a typed confirmation and the password (spec/000 §5). */

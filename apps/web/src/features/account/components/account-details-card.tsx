@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ChangePasswordForm, changePasswordFormSchema } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
@@ -11,6 +10,7 @@ import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Separator } from '@/components/ui/separator';
 import { ERROR_TOAST_MS } from '@/config/constants';
+import { type ChangePasswordForm, changePasswordFormSchema } from '../account-forms';
 import { useUpdatePasswordMutation } from '../api/update-password';
 
 const EMPTY: ChangePasswordForm = { currentPassword: '', newPassword: '', repeatPassword: '' };

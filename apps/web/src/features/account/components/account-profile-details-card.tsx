@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ProfileForm, type PublicUser, profileFormSchema } from '@portal/contract';
+import type { PublicUser } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -10,6 +10,7 @@ import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
+import { type ProfileForm, profileFormSchema } from '../account-forms';
 import { useUpdateProfileMutation } from '../api/update-profile';
 
 const formValues = (user: PublicUser): ProfileForm => ({

@@ -1,6 +1,7 @@
-import { type RegistrationForm, useraction } from '@portal/contract';
+import { useraction } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
+import type { RegistrationForm } from '../utils/auth-forms';
 
 export function registerAccount(form: RegistrationForm) {
   return apiClient.call(useraction, 'UserRegister', {

@@ -1,10 +1,10 @@
-import { PRODUCT_NAME, type SignInTarget } from '@portal/contract';
+import { PRODUCT_NAME, type Target } from '@portal/contract';
 import { Link, Outlet } from '@tanstack/react-router';
 import { LogInIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 
 /** The public frame of every /auth page: a top bar with the logo and a Login button. */
-export function AuthLayout({ target }: { target: SignInTarget }) {
+export function AuthLayout({ target }: { target: Target }) {
   return (
     <div className="flex min-h-dvh flex-col bg-muted/40">
       <header className="sticky top-0 z-10 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">

@@ -1,4 +1,3 @@
-import { forgotPasswordSchema } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { toast } from 'sonner';
@@ -8,6 +7,7 @@ import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { useForgotPasswordMutation } from '../api/forgot-password';
+import { forgotPasswordSchema } from '../utils/auth-forms';
 
 const ITEM = 'forgot-password';
 

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type LoginForm as LoginValues, loginFormSchema, type SignInTarget } from '@portal/contract';
+import type { Target } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -11,11 +11,12 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useSignIn } from '../hooks/use-sign-in';
+import { type LoginForm as LoginValues, loginFormSchema } from '../utils/auth-forms';
 import { decodeHubKey, hubLoginProblem } from '../utils/hub-login';
 import type { Notice } from '../utils/login-failure';
 
 export interface LoginFormProps {
-  target: SignInTarget;
+  target: Target;
   redirect?: string | undefined;
   hubKey?: string | undefined;
   /** lets the Forgot Password section start from the address typed here */

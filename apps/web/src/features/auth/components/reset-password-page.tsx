@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ResetPasswordForm, resetPasswordFormSchema } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { CircleAlertIcon, Loader2Icon } from 'lucide-react';
@@ -13,6 +12,7 @@ import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { resetTokenQueryOptions, useResetPasswordMutation } from '../api/reset-password';
+import { type ResetPasswordForm, resetPasswordFormSchema } from '../utils/auth-forms';
 
 export function ResetPasswordPage({ token }: { token: string }) {
   const navigate = useNavigate();

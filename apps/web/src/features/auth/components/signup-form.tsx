@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type RegistrationForm, registrationFormSchema } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -14,6 +13,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { useRegisterMutation } from '../api/register';
+import { type RegistrationForm, registrationFormSchema } from '../utils/auth-forms';
 import { birthYearOptions } from '../utils/signup-options';
 
 const PASSWORD_HINT =

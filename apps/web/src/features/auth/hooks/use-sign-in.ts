@@ -1,4 +1,4 @@
-import { type SignInTarget, safePortalRedirect } from '@portal/contract';
+import type { Target } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import * as React from 'react';
@@ -8,6 +8,7 @@ import { useAuth } from '@/lib/auth';
 import { broadcast } from '@/lib/session';
 import { postCredentialsToHub } from '../api/hub-handoff';
 import { requestHubLogin, requestPortalLogin } from '../api/login';
+import { safePortalRedirect } from '../utils/auth-search';
 import {
   loginErrorBroadcast,
   loginFailureNotice,
@@ -23,7 +24,7 @@ export interface SignInInput {
 }
 
 export interface SignInOptions {
-  target: SignInTarget;
+  target: Target;
   redirect?: string | undefined;
   /** the hub's public JWK (JSON), hub target only */
   hubPublicKey?: string | undefined;

@@ -7,6 +7,8 @@ import {
   completeSearchStrict,
   loginSearchNeedsRewrite,
   loginSearchSchema,
+  parseTarget,
+  safePortalRedirect,
 } from './auth-search';
 
 describe('authLayoutSearchSchema', () => {
@@ -92,4 +94,25 @@ describe('completeSearchSchema', () => {
     expect(completeSearchSchema.parse(raw)).toEqual(expected);
     expect(completeSearchStrict.safeParse(raw).success).toBe(expected.error_message !== COMPLETE_PARSE_ERROR);
   });
+});
+
+describe('parseTarget', () => {
+  it.each([
+    ['portal', undefined, 'portal'],
+    ['hub', undefined, 'hub'],
+    ['nonsense', undefined, 'portal'],
+    [undefined, undefined, 'portal'],
+    ['portal', 'login-to-hub', 'hub'],
+    [undefined, 'login-to-portal', 'portal'],
+  ])('%s / %s', (target, mode, expected) => expect(parseTarget(target, mode)).toBe(expected));
+});
+
+describe('safePortalRedirect', () => {
+  it.each([
+    ['/dashboard/downloads?x=1', '/dashboard/downloads?x=1'],
+    ['//evil.example', undefined],
+    ['/\\evil.example', undefined],
+    ['https://evil.example', undefined],
+    [undefined, undefined],
+  ])('%s', (redirect, expected) => expect(safePortalRedirect(redirect)).toBe(expected));
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_TARGET, parseTarget, Target } from '@portal/contract';
+import { DEFAULT_TARGET, Target } from '@portal/contract';
 import { z } from 'zod';
 
 /**
@@ -11,6 +11,20 @@ export const authLayoutSearchSchema = z.object({
 });
 
 export const LOGIN_MODES = ['login-to-portal', 'login-to-hub'] as const;
+
+/** target must be portal or hub, else portal; loginMode login-to-hub maps to hub. */
+export function parseTarget(target: unknown, loginMode?: unknown): Target {
+  if (loginMode === 'login-to-hub') return 'hub';
+  if (target === 'portal' || target === 'hub') return target;
+  return DEFAULT_TARGET;
+}
+
+/** A portal redirect after sign-in must stay on this site (a path, not another origin). */
+export function safePortalRedirect(redirect: string | undefined): string | undefined {
+  if (!redirect) return undefined;
+  if (!redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return undefined;
+  return redirect;
+}
 
 export const loginSearchSchema = z.object({
   target: Target.default(DEFAULT_TARGET).catch(DEFAULT_TARGET),

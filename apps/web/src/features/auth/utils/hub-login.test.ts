@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHubKey, hubLoginProblem } from './hub-login';
+import { decodeHubKey, hubLoginProblem, isLoopbackRedirect } from './hub-login';
 
 const jwk = JSON.stringify({
   kty: 'EC',
@@ -46,4 +46,18 @@ describe('hubLoginProblem', () => {
     if (expected === undefined) expect(problem).toBeUndefined();
     else expect(problem).toMatch(expected);
   });
+});
+
+describe('isLoopbackRedirect', () => {
+  it.each([
+    ['http://127.0.0.1:5123/callback', true],
+    ['http://localhost:5123/callback', true],
+    ['http://[::1]:5123/callback', false],
+    ['https://127.0.0.1:5123/callback', false],
+    ['http://evil.example/callback', false],
+    ['http://127.0.0.1.evil.example/callback', false],
+    ['http://user:pw@127.0.0.1:1/x', false],
+    ['javascript:alert(1)', false],
+    ['not a url', false],
+  ])('%s', (url, expected) => expect(isLoopbackRedirect(url)).toBe(expected));
 });

@@ -1,10 +1,24 @@
-import { isLoopbackRedirect } from '@portal/contract';
+/**
+ * Hub sign-in hands credentials only to these hosts (RFC 8252 loopback redirect). IPv6 literals are
+ * left out: a CSP form-action source cannot name them, so the handover could not post there.
+ */
+const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost'];
+
+/** Hub sign-in hands credentials only to a loopback http address (RFC 8252 §7.3). */
+export function isLoopbackRedirect(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' && LOOPBACK_HOSTS.includes(u.hostname) && u.username === '' && u.password === '';
+  } catch {
+    return false;
+  }
+}
 
 /** Why a hub sign-in link cannot be used, in words for the person holding it; undefined when it can. */
 export function hubLoginProblem(redirect: string | undefined, hubKey: string | undefined): string | undefined {
   if (!redirect) return 'This Hub sign-in link does not say where to return. Start the sign-in again from the Hub.';
   if (!isLoopbackRedirect(redirect))
-    return 'Refused: the Hub sign-in only returns to an address on this computer (http://127.0.0.1, http://localhost or http://[::1]). This link did not come from your Hub; do not sign in with it.';
+    return 'Refused: the Hub sign-in only returns to an address on this computer (http://127.0.0.1 or http://localhost). This link did not come from your Hub; do not sign in with it.';
   if (decodeHubKey(hubKey) === undefined)
     return 'This Hub sign-in link is missing its key or the key is damaged. Start the sign-in again from the Hub.';
   return undefined;

@@ -1,5 +1,5 @@
-import { registrationFormSchema } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
+import { registrationFormSchema } from './auth-forms';
 import { birthYearOptions } from './signup-options';
 
 describe('birthYearOptions', () => {

@@ -1,11 +1,4 @@
-import {
-  type ArtifactOS,
-  type DetectedPlatform,
-  formatDateGB,
-  formatVersion,
-  type PlatformId,
-  platformOption,
-} from '@portal/contract';
+import type { ArtifactOS } from '@portal/contract';
 import { BookOpenIcon, LaptopIcon, MonitorIcon, TerminalIcon, TriangleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -13,9 +6,12 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
+import { formatDateGB } from '@/lib/dates';
 import { cn } from '@/lib/utils';
 import { useAssets } from '../api/downloads-get-assets';
 import { type DownloadsView, downloadsView, type Offer, type OsCard, osChoice } from '../downloads-options';
+import { type DetectedPlatform, type PlatformId, platformOption } from '../downloads-platform';
+import { formatVersion } from '../downloads-versions';
 import { useDetectedPlatform } from '../hooks/downloads-use-detected-platform';
 import { DownloadsLicenseDialog } from './downloads-license-dialog';
 

@@ -1,5 +1,5 @@
-import { type DetectedPlatform, detectPlatform, type UserAgentDataLike } from '@portal/contract';
 import * as React from 'react';
+import { type DetectedPlatform, detectPlatform, type UserAgentDataLike } from '../downloads-platform';
 
 /** navigator.userAgentData where the browser has it (Chromium): low-entropy fields, and hints on request. */
 interface UserAgentData extends UserAgentDataLike {

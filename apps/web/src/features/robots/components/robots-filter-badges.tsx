@@ -1,5 +1,5 @@
-import type { PairingFilter } from '@portal/contract';
 import { cn } from '@/lib/utils';
+import type { PairingFilter } from '../robots-cards';
 
 export const PAIRING_FILTERS: readonly { value: PairingFilter; label: string }[] = [
   { value: 'all', label: 'All' },

@@ -1,12 +1,4 @@
-import {
-  displayModel,
-  formatDateGB,
-  type Robot,
-  type RobotLicense,
-  remainingDaysUntil,
-  robotImage,
-  robotStatusLabel,
-} from '@portal/contract';
+import { type Robot, type RobotLicense, remainingDaysUntil } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { ArrowLeftIcon, KeyRoundIcon, RefreshCwIcon, UnlinkIcon } from 'lucide-react';
 import * as React from 'react';
@@ -25,12 +17,14 @@ import {
 } from '@/components/ui/dialog';
 import { LOADER_DELAY_MS } from '@/config/constants';
 import { useDelayedFlag } from '@/hooks/use-delayed-flag';
+import { formatDateGB } from '@/lib/dates';
+import { displayModel, robotImage } from '@/lib/robot-models';
 import { cn } from '@/lib/utils';
 import { useLicenses } from '../api/robots-get-licenses';
 import { useRobots } from '../api/robots-get-robots';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useUnpair } from '../api/robots-unpair';
-import { findManagedRobot, licensesWithRobot } from '../robots-cards';
+import { findManagedRobot, licensesWithRobot, robotStatusLabel } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
 import { RobotStatus } from './robots-status';

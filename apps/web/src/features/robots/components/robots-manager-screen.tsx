@@ -1,4 +1,3 @@
-import type { PairingFilter } from '@portal/contract';
 import { ChevronDownIcon, ClockIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
@@ -6,6 +5,7 @@ import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/component
 import { DIAL_PANEL_OPEN_MIN_WIDTH_PX, LOADER_DELAY_MS } from '@/config/constants';
 import { useDelayedFlag } from '@/hooks/use-delayed-flag';
 import { useRobotManagerData } from '../hooks/robots-use-manager-data';
+import type { PairingFilter } from '../robots-cards';
 import { robotManagerView } from '../robots-cards';
 import { RobotsErrorState } from './robots-error-state';
 import { RobotsFilterBadges } from './robots-filter-badges';

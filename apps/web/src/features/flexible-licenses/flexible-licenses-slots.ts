@@ -1,7 +1,4 @@
-import { FIXED_LICENSE_FEATURES } from '../constants.ts';
-import type { FlexibleLicenseCard, FlexSlot, FlexSlotUpdate } from '../flexible-license.ts';
-import { type PaymentProduct, ProductSorting } from '../payment.ts';
-import { robotImage, SUPPORTED_ROBOT_MODELS } from './robot-display.ts';
+import type { FlexSlot, FlexSlotUpdate } from '@portal/contract';
 
 /**
  * Flexible license slots (spec/001 §2, §4, §5). The screen keeps a working selection and the saved
@@ -132,76 +129,4 @@ export function slotPrompt(input: { filled: boolean; removalPending: boolean; dr
   if (input.filled) return { text: SLOT_TEXT.removeOrReplace };
   if (input.removalPending) return { text: SLOT_TEXT.removalPending, detail: SLOT_TEXT.selectNew };
   return { text: SLOT_TEXT.selectEmpty };
-}
-
-// ---- license cards ---------------------------------------------------------------------------
-
-type CardLike = Pick<FlexibleLicenseCard, 'manufacturer' | 'modelName' | 'description' | 'robotType' | 'features'>;
-
-/** Case-insensitive match on manufacturer, model name, description, any robot type or any feature. */
-export function searchLicenseCards<C extends CardLike>(cards: readonly C[], query: string): C[] {
-  const q = query.trim().toLowerCase();
-  if (!q) return [...cards];
-  const has = (text: string) => text.toLowerCase().includes(q);
-  return cards.filter(
-    (c) =>
-      has(c.manufacturer) || has(c.modelName) || has(c.description) || c.robotType.some(has) || c.features.some(has),
-  );
-}
-
-export type SortDirection = 'asc' | 'desc';
-
-export function toggleSortDirection(direction: SortDirection): SortDirection {
-  return direction === 'asc' ? 'desc' : 'asc';
-}
-
-/** Sorted by manufacturer plus model name, ascending or descending; does not change its input. */
-export function sortLicenseCards<C extends Pick<CardLike, 'manufacturer' | 'modelName'>>(
-  cards: readonly C[],
-  direction: SortDirection,
-): C[] {
-  const key = (c: C) => `${c.manufacturer} ${c.modelName}`;
-  const sign = direction === 'asc' ? 1 : -1;
-  return [...cards].sort((a, b) => sign * key(a).localeCompare(key(b), 'en', { sensitivity: 'base', numeric: true }));
-}
-
-const splitList = (text: string | undefined, separator: string) =>
-  (text ?? '')
-    .split(separator)
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/**
- * License cards from the catalogue's driver products whose model is approved (by default the
- * supported-model list, matched case-insensitively on the product name). Features always start
- * with "Support" and "1 Physical Robot License".
- */
-export function flexCardsFromProducts(
-  products: readonly PaymentProduct[],
-  approved: readonly string[] = SUPPORTED_ROBOT_MODELS,
-): FlexibleLicenseCard[] {
-  const allowed = new Set(approved.map((m) => m.toLowerCase()));
-  return products
-    .filter((p) => p.metadata.BOW_SORTING === ProductSorting.Driver && p.metadata.BOW_UUID)
-    .filter((p) => allowed.has(p.name.trim().toLowerCase()))
-    .map((p) => {
-      const extras = splitList(p.metadata.features, ',');
-      return {
-        id: p.id,
-        robot_id: p.metadata.BOW_UUID ?? '',
-        manufacturer: p.metadata.manufacturer ?? '',
-        modelName: p.name,
-        description: p.description,
-        robotType: splitList(p.metadata.robotType, ','),
-        features: [...new Set<string>([...FIXED_LICENSE_FEATURES, ...extras])],
-        img: robotImage(p.name),
-      };
-    });
-}
-
-/** The card a slot shows, tagged with its slot; undefined for an empty slot or an unknown robot. */
-export function cardInSlot(entry: SlotEntry, cards: readonly FlexibleLicenseCard[]): FlexibleLicenseCard | undefined {
-  if (!entry.robot_id) return undefined;
-  const card = cards.find((c) => c.robot_id === entry.robot_id);
-  return card && { ...card, slot_id: entry.slot_id, cardId: `slot-${entry.slot_id}-${card.id}` };
 }

@@ -1,61 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  displayModel,
-  filterAddRobotItems,
-  matchesPairingFilter,
-  paginateRobots,
-  robotImage,
-  robotStatusLabel,
-  sortRobots,
-} from './robot-display.ts';
-
-describe('displayModel', () => {
-  it.each([
-    ['Tiago_Steel', 'Tiago', 'Steel'],
-    ['Tiago_Titanium', 'Tiago', 'Titanium'],
-    ['Tiago++', 'Tiago', '++'],
-    ['Artus_Hand', 'Artus Hand', undefined],
-    ['Tiago', 'Tiago', undefined],
-    ['Pepper', 'Pepper', undefined],
-    ['Unknown_Bot', 'Unknown_Bot', undefined],
-  ])('%s -> %s %s', (raw, model, version) => {
-    expect(displayModel(raw)).toEqual(version === undefined ? { model } : { model, version });
-  });
-});
-
-describe('robot lists', () => {
-  it.each([
-    ['Tiago++', '/images/robots/tiago-plus-plus.svg'],
-    ['Tiago_Steel', '/images/robots/tiago-steel.svg'],
-    ['iCub', '/images/robots/icub.svg'],
-    ['ICUB', '/images/robots/icub.svg'],
-    ['Nao', '/images/robots/nao.svg'],
-    ['Mystery', '/images/robots/generic.svg'],
-    ['', '/images/robots/generic.svg'],
-    [undefined, '/images/robots/generic.svg'],
-  ])('image of %s is %s', (model, path) => {
-    expect(robotImage(model)).toBe(path);
-  });
-
-  it.each([
-    [true, 'Active'],
-    [false, 'Inactive'],
-    [undefined, 'Inactive'],
-  ])('available %s -> %s', (available, label) => {
-    expect(robotStatusLabel(available)).toBe(label);
-  });
-
-  it.each([
-    [{ pair_code: 'ABCD2345' }, 'all', true],
-    [{ pair_code: 'ABCD2345' }, 'unpaired', true],
-    [{ pair_code: 'ABCD2345' }, 'paired', false],
-    [{ pair_code: '' }, 'paired', true],
-    [{}, 'paired', true],
-    [{ pair_code: '' }, 'unpaired', false],
-  ] as const)('%o under %s: %s', (item, filter, shown) => {
-    expect(matchesPairingFilter(item, filter)).toBe(shown);
-  });
-});
+import { addedToCartMessage, filterAddRobotItems, paginateRobots, sortRobots } from './add-robot-catalogue';
 
 const r = (make: string, model: string) => ({ make, model });
 const catalogue = [
@@ -108,5 +52,11 @@ describe('paginateRobots', () => {
     ['16 items, page 2 full', 16, 2, [8, 9, 10, 11, 12, 13, 14, 15], 2, 2, false],
   ])('%s', (_name, n, page, items, current, pageCount, generic) => {
     expect(paginateRobots(list(n), page, 8)).toEqual({ items, page: current, pageCount, showGenericCard: generic });
+  });
+});
+
+describe('addedToCartMessage', () => {
+  it('names the product', () => {
+    expect(addedToCartMessage('Nao driver')).toBe('You have successfully added Nao driver to your cart.');
   });
 });

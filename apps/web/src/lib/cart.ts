@@ -1,6 +1,15 @@
-import { type CartItem, type CheckoutLine, MAX_LINE_QUANTITY, type PaymentProduct } from '../payment.ts';
+import {
+  type CartItem,
+  type CheckoutLine,
+  DEFAULT_CURRENCY,
+  MAX_LINE_QUANTITY,
+  type PaymentProduct,
+} from '@portal/contract';
 
-/** The browser-side cart of spec/001 §2 and §4. Amounts are minor units. */
+/**
+ * The browser-side cart of spec/001 §2 and §4. Amounts are minor units. It lives in lib/ because
+ * Add Robot, Buy More Time, the sidebar's cart widget and the cart page all change or show it.
+ */
 
 export type CartAction =
   | { type: 'add'; item: CartItem }
@@ -85,16 +94,12 @@ export function minusRemoves(quantity: number): boolean {
 
 export const NO_VALID_PRICE = 'Could not find a valid price for this item.';
 
-/** The success toast of Add Robot. */
-export function addedToCartMessage(productName: string): string {
-  return `You have successfully added ${productName} to your cart.`;
-}
-
 export type ToCartItemResult = { ok: true; item: CartItem } | { ok: false; error: typeof NO_VALID_PRICE };
 
 /**
  * A cart line for a product: its selected price if it names one that exists, else its first GBP
- * price, else its first price. No price gives the spec's error.
+ * price, else its first price. No price gives the spec's error. The amount kept here is only shown:
+ * the server prices every line again from its catalogue.
  */
 export function toCartItem(
   product: Pick<PaymentProduct, 'id' | 'name' | 'description' | 'prices' | 'selected_price_id'>,
@@ -102,7 +107,7 @@ export function toCartItem(
 ): ToCartItemResult {
   const price =
     product.prices.find((p) => p.id === product.selected_price_id) ??
-    product.prices.find((p) => p.currency === 'gbp') ??
+    product.prices.find((p) => p.currency === DEFAULT_CURRENCY) ??
     product.prices[0];
   if (!price) return { ok: false, error: NO_VALID_PRICE };
   return {

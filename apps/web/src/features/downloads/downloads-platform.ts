@@ -1,4 +1,4 @@
-import type { Artifact } from '../assets.ts';
+import type { Artifact } from '@portal/contract';
 
 /** Download platform detection and choice of spec/001 §2 (Downloads). */
 

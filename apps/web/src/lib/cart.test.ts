@@ -1,7 +1,6 @@
+import type { CartItem, PaymentPrice } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
-import type { CartItem, PaymentPrice } from '../payment.ts';
 import {
-  addedToCartMessage,
   type CartAction,
   cartItemCount,
   cartReducer,
@@ -13,7 +12,7 @@ import {
   lineTotal,
   minusRemoves,
   toCartItem,
-} from './cart.ts';
+} from './cart';
 
 const item = (id: string, quantity = 1, amount = 1000): CartItem => ({
   id,
@@ -166,11 +165,7 @@ describe('toCartItem', () => {
   });
 });
 
-describe('messages and checkout lines', () => {
-  it('add-to-cart toast', () => {
-    expect(addedToCartMessage('Nao driver')).toBe('You have successfully added Nao driver to your cart.');
-  });
-
+describe('checkoutLines', () => {
   it('checkout lines carry no amount', () => {
     expect(checkoutLines([item('a', 2, 999)])).toEqual([{ id: 'a', selected_price_id: 'price_a', quantity: 2 }]);
   });

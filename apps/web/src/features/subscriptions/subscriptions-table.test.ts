@@ -3,10 +3,7 @@ import {
   displayStatus,
   epochSecondsToMs,
   expiryMs,
-  formatDateGB,
-  formatDateTime,
   formatDuration,
-  formatShortDate,
   manageSubscriptionPath,
   overrideBadge,
   productNameFor,
@@ -14,7 +11,7 @@ import {
   rowActions,
   statusLabel,
   viewRobotTarget,
-} from './subscriptions.ts';
+} from './subscriptions-table';
 
 describe('status display', () => {
   it.each([
@@ -95,32 +92,6 @@ describe('durations', () => {
 
   it('epoch seconds times 1000', () => {
     expect(epochSecondsToMs(1_736_035_200)).toBe(1_736_035_200_000);
-  });
-});
-
-describe('date formats', () => {
-  const jan5 = Date.UTC(2025, 0, 5, 14, 5);
-  it.each([
-    [jan5, 'UTC', 'Sun 14:05 05/01/2025'],
-    [Date.UTC(2024, 11, 31, 0, 0), 'UTC', 'Tue 00:00 31/12/2024'],
-    [jan5, 'Europe/London', 'Sun 14:05 05/01/2025'],
-    [Date.UTC(2025, 6, 1, 23, 30), 'Europe/London', 'Wed 00:30 02/07/2025'],
-  ])('formatDateTime(%i, %s) = %s', (ms, tz, text) => {
-    expect(formatDateTime(ms, tz)).toBe(text);
-  });
-
-  it.each([
-    [jan5, 'Jan 05, 2025'],
-    [Date.UTC(2024, 11, 31), 'Dec 31, 2024'],
-  ])('formatShortDate(%i) = %s', (ms, text) => {
-    expect(formatShortDate(ms, 'UTC')).toBe(text);
-  });
-
-  it.each([
-    [jan5, '05/01/2025'],
-    [Date.UTC(2024, 11, 31), '31/12/2024'],
-  ])('formatDateGB(%i) = %s', (ms, text) => {
-    expect(formatDateGB(ms, 'UTC')).toBe(text);
   });
 });
 

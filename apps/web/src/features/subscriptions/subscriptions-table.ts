@@ -1,6 +1,9 @@
-import { DATE_LOCALE, ONE_DAY_S, OverrideKind } from '../constants.ts';
+import { ONE_DAY_S, OverrideKind } from '@portal/contract';
 
-/** The subscription screens of spec/001 §2 and §4: statuses, row actions, durations and dates. */
+/**
+ * The Robot Driver Subscriptions table and the Manage Subscription page (spec/001 §2 and §4):
+ * statuses, row actions and their toasts, durations, badges and product names. Dates are in lib/dates.ts.
+ */
 
 export type DisplayStatus = 'Active' | 'Expired' | 'Cancelled' | 'PendingAssignment' | 'Inactive';
 
@@ -99,39 +102,6 @@ export function expiryMs(createdAtMs: number, durationS: number): number {
 /** The payment provider's epoch seconds as epoch ms. */
 export function epochSecondsToMs(seconds: number): number {
   return seconds * 1_000;
-}
-
-function parts(ms: number, locale: string, options: Intl.DateTimeFormatOptions): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of new Intl.DateTimeFormat(locale, options).formatToParts(new Date(ms))) out[p.type] = p.value;
-  return out;
-}
-
-/** "weekday hh:mm dd/mm/yyyy", e.g. "Sun 14:05 05/01/2025" (24-hour clock). */
-export function formatDateTime(ms: number, timeZone?: string): string {
-  const p = parts(ms, DATE_LOCALE, {
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    timeZone,
-  });
-  return `${p.weekday} ${p.hour}:${p.minute} ${p.day}/${p.month}/${p.year}`;
-}
-
-/** "Jan 05, 2025", as the Subscription Details duration shows dates. */
-export function formatShortDate(ms: number, timeZone?: string): string {
-  const p = parts(ms, 'en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone });
-  return `${p.month} ${p.day}, ${p.year}`;
-}
-
-/** dd/mm/yyyy (en-GB). */
-export function formatDateGB(ms: number, timeZone?: string): string {
-  const p = parts(ms, DATE_LOCALE, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone });
-  return `${p.day}/${p.month}/${p.year}`;
 }
 
 export type OverrideBadge = 'FreeTrial' | 'BowOverride' | 'Other';

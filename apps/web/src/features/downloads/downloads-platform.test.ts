@@ -5,11 +5,10 @@ import {
   detectBitness,
   detectOS,
   detectPlatform,
-  PLATFORM_OPTIONS,
   type PlatformId,
   platformOfArtifact,
   preferredPlatform,
-} from './platform.ts';
+} from './downloads-platform';
 
 const UA = {
   win64: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
@@ -82,18 +81,6 @@ describe('detectArchitecture', () => {
 
   it('detectPlatform puts the three together', () => {
     expect(detectPlatform(UA.win64)).toEqual({ os: 'Windows', bitness: 64, architecture: 'x86_64' });
-  });
-});
-
-describe('PLATFORM_OPTIONS', () => {
-  it.each([
-    ['windows', 'AMD64, Windows 10 or later'],
-    ['apple_intel', 'macOS on Intel'],
-    ['apple_silicon', 'macOS ARM64'],
-    ['linux_rpm', 'RPM-based Linux'],
-    ['linux_deb', 'Ubuntu 18.04 or later'],
-  ])('%s: %s', (id, description) => {
-    expect(PLATFORM_OPTIONS.find((o) => o.id === id)?.description).toBe(description);
   });
 });
 

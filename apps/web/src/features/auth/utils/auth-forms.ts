@@ -1,0 +1,84 @@
+import {
+  countryRule,
+  nameRule,
+  newPasswordIssues,
+  organisationRule,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  yearOfBirthIssue,
+} from '@portal/contract';
+import { z } from 'zod';
+
+/**
+ * The sign-in, forgot-password, sign-up and reset-password forms of spec/000 §2 and §5, with the
+ * spec's exact messages. The field rules come from the contract, where the server checks the same.
+ */
+
+const emailShape = z.email();
+const emailEntryRule = z
+  .string()
+  .trim()
+  .refine((v) => v.length > 0, { error: 'Please enter an email address' })
+  .refine((v) => v.length === 0 || emailShape.safeParse(v).success, { error: 'Please enter a valid email address' });
+
+export const loginFormSchema = z.object({
+  email: z.email({ error: 'Invalid email address' }),
+  password: z
+    .string()
+    .min(PASSWORD_MIN, { error: 'Password must be at least 8 characters' })
+    .max(PASSWORD_MAX - 1, { error: 'Password must be less than 256 characters' }),
+  rememberMe: z.boolean(),
+});
+export type LoginForm = z.infer<typeof loginFormSchema>;
+
+export const forgotPasswordSchema = z.object({ email: emailEntryRule });
+
+export const registrationFormSchema = z
+  .object({
+    name: nameRule,
+    organisation: organisationRule,
+    // The year select left on its prompt gives NaN. z.number() alone would reject it with an aborting
+    // issue, which skips the checks below (password, confirmations, terms); the year rule there reports it.
+    yearBorn: z.union([z.number(), z.nan()], { error: 'Please select a valid year of birth' }),
+    country: countryRule,
+    email: emailEntryRule,
+    confirmEmail: z.string().trim(),
+    password: z.string(),
+    confirmPassword: z.string(),
+    termsAgreed: z.boolean(),
+    marketing: z.boolean(),
+  })
+  .superRefine((form, ctx) => {
+    const yearIssue = yearOfBirthIssue(form.yearBorn);
+    if (yearIssue) ctx.addIssue({ code: 'custom', path: ['yearBorn'], message: yearIssue });
+    if (form.confirmEmail.toLowerCase() !== form.email.toLowerCase())
+      ctx.addIssue({ code: 'custom', path: ['confirmEmail'], message: 'Emails do not match' });
+    for (const message of newPasswordIssues(form.password, form.email))
+      ctx.addIssue({ code: 'custom', path: ['password'], message });
+    if (form.confirmPassword !== form.password)
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+    if (!form.termsAgreed)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['termsAgreed'],
+        message: 'You must agree to the terms and the privacy policy',
+      });
+  });
+export type RegistrationForm = z.infer<typeof registrationFormSchema>;
+
+export const resetPasswordFormSchema = z
+  .object({
+    email: z
+      .string()
+      .trim()
+      .pipe(z.email({ error: 'Please enter a valid email address' })),
+    password: z.string(),
+    confirmPassword: z.string(),
+  })
+  .superRefine((form, ctx) => {
+    for (const message of newPasswordIssues(form.password, form.email))
+      ctx.addIssue({ code: 'custom', path: ['password'], message });
+    if (form.confirmPassword !== form.password)
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+  });
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;

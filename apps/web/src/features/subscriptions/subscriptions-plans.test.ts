@@ -1,0 +1,114 @@
+import type { PaymentPrice } from '@portal/contract';
+import { describe, expect, it } from 'vitest';
+import {
+  gbpOnly,
+  monthlyEquivalent,
+  pairPlanPrices,
+  planAmount,
+  planBilling,
+  planButtonState,
+  sortPlansByFirstPrice,
+} from './subscriptions-plans';
+
+const price = (id: string, unit_amount: number, extra: Partial<PaymentPrice> = {}): PaymentPrice => ({
+  id,
+  currency: 'gbp',
+  unit_amount,
+  type: 'recurring',
+  recurring: { interval: 'year', interval_count: 1 },
+  ...extra,
+});
+
+describe('plan amounts', () => {
+  it.each([
+    [12000, '10.00'],
+    [10000, '8.33'],
+    [9999, '8.33'],
+    [1, '0.00'],
+    [0, '0'],
+  ])('monthlyEquivalent(%i) = %s', (amount, text) => {
+    expect(monthlyEquivalent(amount)).toBe(text);
+  });
+
+  it.each([
+    [0, '0'],
+    [4900, '49.00'],
+  ])('planAmount(%i) = %s', (amount, text) => {
+    expect(planAmount(amount)).toBe(text);
+  });
+});
+
+describe('pairPlanPrices', () => {
+  const monthly = price('m', 1000, { recurring: { interval: 'month', interval_count: 1 } });
+  const yearly = price('y', 10000);
+  it.each([
+    ['no prices', [], undefined, undefined],
+    ['two prices, cheaper first', [monthly, yearly], 'm', 'y'],
+    ['two prices, dearer first', [yearly, monthly], 'm', 'y'],
+    ['the cheaper is monthly whatever its interval', [price('a', 5000), price('b', 100)], 'b', 'a'],
+    ['one monthly price', [monthly], 'm', undefined],
+    ['one yearly price', [yearly], undefined, 'y'],
+    ['one one-time price', [price('o', 300, { type: 'one_time', recurring: null })], undefined, 'o'],
+  ] as const)('%s', (_name, prices, m, y) => {
+    const pair = pairPlanPrices(prices);
+    expect(pair.monthly?.id).toBe(m);
+    expect(pair.yearly?.id).toBe(y);
+  });
+});
+
+describe('planBilling', () => {
+  it.each([
+    ['Standard Subscription', true],
+    ['Pro Subscription', true],
+    ['Lite Subscription', false],
+    ['lite subscription', false],
+    ['  LITE subscription ', false],
+  ])('%s has toggle: %s', (name, toggle) => {
+    expect(planBilling(name)).toEqual({ hasToggle: toggle, initial: 'annually' });
+  });
+});
+
+describe('gbpOnly', () => {
+  it.each([
+    [
+      [price('a', 1), price('b', 2, { currency: 'usd' }), price('c', 3)],
+      ['a', 'c'],
+    ],
+    [[price('b', 2, { currency: 'usd' })], []],
+    [[], []],
+  ] as const)('keeps only gbp', (prices, ids) => {
+    expect(gbpOnly(prices).map((p) => p.id)).toEqual(ids);
+  });
+});
+
+describe('sortPlansByFirstPrice', () => {
+  const plan = (name: string, ...amounts: number[]) => ({ name, prices: amounts.map((a) => price(name, a)) });
+  it.each([
+    ['ascending by first price', [plan('pro', 5000), plan('lite', 0), plan('std', 2000)], ['lite', 'std', 'pro']],
+    ['only the first price counts', [plan('a', 3000, 1), plan('b', 2000, 9999)], ['b', 'a']],
+    ['no price goes last', [plan('none'), plan('x', 10)], ['x', 'none']],
+    ['stable on ties', [plan('first', 10), plan('second', 10)], ['first', 'second']],
+  ] as const)('%s', (_name, plans, order) => {
+    const input = [...plans];
+    expect(sortPlansByFirstPrice(plans).map((p) => p.name)).toEqual(order);
+    expect(plans).toEqual(input);
+  });
+});
+
+describe('planButtonState', () => {
+  it.each([
+    [0, 0, 'Current Plan', true],
+    [1, 1, 'Current Plan', true],
+    [2, 2, 'Current Plan', true],
+    [0, 1, 'Unavailable', true],
+    [0, 2, 'Unavailable', true],
+    [1, 2, 'Unavailable', true],
+    [1, 0, 'Upgrade Now', false],
+    [2, 0, 'Upgrade Now', false],
+    [2, 1, 'Upgrade Now', false],
+  ] as const)('plan %i against current %i shows %s', (plan, current, label, disabled) => {
+    const state = planButtonState(plan, current);
+    expect(state.label).toBe(label);
+    expect(state.disabled).toBe(disabled);
+  });
+});
