@@ -1,7 +1,7 @@
 import { ONE_DAY_S } from '../constants.ts';
 import type { UserTime } from '../time.ts';
 
-/** Dial time of spec/001 §2, §9 and DESIGN §4. Minutes are integers. */
+/** Dial time of spec/001 §2, §9 and docs/architecture.md#robots-licenses-and-dial-time. Minutes are integers. */
 
 /** Remaining minutes: total minus used, never below 0. */
 export function remainingMinutes(total: number, used: number): number {
@@ -59,7 +59,7 @@ export interface Consumption {
   uncovered: number;
 }
 
-/** How reported use is charged: perishable time first, then durable (DESIGN §4). */
+/** How reported use is charged: perishable time first, then durable (docs/architecture.md#robots-licenses-and-dial-time). */
 export function consumeMinutes(
   time: Pick<UserTime, 'total_durable_time' | 'used_durable_time' | 'total_perishable_time' | 'used_perishable_time'>,
   minutes: number,

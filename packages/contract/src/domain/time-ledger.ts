@@ -3,7 +3,7 @@ import type { UserTime } from '../time.ts';
 import { consumeMinutes, remainingDaysUntil, remainingMinutes } from './dial-time.ts';
 
 /**
- * The dial-time ledger of DESIGN §4 (docs/decisions/008). Every change of a user's dial time is an
+ * The dial-time ledger (docs/architecture.md#robots-licenses-and-dial-time, docs/decisions/008). Every change of a user's dial time is an
  * append-only entry; balances are sums of entries. Two pools:
  * - perishable: a yearly allocation by tier, one per period; what is left when a new period starts
  *   expires (an `expiry` entry closes the old period);
