@@ -132,9 +132,13 @@ export async function expectAccessible(page: Page) {
 /** Screenshots at desktop and phone widths into screenshots/ for a person to look at. */
 export async function screenshots(page: Page, name: string) {
   const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  // A full-page capture keeps the scroll position, and fixed parts (sidebar, top bar) would be
+  // drawn where the viewport was: from the top they stand where a person sees them.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: `screenshots/${name}-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `screenshots/${name}-390.png`, fullPage: true });
   await page.setViewportSize(size);
 }
