@@ -27,7 +27,7 @@ export function RobotArtwork({
       width={size}
       height={size}
       loading={lazy ? 'lazy' : undefined}
-      className={cn('rounded-lg object-contain dark:brightness-[0.72] dark:contrast-[1.1]', className)}
+      className={cn('rounded-lg object-contain dark:brightness-[0.6] dark:contrast-[1.15]', className)}
     />
   );
 }
