@@ -63,14 +63,6 @@ export const envSchema = z
     TRUST_PROXY: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEB_DIST: z.string().optional(),
-    SENTRY_DSN: z.url().optional(),
-    /** The operator credential of BUYASSET and ADD_TIME (header x-operator-token); unset disables them. */
-    OPERATOR_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-    /** How long a signed download link works. */
-    DOWNLOAD_LINK_TTL_S: int(30, 3_600).default(300),
-    /** Pairing-code attempts (PAIRROBOT) per account and per address, per 15 minutes. */
-    RATE_PAIR_PER_ACCOUNT: int(1, 1_000_000).default(10),
-    RATE_PAIR_PER_ADDRESS: int(1, 1_000_000).default(30),
     // The addresses the web app links to, handed to it at run time (docs/operations.md#the-web-apps-addresses).
     DOCS_URL: httpUrl.default(DEVELOPMENT_PORTAL_CONFIG.docsUrl),
     TUTORIALS_URL: httpUrl.default(DEVELOPMENT_PORTAL_CONFIG.tutorialsUrl),
@@ -81,26 +73,41 @@ export const envSchema = z
     PRIVACY_CONTACT_EMAIL: z.email().default(DEVELOPMENT_PORTAL_CONFIG.privacyEmail),
     /** The date the privacy policy says it applies from; a development date when unset outside production. */
     PRIVACY_POLICY_EFFECTIVE_DATE: z.iso.date({ error: 'must be an ISO date (yyyy-mm-dd)' }).optional(),
+    SENTRY_DSN: z.url().optional(),
+    /** The operator credential of BUYASSET and ADD_TIME (header x-operator-token); unset disables them. */
+    OPERATOR_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    /** How long a signed download link works. */
+    DOWNLOAD_LINK_TTL_S: int(30, 3_600).default(300),
+    /** Pairing-code attempts (PAIRROBOT) per account and per address, per 15 minutes. */
+    RATE_PAIR_PER_ACCOUNT: int(1, 1_000_000).default(10),
+    RATE_PAIR_PER_ADDRESS: int(1, 1_000_000).default(30),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== 'production') return;
-    if (!env.JWT_SECRET)
+    if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
-    // A production portal must not send customers to the development placeholders.
-    for (const key of ['DOCS_URL', 'TUTORIALS_URL', 'SUPPORT_URL', 'PRIVACY_CONTACT_EMAIL'] as const)
-      if (isPlaceholderAddress(env[key]))
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message: `is a placeholder (${env[key]}); set the deployment's own address when NODE_ENV=production`,
-        });
-    if (!env.PRIVACY_POLICY_EFFECTIVE_DATE)
+    if (env.NODE_ENV === 'production') productionAddressIssues(env, ctx);
+  });
+
+type AddressVariables = Record<'DOCS_URL' | 'TUTORIALS_URL' | 'SUPPORT_URL' | 'PRIVACY_CONTACT_EMAIL', string> & {
+  PRIVACY_POLICY_EFFECTIVE_DATE?: string | undefined;
+};
+
+/** A production portal must not send customers to the development placeholders: one issue per variable. */
+function productionAddressIssues(env: AddressVariables, ctx: z.RefinementCtx): void {
+  for (const key of ['DOCS_URL', 'TUTORIALS_URL', 'SUPPORT_URL', 'PRIVACY_CONTACT_EMAIL'] as const)
+    if (isPlaceholderAddress(env[key]))
       ctx.addIssue({
         code: 'custom',
-        path: ['PRIVACY_POLICY_EFFECTIVE_DATE'],
-        message: 'is required when NODE_ENV=production',
+        path: [key],
+        message: `is a placeholder (${env[key]}); set the deployment's own address when NODE_ENV=production`,
       });
-  });
+  if (!env.PRIVACY_POLICY_EFFECTIVE_DATE)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PRIVACY_POLICY_EFFECTIVE_DATE'],
+      message: 'is required when NODE_ENV=production',
+    });
+}
 
 export type Env = z.infer<typeof envSchema>;
 
