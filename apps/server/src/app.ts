@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { CsrfTokens } from './lib/csrf.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { setHashCost } from './lib/passwords.ts';
+import { injectPortalConfig, portalConfigOf } from './lib/portal-config.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
@@ -166,19 +167,22 @@ async function serveWeb(app: FastifyInstance, config: Config) {
   }
   await app.register(fastifyStatic, {
     root,
-    wildcard: false,
+    // No routes of its own: the route below answers every file, so /index.html too gets the configuration.
+    serve: false,
     index: false,
     setHeaders(res, path) {
       res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  // Read once: the page carries this deployment's configuration, so one build fits any deployment.
+  const indexHtml = injectPortalConfig(readFileSync(join(root, 'index.html'), 'utf8'), portalConfigOf(config));
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/')) return reply.callNotFound();
     const file = path.slice(1);
-    if (file && !file.includes('..') && existsSync(join(root, file)) && !file.endsWith('/'))
+    if (file && file !== 'index.html' && !file.includes('..') && existsSync(join(root, file)) && !file.endsWith('/'))
       return reply.sendFile(file);
     reply.header('cache-control', 'no-cache');
-    return reply.type('text/html').sendFile('index.html');
+    return reply.type('text/html; charset=utf-8').send(indexHtml);
   });
 }

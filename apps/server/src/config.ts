@@ -1,12 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEVELOPMENT_PORTAL_CONFIG } from '@portal/contract';
 import { z } from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+/** Domains reserved for examples and tests (RFC 2606, RFC 6761): never a real deployment's address. */
+const PLACEHOLDER_DOMAIN = /(^|\.)(example|invalid|test|localhost|example\.(com|net|org))$/i;
+
+/** Whether a URL's host, or the domain of a mailto: URL or an email address, is a placeholder. */
+export function isPlaceholderAddress(address: string): boolean {
+  const mailbox = /^mailto:/i.test(address) ? address.slice(7) : address.includes('://') ? undefined : address;
+  let domain: string;
+  try {
+    domain = mailbox === undefined ? new URL(address).hostname : mailbox.slice(mailbox.lastIndexOf('@') + 1);
+  } catch {
+    return true;
+  }
+  return PLACEHOLDER_DOMAIN.test(domain.replace(/[?#].*$/, '').replace(/\.$/, ''));
+}
 
 /** Every environment variable the server reads, with its default. Documented in docs/operations.md. */
 export const envSchema = z
@@ -46,6 +63,16 @@ export const envSchema = z
     TRUST_PROXY: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEB_DIST: z.string().optional(),
+    // The addresses the web app links to, handed to it at run time (docs/operations.md#the-web-apps-addresses).
+    DOCS_URL: httpUrl.default(DEVELOPMENT_PORTAL_CONFIG.docsUrl),
+    TUTORIALS_URL: httpUrl.default(DEVELOPMENT_PORTAL_CONFIG.tutorialsUrl),
+    /** The user menu's Get Support: a help centre (https://) or a mailbox (mailto:). */
+    SUPPORT_URL: z
+      .url({ protocol: /^(https?|mailto)$/, error: 'must be an http(s):// or mailto: URL' })
+      .default(DEVELOPMENT_PORTAL_CONFIG.supportUrl),
+    PRIVACY_CONTACT_EMAIL: z.email().default(DEVELOPMENT_PORTAL_CONFIG.privacyEmail),
+    /** The date the privacy policy says it applies from; a development date when unset outside production. */
+    PRIVACY_POLICY_EFFECTIVE_DATE: z.iso.date({ error: 'must be an ISO date (yyyy-mm-dd)' }).optional(),
     SENTRY_DSN: z.url().optional(),
     /** The operator credential of BUYASSET and ADD_TIME (header x-operator-token); unset disables them. */
     OPERATOR_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
@@ -58,12 +85,35 @@ export const envSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
+    if (env.NODE_ENV === 'production') productionAddressIssues(env, ctx);
   });
+
+type AddressVariables = Record<'DOCS_URL' | 'TUTORIALS_URL' | 'SUPPORT_URL' | 'PRIVACY_CONTACT_EMAIL', string> & {
+  PRIVACY_POLICY_EFFECTIVE_DATE?: string | undefined;
+};
+
+/** A production portal must not send customers to the development placeholders: one issue per variable. */
+function productionAddressIssues(env: AddressVariables, ctx: z.RefinementCtx): void {
+  for (const key of ['DOCS_URL', 'TUTORIALS_URL', 'SUPPORT_URL', 'PRIVACY_CONTACT_EMAIL'] as const)
+    if (isPlaceholderAddress(env[key]))
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `is a placeholder (${env[key]}); set the deployment's own address when NODE_ENV=production`,
+      });
+  if (!env.PRIVACY_POLICY_EFFECTIVE_DATE)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PRIVACY_POLICY_EFFECTIVE_DATE'],
+      message: 'is required when NODE_ENV=production',
+    });
+}
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO'> {
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO' | 'PRIVACY_POLICY_EFFECTIVE_DATE'> {
   PUBLIC_URL: string;
+  PRIVACY_POLICY_EFFECTIVE_DATE: string;
   JWT_SECRET: string;
   SEED_DEMO: boolean;
   dataDir: string;
@@ -87,6 +137,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     JWT_SECRET: env.JWT_SECRET ?? localSecret(dataDir),
     SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    PRIVACY_POLICY_EFFECTIVE_DATE:
+      env.PRIVACY_POLICY_EFFECTIVE_DATE ?? DEVELOPMENT_PORTAL_CONFIG.privacyPolicyEffectiveDate,
   };
 }
 

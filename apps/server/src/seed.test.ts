@@ -21,7 +21,7 @@ import { userRepository } from './modules/useraction/useraction.repository.ts';
 import { seedDemo } from './seed.ts';
 import { demoInstallerFiles, HUB_BUILDS } from './seed-demo-data.ts';
 import { closeApp, roboticsConfig, useTestApp } from './test/fixtures.ts';
-import { freshDatabase, testApp } from './test/harness.ts';
+import { DEPLOYMENT_ADDRESSES, freshDatabase, testApp } from './test/harness.ts';
 
 const logged: string[] = [];
 const log = { info: (msg: string) => logged.push(msg) } as unknown as FastifyBaseLogger;
@@ -144,7 +144,10 @@ describe('demo data', () => {
 
   it('never seeds a demo account or data into production, even with SEED_DEMO=true', async () => {
     const prod = await freshDatabase();
-    const p = await testApp(prod, roboticsConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }));
+    const p = await testApp(
+      prod,
+      roboticsConfig({ NODE_ENV: 'production', SEED_DEMO: 'true', ...DEPLOYMENT_ADDRESSES }),
+    );
     try {
       await seedDemo(p.app.deps.db, p.config, log, p.clock);
       const res = await p.api.call(useraction, 'login', { user: { email, password: p.config.DEMO_PASSWORD } });

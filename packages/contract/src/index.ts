@@ -16,6 +16,7 @@ export * from './flexible-license.ts';
 export * from './license.ts';
 export * from './operator.ts';
 export * from './payment.ts';
+export * from './portal-config.ts';
 export * from './robots.ts';
 export * from './services.ts';
 export * from './support.ts';

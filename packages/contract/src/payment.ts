@@ -197,6 +197,26 @@ export const activeSubscriptionResponse = response({
 });
 export type ActiveSubscriptionResponse = z.infer<typeof activeSubscriptionResponse>;
 
+/** A checkout session as the success page shows it. */
+export const purchase = z.object({
+  session_id: z.string(),
+  /** paid: fulfilled (or being fulfilled); open: not paid yet; expired: abandoned, nothing granted */
+  status: z.enum(['paid', 'open', 'expired']),
+  /** minor units */
+  amount: minorUnits,
+  currency: Currency,
+  lines: z.array(
+    z.object({
+      product_id: z.string(),
+      name: z.string(),
+      quantity: z.number().int().min(1),
+      /** minor units */
+      unit_amount: minorUnits,
+    }),
+  ),
+});
+export type Purchase = z.infer<typeof purchase>;
+
 // ---- the service -----------------------------------------------------------------------------
 
 // Planned: an open commerce issue builds it; until then the server does not mount it.
@@ -257,7 +277,23 @@ export const payment = service(
         /** A hint from the Buy More Time flow; the server decides from the catalogue. */
         isPurchasingDialTime: z.boolean().optional(),
       }),
-      response: response({ session: z.object({ session_url: z.string(), session_id: z.string() }).optional() }),
+      response: response({
+        session: z.object({
+          session_id: z.string(),
+          /** where to send the browser: the provider's hosted checkout */
+          session_url: z.string(),
+          /** the server's total of the lines, minor units */
+          amount: minorUnits,
+          currency: Currency,
+        }),
+      }),
+    }),
+    ConfirmPurchase: action({
+      summary:
+        'Called by the success page with the session id the provider appended to success_url: fulfils a paid session now if the webhook has not yet (once, whichever comes first) and answers what was bought.',
+      auth: 'bearer',
+      request: z.object({ token: bodyToken, email: normalisedEmail, session_id: stripeId }),
+      response: response({ purchase: purchase }),
     }),
     CreateBillingPortalSession: action({
       summary: "Open the payment provider's billing portal for the signed-in user; answers its address.",

@@ -56,6 +56,15 @@ export function memoryMailer(): Mailer & { sent: Mail[]; lastTo(email: string): 
   };
 }
 
+/** A deployment's own web-app addresses: what NODE_ENV=production requires in place of the placeholders. */
+export const DEPLOYMENT_ADDRESSES: Readonly<Record<string, string>> = {
+  DOCS_URL: 'https://docs.robots.acme.co.uk',
+  TUTORIALS_URL: 'https://docs.robots.acme.co.uk/tutorials',
+  SUPPORT_URL: 'https://help.robots.acme.co.uk',
+  PRIVACY_CONTACT_EMAIL: 'privacy@robots.acme.co.uk',
+  PRIVACY_POLICY_EFFECTIVE_DATE: '2026-03-01',
+};
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',

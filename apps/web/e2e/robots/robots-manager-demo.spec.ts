@@ -83,10 +83,9 @@ test('the dial time panel is open at 1280 px and closed at 390 px', async ({ pag
   await page.goto('/dashboard');
   const panel = page.getByTestId('dial-time-panel');
   await expect(panel).toBeVisible();
-  // The demo account is Standard: numbers and a pie, no upgrade prompt.
-  await expect(
-    panel.getByRole('img', { name: /^Durable time \d+% remaining, perishable time \d+% remaining$/ }),
-  ).toBeVisible();
+  // The demo account is Standard: numbers and one pie per pool, no upgrade prompt.
+  for (const pool of ['Durable', 'Perishable'])
+    await expect(panel.getByRole('img', { name: new RegExp(`^${pool} time: [<>]?\\d+% remaining$`) })).toBeVisible();
   await expect(panel.getByTestId('remaining-minutes')).toHaveText(/^[\d,]+ minutes?$/);
   await expect(panel.getByText('Upgrade to Pro')).toHaveCount(0);
   await page.getByRole('button', { name: 'Hide Dial Time' }).click();

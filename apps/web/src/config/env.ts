@@ -1,14 +1,43 @@
-/** The only place the web app reads build-time configuration. */
+import {
+  DEVELOPMENT_PORTAL_CONFIG,
+  PORTAL_CONFIG_ELEMENT_ID,
+  type PortalConfig,
+  portalConfigSchema,
+} from '@portal/contract';
+
+/**
+ * The deployment's configuration as the server wrote it into index.html (docs/operations.md). Under
+ * `vite dev` and in unit tests no server writes it, so outside a production build the development
+ * addresses stand in. A production build without it, or with a bad value, fails at start listing
+ * every bad field: a customer must never be sent to a placeholder address.
+ */
+export function readPortalConfig(doc: Pick<Document, 'getElementById'> | undefined, production: boolean): PortalConfig {
+  const text = doc?.getElementById(PORTAL_CONFIG_ELEMENT_ID)?.textContent;
+  if (!text) {
+    if (production) throw new Error(`Invalid configuration: index.html has no #${PORTAL_CONFIG_ELEMENT_ID} block`);
+    return DEVELOPMENT_PORTAL_CONFIG;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`Invalid configuration: #${PORTAL_CONFIG_ELEMENT_ID} is not JSON`);
+  }
+  const parsed = portalConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+const production = import.meta.env.PROD;
+
+/** The only place the web app reads its configuration: the server's at run time, the build's below. */
 export const env = {
-  production: import.meta.env.PROD,
-  docsUrl: (import.meta.env.VITE_DOCS_URL as string | undefined) ?? 'https://docs.robot-portal.example',
-  tutorialsUrl:
-    (import.meta.env.VITE_TUTORIALS_URL as string | undefined) ?? 'https://docs.robot-portal.example/tutorials',
+  production,
+  ...readPortalConfig(typeof document === 'undefined' ? undefined : document, production),
   /** Gravatar-compatible avatar service; the image falls back to initials when it cannot be reached. */
   avatarBaseUrl: (import.meta.env.VITE_AVATAR_URL as string | undefined) ?? 'https://www.gravatar.com/avatar',
-  /** The external help centre behind the user menu's Get Support entry. */
-  supportUrl: (import.meta.env.VITE_SUPPORT_URL as string | undefined) ?? 'https://support.robot-portal.example',
-  /** Where the privacy policy tells people to send data protection requests. */
-  privacyEmail: (import.meta.env.VITE_PRIVACY_EMAIL as string | undefined) ?? 'privacy@robot-portal.example',
   sentryDsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,
 } as const;

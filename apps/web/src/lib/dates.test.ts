@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateGB, formatDateTime, formatShortDate } from './dates';
+import { formatDateGB, formatDateTime, formatLongDateGB, formatShortDate } from './dates';
 
 const jan5 = Date.UTC(2025, 0, 5, 14, 5);
 
@@ -29,5 +29,15 @@ describe('formatDateGB', () => {
     [Date.UTC(2024, 11, 31), '31/12/2024'],
   ])('formatDateGB(%i) = %s', (ms, text) => {
     expect(formatDateGB(ms, 'UTC')).toBe(text);
+  });
+});
+
+describe('formatLongDateGB', () => {
+  it.each([
+    [Date.parse('2026-03-01'), '1 March 2026'],
+    [Date.parse('2024-12-31'), '31 December 2024'],
+    [jan5, '5 January 2025'],
+  ])('formatLongDateGB(%i) = %s', (ms, text) => {
+    expect(formatLongDateGB(ms, 'UTC')).toBe(text);
   });
 });

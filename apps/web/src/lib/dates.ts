@@ -37,3 +37,9 @@ export function formatDateGB(ms: number, timeZone?: string): string {
   const p = parts(ms, DATE_LOCALE, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone });
   return `${p.day}/${p.month}/${p.year}`;
 }
+
+/** "1 March 2026" (en-GB, day without a leading zero), as the privacy policy states its effective date. */
+export function formatLongDateGB(ms: number, timeZone?: string): string {
+  const p = parts(ms, DATE_LOCALE, { day: 'numeric', month: 'long', year: 'numeric', timeZone });
+  return `${p.day} ${p.month} ${p.year}`;
+}

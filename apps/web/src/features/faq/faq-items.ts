@@ -1,15 +1,35 @@
+/** The portal pages an answer can link to. */
+export type FaqTarget = 'add-robots' | 'support' | 'profile';
+
+/** A piece of an answer: plain text, or words that link to the page they name. */
+export type FaqSegment = string | { text: string; page: FaqTarget };
+
 export interface FaqItem {
   id: string;
   question: string;
-  answer: readonly string[];
+  /** Paragraphs; a paragraph that names a page is a list of segments, so the name is a link there. */
+  answer: readonly (string | readonly FaqSegment[])[];
 }
 
+/** A paragraph's text without its links, e.g. as a React key. */
+export function paragraphText(paragraph: string | readonly FaqSegment[]): string {
+  return typeof paragraph === 'string'
+    ? paragraph
+    : paragraph.map((s) => (typeof s === 'string' ? s : s.text)).join('');
+}
+
+// Answers name only pages that exist: the Subscription Dashboard and the Flexible Licenses page are
+// built by later work, so until then the answers send customers to Support instead.
 export const FAQ_ITEMS: readonly FaqItem[] = [
   {
     id: 'add-robot',
     question: 'How do I add a new robot?',
     answer: [
-      'Open Add Robots, find your robot’s make and model, and add its license to your cart. After checkout, an unpaired license with a pairing code appears in MY ROBOTS on your dashboard.',
+      [
+        'Open ',
+        { text: 'Add Robots', page: 'add-robots' },
+        ', find your robot’s make and model, and add its license to your cart. After checkout, an unpaired license with a pairing code appears in MY ROBOTS on your dashboard.',
+      ],
       'Install and open the Hub on a computer connected to the robot, then enter the pairing code to pair the robot with that license.',
     ],
   },
@@ -26,7 +46,11 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     question: 'Why does my robot show as Inactive?',
     answer: [
       'Inactive means the robot is not reporting to us right now. Check that the robot is switched on and connected to the network, and that the Hub is running on the computer it is connected to.',
-      'If it stays inactive, the documentation has a troubleshooting guide, or you can get in touch with our support team.',
+      [
+        'If it stays inactive, the documentation has a troubleshooting guide, or you can ',
+        { text: 'get in touch with our support team', page: 'support' },
+        '.',
+      ],
     ],
   },
   {
@@ -50,7 +74,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     question: 'What is the difference between a robot license and a flexible license?',
     answer: [
       'A robot driver license is bought for one robot model and lasts a year. It belongs to you and can be paired with one physical robot of that model.',
-      'Flexible licenses come with some subscription plans as a number of slots. In Flexible Licenses you choose which approved robot models fill your slots, and you can change the selection later; robots using a replaced license need pairing again.',
+      'Flexible licenses come with some subscription plans as a number of slots. Each slot holds a license for one approved robot model, and the selection can be changed later; robots using a replaced license need pairing again.',
     ],
   },
   {
@@ -65,8 +89,12 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'subscription-change',
     question: 'How do I upgrade, update payment details or cancel my subscription?',
     answer: [
-      'Open Subscription Dashboard. To upgrade, choose a higher plan and complete the checkout. To change your card or cancel, use Update Payment Info / Cancel, which opens our payment provider’s secure billing page.',
-      'If a change does not appear straight away, use Refresh Subscriptions.',
+      ['Your current plan is shown on your ', { text: 'Profile', page: 'profile' }, ' page.'],
+      [
+        'Plans cannot be changed in the portal yet. To upgrade, update your payment details or cancel, ',
+        { text: 'send us a request through Support', page: 'support' },
+        ' and our team will make the change for you.',
+      ],
     ],
   },
   {

@@ -1,9 +1,38 @@
 import { Link } from '@tanstack/react-router';
 import { BookOpenIcon, LifeBuoyIcon } from 'lucide-react';
+import { AddRobotsLink } from '@/components/links/add-robots-link';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Button } from '@/components/ui/button';
 import { env } from '@/config/env';
-import { FAQ_ITEMS } from './faq-items';
+import { FAQ_ITEMS, type FaqSegment, type FaqTarget, paragraphText } from './faq-items';
+
+const inlineLink = 'font-medium text-primary underline underline-offset-4';
+
+function PageLink({ page, children }: { page: FaqTarget; children: string }) {
+  if (page === 'add-robots') return <AddRobotsLink className={inlineLink}>{children}</AddRobotsLink>;
+  return (
+    <Link to={page === 'support' ? '/dashboard/support' : '/dashboard/user/profile'} className={inlineLink}>
+      {children}
+    </Link>
+  );
+}
+
+function Paragraph({ paragraph }: { paragraph: string | readonly FaqSegment[] }) {
+  if (typeof paragraph === 'string') return <p>{paragraph}</p>;
+  return (
+    <p>
+      {paragraph.map((segment) =>
+        typeof segment === 'string' ? (
+          segment
+        ) : (
+          <PageLink key={segment.text} page={segment.page}>
+            {segment.text}
+          </PageLink>
+        ),
+      )}
+    </p>
+  );
+}
 
 export function FaqPage() {
   return (
@@ -22,7 +51,7 @@ export function FaqPage() {
             </AccordionTrigger>
             <AccordionContent className="space-y-2 text-muted-foreground">
               {item.answer.map((paragraph) => (
-                <p key={paragraph}>{paragraph}</p>
+                <Paragraph key={paragraphText(paragraph)} paragraph={paragraph} />
               ))}
             </AccordionContent>
           </AccordionItem>

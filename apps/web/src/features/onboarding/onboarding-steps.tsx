@@ -1,4 +1,5 @@
 import { PRODUCT_NAME } from '@portal/contract';
+import { Link } from '@tanstack/react-router';
 import {
   BookOpenIcon,
   BotIcon,
@@ -9,7 +10,9 @@ import {
   SparklesIcon,
 } from 'lucide-react';
 import type * as React from 'react';
+import { AddRobotsLink } from '@/components/links/add-robots-link';
 import { env } from '@/config/env';
+import { closeTour } from './onboarding-store';
 
 export interface OnboardingStep {
   icon: LucideIcon;
@@ -18,7 +21,18 @@ export interface OnboardingStep {
   link?: { label: string; href: string };
 }
 
-/** The six steps of spec/000 §2, in order. `name` is what greetingName() returned. */
+const inlineLink = 'font-medium text-primary underline underline-offset-4';
+
+/**
+ * Following a link to a portal page ends the tour, as closing it does: the page would otherwise
+ * open behind the dialog. The tour can be replayed from the sidebar.
+ */
+const leaveTour = () => closeTour();
+
+/**
+ * The six steps of spec/000 §2, in order. `name` is what greetingName() returned. The texts name
+ * only pages that exist: the Subscription Dashboard and Flexible Licenses come with later work.
+ */
 export function onboardingSteps(name: string): OnboardingStep[] {
   return [
     {
@@ -47,8 +61,11 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       body: (
         <p>
           Your dashboard lists your robots: paired robots with their status, unpaired licenses with their pairing code,
-          and robots other people share with you. Use <strong>Add Robots</strong> to buy a license for another model,
-          then enter its pairing code in the Hub to pair it.
+          and robots other people share with you. Use{' '}
+          <AddRobotsLink className={inlineLink} onClick={leaveTour}>
+            Add Robots
+          </AddRobotsLink>{' '}
+          to buy a license for another model, then enter its pairing code in the Hub to pair it.
         </p>
       ),
     },
@@ -57,9 +74,15 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       title: 'Manage your subscription',
       body: (
         <p>
-          Under <strong>Subscriptions</strong>, the Subscription Dashboard shows your current plan, lets you upgrade and
-          update your payment details. Plans with flexible license slots let you choose which robot models fill them in{' '}
-          <strong>Flexible Licenses</strong>.
+          Your plan sets your yearly dial time and whether you have flexible license slots. Your{' '}
+          <Link to="/dashboard/user/profile" className={inlineLink} onClick={leaveTour}>
+            Profile
+          </Link>{' '}
+          shows which plan you are on. To upgrade, update your payment details or cancel, send us a request through{' '}
+          <Link to="/dashboard/support" className={inlineLink} onClick={leaveTour}>
+            Support
+          </Link>
+          .
         </p>
       ),
     },

@@ -5,6 +5,7 @@ import type * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { env } from '@/config/env';
 import { useAuth } from '@/lib/auth';
+import { formatLongDateGB } from '@/lib/dates';
 import { cn } from '@/lib/utils';
 import { DATA_RETENTION_YEARS } from './privacy-data-usage';
 import { PrivacyDataUsageDialog } from './privacy-data-usage-dialog';
@@ -73,6 +74,14 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
           services around them, why we collect it, how long we keep it and what your rights are. We are the data
           controller for this data under the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act
           2018.
+        </p>
+        <p className="font-medium">
+          Effective from{' '}
+          <time dateTime={env.privacyPolicyEffectiveDate}>
+            {/* An ISO date is midnight UTC; read in UTC it is the same day everywhere. */}
+            {formatLongDateGB(Date.parse(env.privacyPolicyEffectiveDate), 'UTC')}
+          </time>
+          .
         </p>
       </header>
 
@@ -228,7 +237,7 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
         <p>
           We review this policy regularly and update it when our services or the law change. If a change affects how we
           use your data in a significant way, we will tell you by email or with a notice in the portal before it takes
-          effect. This page always shows the current version.
+          effect. This page always shows the current version and the date from which it applies.
         </p>
       </Section>
 
@@ -238,11 +247,21 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
           <a className={mailLink} href={`mailto:${env.privacyEmail}`}>
             {env.privacyEmail}
           </a>
-          . For help with your account, robots or subscription, visit our{' '}
-          <a className={mailLink} href={env.supportUrl} target="_blank" rel="noreferrer">
-            support centre
-            <span className="sr-only"> (opens in a new tab)</span>
-          </a>
+          . For help with your account, robots or subscription,{' '}
+          {env.supportUrl.startsWith('mailto:') ? (
+            // A deployment may give a support mailbox instead of a help centre (SUPPORT_URL).
+            <a className={mailLink} href={env.supportUrl}>
+              email our support team
+            </a>
+          ) : (
+            <>
+              visit our{' '}
+              <a className={mailLink} href={env.supportUrl} target="_blank" rel="noreferrer">
+                support centre
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </>
+          )}
           .
         </p>
       </Section>

@@ -7,19 +7,24 @@ import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useUserTime } from '@/lib/user-time';
 import { DIAL_PANEL_TEXT, dialPanelState } from '../dial-time-panel-state';
+import { formatPercent } from '../dial-time-pie';
 import { dialTimeTier } from '../dial-time-tier';
-import { DialTimePie, formatPercent, POOL_STYLE } from './dial-time-pie';
+import { POOL_STYLE, type Pool, PoolPie } from './dial-time-pie';
 
 const minutes = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'minute' : 'minutes'}`;
 
-function PoolLegend({ pool, summary }: { pool: keyof typeof POOL_STYLE; summary: DialSummary }) {
+/** One pool: its own pie, the percentage remaining as the label, and the minutes behind it. */
+function PoolFigure({ pool, summary }: { pool: Pool; summary: DialSummary }) {
   const p = summary[pool];
   return (
-    <li className="flex items-start gap-2">
-      <span aria-hidden className={`mt-1 size-3 shrink-0 rounded-sm ${POOL_STYLE[pool].swatch}`} />
-      <span>
-        <span className="font-medium">{POOL_STYLE[pool].label}</span>: {formatPercent(p.percentRemaining)} remaining
-        <span className="block text-xs text-muted-foreground">
+    <li className="flex items-center gap-3">
+      <PoolPie pool={pool} summary={summary} />
+      <span className="flex min-w-0 flex-col text-sm">
+        <span className="font-medium">{POOL_STYLE[pool].label}</span>
+        <span>
+          <span className="text-lg font-semibold tabular-nums">{formatPercent(p.percentRemaining)}</span> remaining
+        </span>
+        <span className="text-xs text-muted-foreground">
           {minutes(p.remaining)} of {minutes(p.total)}
         </span>
       </span>
@@ -114,25 +119,23 @@ export function DialTimePanel({ email, userId, buyMoreTimeSlot }: DialTimePanelP
             </p>
           )}
           <div className="flex flex-col gap-5 md:flex-row md:items-center">
-            <div className="flex items-center gap-4 sm:gap-5">
-              <DialTimePie summary={state.summary} />
-              <div className="flex min-w-0 flex-col gap-3">
-                <p>
-                  <span className="block text-sm text-muted-foreground">Remaining dial time</span>
-                  <span className="text-2xl font-semibold" data-testid="remaining-minutes">
-                    {minutes(state.summary.remaining)}
-                  </span>
+            <div className="flex min-w-0 flex-col gap-3">
+              <p>
+                <span className="block text-sm text-muted-foreground">Remaining dial time</span>
+                <span className="text-2xl font-semibold" data-testid="remaining-minutes">
+                  {minutes(state.summary.remaining)}
+                </span>
+              </p>
+              {/* One pie per pool, each against its own total: the two percentages do not add up. */}
+              <ul aria-label="Dial time by pool" className="flex flex-wrap gap-x-8 gap-y-3">
+                <PoolFigure pool="durable" summary={state.summary} />
+                <PoolFigure pool="perishable" summary={state.summary} />
+              </ul>
+              {nextAllocationDays > 0 && (
+                <p className="text-xs text-muted-foreground">
+                  Your yearly allocation renews in {nextAllocationDays} {nextAllocationDays === 1 ? 'day' : 'days'}.
                 </p>
-                <ul className="flex flex-col gap-2 text-sm">
-                  <PoolLegend pool="durable" summary={state.summary} />
-                  <PoolLegend pool="perishable" summary={state.summary} />
-                </ul>
-                {nextAllocationDays > 0 && (
-                  <p className="text-xs text-muted-foreground">
-                    Your yearly allocation renews in {nextAllocationDays} {nextAllocationDays === 1 ? 'day' : 'days'}.
-                  </p>
-                )}
-              </div>
+              )}
             </div>
             {(state.showUpgrade || buyMoreTime) && (
               <div className="flex flex-col gap-3 md:ml-auto md:max-w-xs">

@@ -1,34 +1,33 @@
 import type { DialSummary } from '@portal/contract';
-import { pieSlices } from '../dial-time-pie';
+import { formatPercent, poolPie } from '../dial-time-pie';
 
+export type Pool = 'durable' | 'perishable';
+
+// Each fill keeps at least 3:1 against the muted disc it sits on, in light and dark theme.
 export const POOL_STYLE = {
-  durable: { label: 'Durable time', fill: 'fill-primary', swatch: 'bg-primary' },
-  perishable: { label: 'Perishable time', fill: 'fill-amber-500', swatch: 'bg-amber-500' },
-} as const;
+  durable: { label: 'Durable time', fill: 'fill-primary' },
+  perishable: { label: 'Perishable time', fill: 'fill-amber-600 dark:fill-amber-400' },
+} as const satisfies Record<Pool, { label: string; fill: string }>;
 
-export const formatPercent = (n: number) => `${Math.round(n)}%`;
+const R = 46;
 
-/** The pie of durable and perishable time as percentages remaining; its label says the same in words. */
-export function DialTimePie({ summary }: { summary: DialSummary }) {
-  const slices = pieSlices(
-    [
-      { key: 'durable', value: summary.durable.percentRemaining },
-      { key: 'perishable', value: summary.perishable.percentRemaining },
-    ],
-    { cx: 50, cy: 50, r: 48 },
-  );
-  const label = `Durable time ${formatPercent(summary.durable.percentRemaining)} remaining, perishable time ${formatPercent(summary.perishable.percentRemaining)} remaining`;
+/**
+ * One pool's pie (spec/001 §2): the remaining share of that pool's own total, on a disc that stands
+ * for the whole pool. Its text alternative says the percentage the panel prints beside it.
+ */
+export function PoolPie({ pool, summary }: { pool: Pool; summary: DialSummary }) {
+  const percent = summary[pool].percentRemaining;
+  const { path } = poolPie(percent, { cx: 50, cy: 50, r: R });
   return (
-    <svg viewBox="0 0 100 100" role="img" aria-label={label} className="size-24 shrink-0 sm:size-32">
-      <circle cx="50" cy="50" r="48" className="fill-muted" />
-      {slices.map((slice) => (
-        <path
-          key={slice.key}
-          d={slice.path}
-          className={`${POOL_STYLE[slice.key as keyof typeof POOL_STYLE].fill} stroke-card`}
-          strokeWidth={slices.length > 1 ? 1.5 : 0}
-        />
-      ))}
+    <svg
+      viewBox="0 0 100 100"
+      role="img"
+      aria-label={`${POOL_STYLE[pool].label}: ${formatPercent(percent)} remaining`}
+      className="size-16 shrink-0 sm:size-20"
+      data-testid={`${pool}-pie`}
+    >
+      <circle cx="50" cy="50" r={R} className="fill-muted stroke-border" strokeWidth={2} />
+      {path && <path d={path} className={POOL_STYLE[pool].fill} />}
     </svg>
   );
 }

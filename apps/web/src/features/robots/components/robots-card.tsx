@@ -4,6 +4,7 @@ import { ROBOT_NAME_FONT_MAX_PX, ROBOT_NAME_FONT_MIN_PX } from '@/config/constan
 import { useFitText } from '@/hooks/use-fit-text';
 import { cn } from '@/lib/utils';
 import type { RobotCardModel } from '../robots-cards';
+import { RobotArtwork } from './robot-artwork';
 import { RobotStatus } from './robots-status';
 
 export const PAIRING_CODE_LABEL = 'Pairing Code';
@@ -40,13 +41,12 @@ function CardBody({ card }: { card: RobotCardModel }) {
         </div>
         {card.isFlexible && <Badge variant="outline">{FLEX_BADGE}</Badge>}
       </div>
-      <img
+      <RobotArtwork
         src={card.image}
         alt={`${card.model || 'Robot'} illustration`}
-        className="mx-auto aspect-square w-full max-w-36 rounded-lg object-contain"
-        loading="lazy"
-        width={144}
-        height={144}
+        size={144}
+        lazy
+        className="mx-auto aspect-square w-full max-w-36"
       />
       {card.pairCode ? (
         <p className="flex flex-wrap items-baseline justify-between gap-x-2 text-sm">

@@ -25,6 +25,7 @@ import { useRobots } from '../api/robots-get-robots';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useUnpair } from '../api/robots-unpair';
 import { findManagedRobot, licensesWithRobot, robotStatusLabel } from '../robots-cards';
+import { RobotArtwork } from './robot-artwork';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
 import { RobotStatus } from './robots-status';
@@ -85,12 +86,11 @@ function RobotDetails({ robot, license }: { robot: Robot | undefined; license: R
         <CardTitle>Robot</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-4 sm:flex-row">
-        <img
+        <RobotArtwork
           src={robotImage(rawModel)}
           alt={`${shown.model || 'Robot'} illustration`}
-          width={120}
-          height={120}
-          className="size-28 shrink-0 rounded-lg"
+          size={120}
+          className="size-28 shrink-0"
         />
         <dl className="grid min-w-0 flex-1 grid-cols-1 gap-3 sm:grid-cols-2">
           <Field label="Name">{robot?.name || '-'}</Field>
