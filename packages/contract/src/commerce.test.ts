@@ -22,6 +22,7 @@ describe('the spec/001 services', () => {
         'ListSubscriptions',
         'GetSubscription',
         'HandlePurchase',
+        'ConfirmPurchase',
         'CreateBillingPortalSession',
       ],
     ],
@@ -106,12 +107,20 @@ describe('HandlePurchase', () => {
     expect(req.safeParse({ ...base, session: { ...base.session, ...change } }).success).toBe(false);
   });
 
-  it('answers a session url and id', () => {
+  it('answers the session with the server's total', () => {
     const res = payment.actions.HandlePurchase.response.parse({
-      session: { session_url: 'https://pay/x', session_id: 'cs_1' },
+      session: { session_url: 'https://pay/x', session_id: 'cs_1', amount: 1999, currency: 'gbp' },
       error: OK,
     });
-    expect(res.session?.session_id).toBe('cs_1');
+    expect(res.session).toEqual({ session_url: 'https://pay/x', session_id: 'cs_1', amount: 1999, currency: 'gbp' });
+  });
+
+  it.each([
+    ['no amount', { session_url: 'https://pay/x', session_id: 'cs_1', currency: 'gbp' }],
+    ['a fractional amount', { session_url: 'https://pay/x', session_id: 'cs_1', amount: 19.99, currency: 'gbp' }],
+    ['an unknown currency', { session_url: 'https://pay/x', session_id: 'cs_1', amount: 1999, currency: 'eur' }],
+  ])('refuses a session answer with %s', (_label, session) => {
+    expect(payment.actions.HandlePurchase.response.safeParse({ session, error: OK }).success).toBe(false);
   });
 });
 
