@@ -219,12 +219,14 @@ export type Purchase = z.infer<typeof purchase>;
 
 // ---- the service -----------------------------------------------------------------------------
 
-// Planned: an open commerce issue builds it; until then the server does not mount it.
+// Live for the buying path (commerce issue); the subscription actions are planned: the
+// subscriptions issue builds them, and until then the server answers UNKNOWN_ACTION.
 export const payment = service(
   'payment',
   '/api/stripe',
   {
     GetActiveUserSubscription: action({
+      status: 'planned',
       summary: "The signed-in user's active tier subscriptions and the override kind of a gifted one.",
       auth: 'bearer',
       request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
@@ -243,6 +245,7 @@ export const payment = service(
       response: response({ customer_id: z.string().optional() }),
     }),
     ListSubscriptions: action({
+      status: 'planned',
       summary: "The signed-in user's tier and robot-driver subscriptions, every status.",
       auth: 'bearer',
       request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
@@ -252,6 +255,7 @@ export const payment = service(
       }),
     }),
     GetSubscription: action({
+      status: 'planned',
       summary: "One of the signed-in user's payment-provider subscriptions, with its items.",
       auth: 'bearer',
       request: z.object({ token: bodyToken, email: normalisedEmail, subscription_id: stripeId }),
@@ -296,6 +300,7 @@ export const payment = service(
       response: response({ purchase: purchase }),
     }),
     CreateBillingPortalSession: action({
+      status: 'planned',
       summary: "Open the payment provider's billing portal for the signed-in user; answers its address.",
       auth: 'bearer',
       request: z.object({
