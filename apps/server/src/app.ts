@@ -16,6 +16,8 @@ import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
 import { licensePlugin } from './modules/license/license.routes.ts';
 import { operatorPlugin } from './modules/operator/operator.routes.ts';
+import { paymentPlugin } from './modules/payment/payment.routes.ts';
+import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
 import { supportPlugin } from './modules/support/support.routes.ts';
 import { timePlugin } from './modules/time/time.routes.ts';
@@ -150,6 +152,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     timePlugin,
     assetsPlugin,
     operatorPlugin,
+    paymentPlugin,
+    sandboxPlugin,
   ])
     await app.register(routes, routeOptions);
 
