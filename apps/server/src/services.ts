@@ -15,6 +15,7 @@ import { loadCatalogue } from './modules/payment/catalogue.ts';
 import type { PaymentProvider } from './modules/payment/payment.provider.ts';
 import { PaymentService } from './modules/payment/payment.service.ts';
 import { SandboxProvider } from './modules/payment/sandbox.provider.ts';
+import { StripeProvider } from './modules/payment/stripe.provider.ts';
 import { RobotService } from './modules/robots/robots.service.ts';
 import { SubscriptionService } from './modules/subscriptions/subscriptions.service.ts';
 import { SupportService } from './modules/support/support.service.ts';
@@ -53,12 +54,22 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
   robots = new RobotService(db, clock, licenses);
   const slots = new FlexSlotService(db, clock, licenses);
   const time = new TimeService(db, clock, subscriptions);
-  // docs/decisions/017: the sandbox unless Stripe's keys are set (app.ts passes the Stripe provider).
+  // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
   const payments = new PaymentService(
     db,
     clock,
     mailer,
-    provider ?? new SandboxProvider(db, loadCatalogue(), config.PUBLIC_URL),
+    provider ??
+      (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+        ? new StripeProvider(
+            {
+              secretKey: config.STRIPE_SECRET_KEY,
+              webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+              apiBase: config.STRIPE_API_BASE,
+            },
+            clock,
+          )
+        : new SandboxProvider(db, loadCatalogue(), config.PUBLIC_URL)),
     config.PUBLIC_URL,
     { licenses, time, subscriptions },
   );

@@ -95,6 +95,11 @@ export const paymentRepository = {
     return ex.select().from(robotDriverSubscriptions).where(eq(robotDriverSubscriptions.userId, userId));
   },
 
+  async eventRecorded(ex: Executor, id: string): Promise<boolean> {
+    const [row] = await ex.select({ id: providerEvents.id }).from(providerEvents).where(eq(providerEvents.id, id));
+    return Boolean(row);
+  },
+
   /** Records a webhook event id; false when it was recorded before (a replay). */
   async recordEvent(ex: Executor, row: typeof providerEvents.$inferInsert): Promise<boolean> {
     const rows = await ex

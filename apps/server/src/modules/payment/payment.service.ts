@@ -68,6 +68,16 @@ export class PaymentService {
     return repo.session(this.db, id);
   }
 
+  /** Whether a provider's webhook event was handled before. */
+  async eventSeen(id: string): Promise<boolean> {
+    return repo.eventRecorded(this.db, id);
+  }
+
+  /** Records a handled webhook event id (once; a second record is a no-op). */
+  async recordEvent(id: string, type: string): Promise<void> {
+    await repo.recordEvent(this.db, { id, type, receivedAt: this.clock.now() });
+  }
+
   now(): Date {
     return this.clock.now();
   }

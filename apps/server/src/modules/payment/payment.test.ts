@@ -309,6 +309,16 @@ describe('the sandbox checkout', () => {
     );
   });
 
+  it('has no Stripe webhook: the sandbox answers 404 there', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      payload: '{}',
+    });
+    expect(res.statusCode).toBe(404);
+  });
+
   it('answers 404 for an unknown checkout page', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/sandbox/checkout/cs_sandbox_nothing' });
     expect(res.statusCode).toBe(404);
