@@ -1,6 +1,7 @@
 import { payment } from '@portal/contract';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli.ts';
 import type { Database } from '../../db/client.ts';
 import { as, closeApp, driverAsset, expectFieldError, roboticsConfig, signIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp, testConfig } from '../../test/harness.ts';
@@ -88,6 +89,39 @@ async function newSession(user: Awaited<ReturnType<typeof signIn>>) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.session as { session_id: string; session_url: string; amount: number };
 }
+
+describe('catalogue:push', () => {
+  it('creates the catalogue in an empty Stripe, then changes nothing', async () => {
+    const empty = await startStripeStandIn();
+    try {
+      const config = testConfig({
+        STRIPE_SECRET_KEY: 'sk_test_standin0123456789',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_BASE: empty.url,
+      });
+      const lines: string[] = [];
+      const ctx = { db: t.app.deps.db, config, clock: t.clock, out: (l: string) => lines.push(l) };
+      await runCli(['catalogue:push'], ctx);
+      const catalogue = loadCatalogue();
+      const priceCount = catalogue.products.reduce((n, p) => n + p.prices.length, 0);
+      expect(empty.products.size).toBe(catalogue.products.length);
+      expect(empty.prices.size).toBe(priceCount);
+      expect(empty.products.get('prod_driver_pepper')?.metadata).toMatchObject({
+        BOW_SORTING: 'driver',
+        BOW_UUID: 'driver-pepper',
+      });
+      const posts = empty.posts.length;
+      lines.length = 0;
+      await runCli(['catalogue:push'], ctx);
+      expect(empty.posts.length).toBe(posts);
+      expect(lines.at(-1)).toBe(
+        `catalogue pushed: 0 created, 0 updated, ${catalogue.products.length + priceCount} unchanged`,
+      );
+    } finally {
+      await empty.close();
+    }
+  });
+});
 
 describe('Stripe configuration', () => {
   it('needs both keys or neither', () => {
