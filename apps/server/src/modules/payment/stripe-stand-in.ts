@@ -92,8 +92,8 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
       });
     if (req.method === 'POST') posts.push({ path: url.pathname, params });
     const path = url.pathname;
-    const m = (re: RegExp) => re.exec(path);
-    let match: RegExpExecArray | null;
+    const productPath = /^\/v1\/products\/([^/]+)$/.exec(path);
+    const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
 
     if (req.method === 'POST' && path === '/v1/customers')
       return send(200, {
@@ -117,8 +117,8 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
       );
       return send(200, list(all, path));
     }
-    if ((match = m(/^\/v1\/products\/([^/]+)$/))) {
-      const id = decodeURIComponent(match[1] as string);
+    if (productPath) {
+      const id = decodeURIComponent(productPath[1] as string);
       const existing = products.get(id);
       if (req.method === 'GET') return existing ? send(200, existing) : missing();
       if (!existing) return missing();
@@ -178,8 +178,8 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
       sessions.set(id, session);
       return send(200, session);
     }
-    if (req.method === 'GET' && (match = m(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
-      const session = sessions.get(decodeURIComponent(match[1] as string));
+    if (req.method === 'GET' && sessionPath) {
+      const session = sessions.get(decodeURIComponent(sessionPath[1] as string));
       return session ? send(200, session) : missing();
     }
     return missing();
