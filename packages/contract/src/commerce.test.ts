@@ -22,6 +22,7 @@ describe('the spec/001 services', () => {
         'ListSubscriptions',
         'GetSubscription',
         'HandlePurchase',
+        'ConfirmPurchase',
         'CreateBillingPortalSession',
       ],
     ],
@@ -108,10 +109,21 @@ describe('HandlePurchase', () => {
 
   it('answers a session url and id', () => {
     const res = payment.actions.HandlePurchase.response.parse({
-      session: { session_url: 'https://pay/x', session_id: 'cs_1' },
+      session: { session_url: 'https://pay/x', session_id: 'cs_1', amount: 14_900, currency: 'gbp' },
       error: OK,
     });
     expect(res.session?.session_id).toBe('cs_1');
+  });
+
+  it('leaves the subscription actions planned until the subscriptions issue builds them', () => {
+    const planned = Object.entries(payment.actions)
+      .filter(([, def]) => def.status === 'planned')
+      .map(([name]) => name);
+    expect(planned.sort()).toEqual(
+      ['CreateBillingPortalSession', 'GetActiveUserSubscription', 'GetSubscription', 'ListSubscriptions'].sort(),
+    );
+    expect(payment.status).toBe('live');
+    expect(payment.actions.HandlePurchase.status).toBe('live');
   });
 });
 
