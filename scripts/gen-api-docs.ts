@@ -1,7 +1,7 @@
 // Writes docs/api.md from the contract: every service, action, request and response field.
 // `--check` fails when the committed file is stale (CI runs it).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type ActionDef, ErrorCodes, services } from '@portal/contract';
+import { type ActionDef, ErrorCodes, isPlannedAction, services } from '@portal/contract';
 import { z } from 'zod';
 
 type Schema = {
@@ -115,10 +115,14 @@ for (const service of Object.values(services)) {
       '**Planned**: this service is not served yet; an open issue builds it. The reference below is its contract.\n\n';
   md += '| action | auth | summary |\n|---|---|---|\n';
   for (const [name, def] of Object.entries(service.actions as Record<string, ActionDef>))
-    md += `| [${name}](#${service.name.toLowerCase()}-${name.toLowerCase().replace(/[^a-z0-9_-]/g, '')}) | ${def.auth}${def.caller ? ` (${def.caller})` : ''} | ${def.summary} |\n`;
+    md += `| [${name}](#${service.name.toLowerCase()}-${name.toLowerCase().replace(/[^a-z0-9_-]/g, '')}) | ${def.auth}${def.caller ? ` (${def.caller})` : ''} | ${isPlannedAction(def) ? '**planned**: not served yet. ' : ''}${def.summary} |\n`;
   md += '\n';
   for (const [name, def] of Object.entries(service.actions as Record<string, ActionDef>)) {
-    md += `### ${service.name} ${name}\n\n${def.summary}\n\nRequest (\`"action": "${name}"\` plus):\n\n${table(def.request, 'input')}\nResponse:\n\n${table(def.response, 'output')}\n`;
+    const plannedNote =
+      isPlannedAction(def) && service.status !== 'planned'
+        ? '**Planned**: not served yet (the server answers UNKNOWN_ACTION); an open issue builds it.\n\n'
+        : '';
+    md += `### ${service.name} ${name}\n\n${plannedNote}${def.summary}\n\nRequest (\`"action": "${name}"\` plus):\n\n${table(def.request, 'input')}\nResponse:\n\n${table(def.response, 'output')}\n`;
   }
 }
 

@@ -17,6 +17,9 @@ import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
 import { licensePlugin } from './modules/license/license.routes.ts';
 import { operatorPlugin } from './modules/operator/operator.routes.ts';
+import { paymentPlugin } from './modules/payment/payment.routes.ts';
+import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
+import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
 import { supportPlugin } from './modules/support/support.routes.ts';
 import { timePlugin } from './modules/time/time.routes.ts';
@@ -151,6 +154,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     timePlugin,
     assetsPlugin,
     operatorPlugin,
+    paymentPlugin,
+    sandboxPlugin,
+    stripeWebhookPlugin,
   ])
     await app.register(routes, routeOptions);
 

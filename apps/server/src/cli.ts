@@ -22,6 +22,9 @@ import { assetRepository } from './modules/assets/assets.repository.ts';
 import { parseVersion } from './modules/assets/assets.service.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
 import type { OperatedAccount } from './modules/operator/operator.service.ts';
+import { pushCatalogue } from './modules/payment/catalogue.push.ts';
+import { loadCatalogue } from './modules/payment/catalogue.ts';
+import { stripeClient } from './modules/payment/stripe.provider.ts';
 import { HUB_ASSET_ID } from './seed-demo-data.ts';
 import { buildServices, type Services } from './services.ts';
 
@@ -43,6 +46,8 @@ export const USAGE = `usage: npx tsx apps/server/src/cli.ts <command>
                                                os windows|mac|linux; arch amd64|arm64 (windows,
                                                mac) or deb|rpm (linux)
   slots:set <email> <n>                        how many flexible license slots an account has
+  catalogue:push                               copy the committed catalogue to Stripe (needs
+                                               STRIPE_SECRET_KEY); running it again changes nothing
 `;
 
 export class UsageError extends Error {}
@@ -191,6 +196,12 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const user = await userByEmail(services, args[0]);
       const amount = await operators.setSlotAmount(user, wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS));
       out(`${user.email}: ${amount} flexible license slot${amount === 1 ? '' : 's'}`);
+      return;
+    }
+    case 'catalogue:push': {
+      if (!config.STRIPE_SECRET_KEY) throw new UsageError('catalogue:push needs STRIPE_SECRET_KEY');
+      const stripe = stripeClient({ secretKey: config.STRIPE_SECRET_KEY, apiBase: config.STRIPE_API_BASE });
+      await pushCatalogue(stripe, loadCatalogue(), out);
       return;
     }
     default:

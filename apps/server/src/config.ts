@@ -81,8 +81,27 @@ export const envSchema = z
     /** Pairing-code attempts (PAIRROBOT) per account and per address, per 15 minutes. */
     RATE_PAIR_PER_ACCOUNT: int(1, 1_000_000).default(10),
     RATE_PAIR_PER_ADDRESS: int(1, 1_000_000).default(30),
+    /** Stripe's secret key: set (with STRIPE_WEBHOOK_SECRET) to sell through Stripe; unset sells through the sandbox. */
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, { error: 'must be a Stripe secret key (sk_test_…, sk_live_…)' })
+      .optional(),
+    /** The signing secret of the Stripe webhook endpoint (whsec_…). */
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9]+$/, { error: 'must be a Stripe webhook signing secret (whsec_…)' })
+      .optional(),
+    /** Where the Stripe SDK sends its calls; only tests set it (a local stand-in of Stripe's API). */
+    STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   })
   .superRefine((env, ctx) => {
+    // Half a Stripe configuration would take payments whose webhooks nobody can verify.
+    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET))
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'],
+        message: 'set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or neither (the sandbox)',
+      });
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
     if (env.NODE_ENV === 'production') productionAddressIssues(env, ctx);

@@ -1,4 +1,4 @@
-import { type ServiceDef, services } from '@portal/contract';
+import { type ActionDef, ErrorCodes, isPlannedAction, type ServiceDef, services } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './db/client.ts';
 import { freshDatabase, type TestApp, testApp } from './test/harness.ts';
@@ -11,6 +11,8 @@ import { freshDatabase, type TestApp, testApp } from './test/harness.ts';
 const NOT_ACTIONS: Record<string, string> = {
   'GET /api/useraction': 'the CSRF token of the call protocol, answered in a header',
   'GET /api/assets/download/:id': 'a signed download link the browser follows; its signature is the permission',
+  'POST /api/stripe/webhook':
+    "Stripe's webhook: Stripe calls it, not a browser; its signature over the raw body is the permission",
 };
 
 let database: Database;
@@ -50,6 +52,24 @@ describe('the contract and the mounted routes', () => {
     // A stale entry would quietly allow a route that a later change brings back.
     for (const route of Object.keys(NOT_ACTIONS)) expect(t.app.mountedRoutes).toContain(route);
   });
+
+  const plannedActions = table
+    .filter(([, s]) => s.status === 'live')
+    .flatMap(([, s]) =>
+      Object.entries(s.actions as Record<string, ActionDef>)
+        .filter(([, def]) => isPlannedAction(def))
+        .map(([name]) => [`${s.path} ${name}`, s.path, name] as const),
+    );
+
+  it.each(plannedActions)(
+    'answers UNKNOWN_ACTION for the planned action %s (drop its planned marker once it is built)',
+    async (_label, path, name) => {
+      const res = await t.api.post(path, { action: name });
+      expect(res.status).toBe(400);
+      expect(res.body.error.Code).toBe(ErrorCodes.UNKNOWN_ACTION.code);
+      expect(res.body.error.Description).toMatch(/^action: /);
+    },
+  );
 
   it('has one service per path', () => {
     const paths = table.map(([, s]) => s.path);

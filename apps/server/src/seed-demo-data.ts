@@ -8,6 +8,7 @@ import {
   type LedgerEntry,
   OverrideKind,
   openPeriod,
+  type SubscriptionStatus,
   type TierShort,
   useEntry,
   type VersionNumber,
@@ -15,12 +16,15 @@ import {
 import { strToU8, zipSync } from 'fflate';
 import type { Config } from './config.ts';
 import type { Db, Executor } from './db/client.ts';
+import type { SessionLine } from './db/tables/payment.ts';
 import type { Clock } from './lib/clock.ts';
 import { noMailer } from './lib/mailer.ts';
 import { hashPassword } from './lib/passwords.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { flexSlotRepository } from './modules/flexible-license/flexible-license.repository.ts';
 import { licenseRepository } from './modules/license/license.repository.ts';
+import { loadCatalogue } from './modules/payment/catalogue.ts';
+import { paymentRepository } from './modules/payment/payment.repository.ts';
 import { robotRepository } from './modules/robots/robots.repository.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
 import { type LedgerWrite, timeRepository } from './modules/time/time.repository.ts';
@@ -110,6 +114,124 @@ async function seedLedger(tx: Executor, userId: string, now: Date, steps: readon
 }
 
 /**
+ * What the demo account bought through the sandbox (docs/decisions/017, 018): a driver session whose
+ * robot-driver subscriptions show every status (the paired Pepper active, the unpaired Tiago_Steel
+ * pending assignment, and three more licenses expired, cancelled and inactive), and a session of
+ * two 300-minute time packages (the ledger's purchase above).
+ */
+async function seedPurchases(
+  tx: Executor,
+  demo: { id: string; email: string },
+  now: Date,
+  opts: {
+    paired: string | undefined;
+    unpaired: string;
+    grant(input: {
+      userId: string;
+      model: string;
+      make: string;
+      assetId: string;
+      startsAt: Date;
+      durationS: number;
+    }): Promise<{
+      license: { id: string };
+    }>;
+  },
+) {
+  const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  const catalogue = new Map(loadCatalogue().products.map((p) => [p.id, p]));
+  const customerId = `cus_sandbox_demo${randomBytes(6).toString('hex')}`;
+  await paymentRepository.saveCustomer(tx, { userId: demo.id, customerId, provider: 'sandbox', createdAt: ago(420) });
+  const billing = {
+    name: 'Demo User',
+    email: demo.email,
+    line1: '1 Demo Street',
+    city: 'London',
+    postcode: 'EC1A 1AA',
+    country: 'United Kingdom',
+  };
+  const lineOf = (productId: string, quantity: number, priceIndex = 0): SessionLine => {
+    const product = catalogue.get(productId);
+    const price = product?.prices[priceIndex];
+    if (!product || !price) throw new Error(`demo purchase: ${productId} is not in the catalogue`);
+    return {
+      product_id: product.id,
+      price_id: price.id,
+      name: product.name,
+      kind: productId.startsWith('prod_time') ? 'time' : 'driver',
+      quantity,
+      unit_amount: price.unit_amount,
+      interval: price.recurring?.interval ?? null,
+    };
+  };
+  const paidSession = async (id: string, lines: SessionLine[], at: Date) => {
+    await paymentRepository.insertSession(tx, {
+      id,
+      userId: demo.id,
+      userEmail: demo.email,
+      provider: 'sandbox',
+      customerId,
+      lines,
+      amount: lines.reduce((sum, l) => sum + l.unit_amount * l.quantity, 0),
+      currency: 'gbp',
+      successUrl: 'http://localhost/dashboard/cart/success',
+      cancelUrl: 'http://localhost/dashboard/cart/cancel',
+      url: '',
+      status: 'paid',
+      billing,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await paymentRepository.claimFulfilment(tx, id, at);
+  };
+
+  // Lite then: the higher of the package's prices (spec/001 §9), the first in the catalogue.
+  await paidSession(`cs_sandbox_demo_time_${randomBytes(6).toString('hex')}`, [lineOf('prod_time_300', 2)], ago(420));
+  const drivers = `cs_sandbox_demo_drivers_${randomBytes(6).toString('hex')}`;
+  await paidSession(
+    drivers,
+    [
+      lineOf('prod_driver_pepper', 1),
+      lineOf('prod_driver_tiago_steel', 1),
+      lineOf('prod_driver_artus_hand', 2),
+      lineOf('prod_driver_tiago_plus_plus', 1),
+    ],
+    ago(400),
+  );
+  const year = 365 * 86_400;
+  const more = [
+    { model: 'Artus_Hand', assetId: 'driver-artus-hand', daysAgo: 400, status: 'expired' },
+    { model: 'Tiago++', assetId: 'driver-tiago-plus-plus', daysAgo: 150, status: 'cancelled' },
+    { model: 'Artus_Hand', assetId: 'driver-artus-hand', daysAgo: 60, status: 'inactive' },
+  ] as const;
+  const rows: { licenseId: string; assetId: string; status: SubscriptionStatus; daysAgo: number }[] = [];
+  if (opts.paired) rows.push({ licenseId: opts.paired, assetId: 'driver-pepper', status: 'active', daysAgo: 200 });
+  rows.push({ licenseId: opts.unpaired, assetId: 'driver-tiago-steel', status: 'pending_assignment', daysAgo: 3 });
+  for (const m of more) {
+    const { license } = await opts.grant({
+      userId: demo.id,
+      model: m.model,
+      make: m.model,
+      assetId: m.assetId,
+      startsAt: ago(m.daysAgo),
+      durationS: year,
+    });
+    rows.push({ licenseId: license.id, assetId: m.assetId, status: m.status, daysAgo: m.daysAgo });
+  }
+  for (const r of rows)
+    await paymentRepository.insertDriverSubscription(tx, {
+      userId: demo.id,
+      robotLicenseId: r.licenseId,
+      assetId: r.assetId,
+      sessionId: drivers,
+      durationS: year,
+      status: r.status,
+      createdAt: ago(r.daysAgo),
+      updatedAt: now,
+    });
+}
+
+/**
  * The demo account's robots, licenses, dial time and downloads (issue 4 item 9): a paired robot
  * that is Active, an unpaired license with its pairing code, a flexible license on an Inactive
  * robot, a robot shared by another account, a Standard subscription, perishable and durable time
@@ -188,7 +310,8 @@ export async function seedDemoData(
     });
     // Lite year: 600 perishable used up, then 45 of the 500 bought. Standard: 1240 of 3000 used.
     await seedLedger(tx, demo.id, now, [
-      lite(420, { buy: 500 }),
+      // Two 300-minute packages, bought through the sandbox (the session is recorded below).
+      lite(420, { buy: 600 }),
       lite(330, { use: 250 }),
       lite(240, { use: 350 }),
       lite(150, { use: 45 }),
@@ -257,6 +380,12 @@ export async function seedDemoData(
       now,
     });
     await flexSlotRepository.upsertSlot(tx, { userId: demo.id, slotId: 1, robotId: '', licenseId: null, now });
+
+    await seedPurchases(tx, demo, now, {
+      paired: (await licenseRepository.ofUser(tx, demo.id)).find((l) => l.robotModel === 'Pepper')?.id,
+      unpaired: unpaired.license.id,
+      grant: (input) => licenses.grantRobotLicense(tx, { ...input, source: 'purchase' }),
+    });
 
     // A colleague's robot, shared with the demo account for 90 days.
     const colleague = await userRepository.insert(tx, {

@@ -9,6 +9,7 @@ import {
   type Robot,
   type RobotLicense,
   robots,
+  SUBSCRIPTION_STATUSES,
   time,
   type UserLicenses,
   type UserTime,
@@ -17,6 +18,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { paymentRepository } from './modules/payment/payment.repository.ts';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
 import { seedDemo } from './seed.ts';
 import { demoInstallerFiles, HUB_BUILDS } from './seed-demo-data.ts';
@@ -75,7 +77,7 @@ describe('demo data', () => {
       has_infinite_time: false,
       total_perishable_time: 3000,
       used_perishable_time: 1240,
-      total_durable_time: 500,
+      total_durable_time: 600,
       used_durable_time: 45,
       time_status: 'available',
     });
@@ -127,10 +129,19 @@ describe('demo data', () => {
     }
   });
 
+  it('has bought drivers, with a robot-driver subscription in every status, and time', async () => {
+    const user = await userRepository.byEmail(t.app.deps.db, email);
+    const rows = await paymentRepository.driverSubscriptionsOf(t.app.deps.db, user!.id);
+    expect(rows.map((r) => r.status).sort()).toEqual([...SUBSCRIPTION_STATUSES].sort());
+    const licenses = (await call(license, 'GetLicenses')).body.user_licenses as UserLicenses;
+    const ids = new Set(licenses.robot_licenses.map((l) => l.robot_license.license_id));
+    for (const row of rows) expect(ids.has(row.robotLicenseId)).toBe(true);
+  });
+
   it('runs once: a second start changes nothing', async () => {
     await seedDemo(t.app.deps.db, t.config, log, t.clock);
     const res = await call(license, 'GetLicenses');
-    expect((res.body.user_licenses as UserLicenses).robot_licenses).toHaveLength(3);
+    expect((res.body.user_licenses as UserLicenses).robot_licenses).toHaveLength(6);
   });
 
   it('lets both demo accounts be deleted with everything they hold', async () => {

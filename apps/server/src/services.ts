@@ -11,6 +11,11 @@ import { Sessions } from './modules/auth/auth.sessions.ts';
 import { FlexSlotService } from './modules/flexible-license/flexible-license.service.ts';
 import { LicenseService } from './modules/license/license.service.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
+import { loadCatalogue } from './modules/payment/catalogue.ts';
+import type { PaymentProvider } from './modules/payment/payment.provider.ts';
+import { PaymentService } from './modules/payment/payment.service.ts';
+import { SandboxProvider } from './modules/payment/sandbox.provider.ts';
+import { StripeProvider } from './modules/payment/stripe.provider.ts';
 import { RobotService } from './modules/robots/robots.service.ts';
 import { SubscriptionService } from './modules/subscriptions/subscriptions.service.ts';
 import { SupportService } from './modules/support/support.service.ts';
@@ -24,6 +29,8 @@ export interface ServiceDeps {
   mailer: Mailer;
   /** where artifact bytes live; the local disk under DATA_DIR by default */
   store?: ArtifactStore;
+  /** the payment provider; the sandbox on the committed catalogue by default */
+  provider?: PaymentProvider;
 }
 
 /**
@@ -31,7 +38,7 @@ export interface ServiceDeps {
  * Route plugins receive this object and never build a service themselves; modules reach each
  * other through these services, never through another module's repository.
  */
-export function buildServices({ config, db, clock, mailer, store }: ServiceDeps) {
+export function buildServices({ config, db, clock, mailer, store, provider }: ServiceDeps) {
   const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
   const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
   const limiter = new RateLimiter(db, clock);
@@ -46,6 +53,26 @@ export function buildServices({ config, db, clock, mailer, store }: ServiceDeps)
   });
   robots = new RobotService(db, clock, licenses);
   const slots = new FlexSlotService(db, clock, licenses);
+  const time = new TimeService(db, clock, subscriptions);
+  // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
+  const payments = new PaymentService(
+    db,
+    clock,
+    mailer,
+    provider ??
+      (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+        ? new StripeProvider(
+            {
+              secretKey: config.STRIPE_SECRET_KEY,
+              webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+              apiBase: config.STRIPE_API_BASE,
+            },
+            clock,
+          )
+        : new SandboxProvider(db, loadCatalogue(), config.PUBLIC_URL)),
+    config.PUBLIC_URL,
+    { licenses, time, subscriptions },
+  );
   const downloadLinks = new DownloadLinks(config.JWT_SECRET, config.DOWNLOAD_LINK_TTL_S, clock);
   return {
     tokens,
@@ -56,7 +83,8 @@ export function buildServices({ config, db, clock, mailer, store }: ServiceDeps)
     licenses,
     robots,
     slots,
-    time: new TimeService(db, clock, subscriptions),
+    time,
+    payments,
     downloadLinks,
     assets: new AssetService(db, clock, store ?? new LocalArtifactStore(artifactsDir(config.dataDir)), downloadLinks),
     support: new SupportService(db, clock, mailer),

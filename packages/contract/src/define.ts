@@ -27,6 +27,24 @@ export interface ActionDef<
   readonly summary: string;
   /** Called by operators or the hub rather than the portal screens. */
   readonly caller?: 'portal' | 'hub' | 'operator' | 'fulfilment';
+  /**
+   * `planned`: written ahead of the server inside a live service; an open issue builds it. The
+   * server mounts no handler for it and answers UNKNOWN_ACTION, as for any unknown action.
+   */
+  readonly status?: ActionStatus;
+}
+
+/** Whether the server answers one action of a live service (`planned`: not yet). */
+export type ActionStatus = 'live' | 'planned';
+
+/** The actions of a service that the server must answer: every one not marked planned. */
+export type LiveActionName<S extends ServiceDef> = {
+  [A in keyof S['actions']]: S['actions'][A]['status'] extends 'planned' ? never : A;
+}[keyof S['actions']];
+
+/** Whether an action is answered by the server (its service live and the action not planned). */
+export function isPlannedAction(def: ActionDef): boolean {
+  return def.status === 'planned';
 }
 
 /**
@@ -47,10 +65,15 @@ export interface ServiceDef<
   readonly status: ServiceStatus;
 }
 
-export function action<Req extends z.ZodType, Res extends z.ZodType, const Auth extends AuthKind>(
-  def: ActionDef<Req, Res, Auth>,
-): ActionDef<Req, Res, Auth> {
-  return def;
+export function action<
+  Req extends z.ZodType,
+  Res extends z.ZodType,
+  const Auth extends AuthKind,
+  const Status extends ActionStatus = 'live',
+>(
+  def: ActionDef<Req, Res, Auth> & { readonly status?: Status },
+): ActionDef<Req, Res, Auth> & { readonly status: Status } {
+  return { ...def, status: (def.status ?? 'live') as Status };
 }
 
 export function service<const Path extends string, const Actions extends Record<string, ActionDef>>(

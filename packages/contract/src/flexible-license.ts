@@ -3,7 +3,7 @@ import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 
 /**
- * The flexible license slots of spec/001 §7 (/api/flexible_license) and docs/architecture.md#commerce-and-flexible-licenses-planned. A user has
+ * The flexible license slots of spec/001 §7 (/api/flexible_license) and docs/architecture.md#commerce. A user has
  * `user_slot_amount` slots, numbered 0 to amount - 1; each holds at most one approved robot model
  * (`robot_id` is the catalogue robot id, '' for an empty slot).
  */

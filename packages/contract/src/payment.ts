@@ -219,94 +219,94 @@ export type Purchase = z.infer<typeof purchase>;
 
 // ---- the service -----------------------------------------------------------------------------
 
-// Planned: an open commerce issue builds it; until then the server does not mount it.
-export const payment = service(
-  'payment',
-  '/api/stripe',
-  {
-    GetActiveUserSubscription: action({
-      summary: "The signed-in user's active tier subscriptions and the override kind of a gifted one.",
-      auth: 'bearer',
-      request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
-      response: activeSubscriptionResponse,
+// Live for the buying path (commerce issue); the subscription actions are planned: the
+// subscriptions issue builds them, and until then the server answers UNKNOWN_ACTION.
+export const payment = service('payment', '/api/stripe', {
+  GetActiveUserSubscription: action({
+    status: 'planned',
+    summary: "The signed-in user's active tier subscriptions and the override kind of a gifted one.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+    response: activeSubscriptionResponse,
+  }),
+  GetProducts: action({
+    summary: 'The catalogue: subscriptions, robot drivers and dial-time packages with their prices.',
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail.optional() }),
+    response: response({ products: z.array(paymentProduct).default([]) }),
+  }),
+  GetCustomerID: action({
+    summary: "The signed-in user's payment-provider customer id, created on first use.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+    response: response({ customer_id: z.string().optional() }),
+  }),
+  ListSubscriptions: action({
+    status: 'planned',
+    summary: "The signed-in user's tier and robot-driver subscriptions, every status.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
+    response: response({
+      user_subscriptions: z.array(userSubscription).default([]),
+      robot_driver_subscriptions: z.array(robotDriverSubscription).default([]),
     }),
-    GetProducts: action({
-      summary: 'The catalogue: subscriptions, robot drivers and dial-time packages with their prices.',
-      auth: 'bearer',
-      request: z.object({ token: bodyToken, email: normalisedEmail.optional() }),
-      response: response({ products: z.array(paymentProduct).default([]) }),
+  }),
+  GetSubscription: action({
+    status: 'planned',
+    summary: "One of the signed-in user's payment-provider subscriptions, with its items.",
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, subscription_id: stripeId }),
+    response: response({ subscription: paymentProviderSubscription.optional() }),
+  }),
+  HandlePurchase: action({
+    summary:
+      'Create a checkout session for the cart lines. The server prices each line from the catalogue; the request carries no amounts.',
+    auth: 'bearer',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
+      customer_id: z.string().max(255).optional(),
+      session: z.object({
+        products: z
+          .array(checkoutLine)
+          .min(1, { error: 'The cart is empty' })
+          .max(MAX_CHECKOUT_LINES, { error: `A checkout holds at most ${MAX_CHECKOUT_LINES} lines` }),
+        success_url: returnUrl,
+        cancel_url: returnUrl,
+      }),
+      /** A hint from the Buy More Time flow; the server decides from the catalogue. */
+      isPurchasingDialTime: z.boolean().optional(),
     }),
-    GetCustomerID: action({
-      summary: "The signed-in user's payment-provider customer id, created on first use.",
-      auth: 'bearer',
-      request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
-      response: response({ customer_id: z.string().optional() }),
-    }),
-    ListSubscriptions: action({
-      summary: "The signed-in user's tier and robot-driver subscriptions, every status.",
-      auth: 'bearer',
-      request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
-      response: response({
-        user_subscriptions: z.array(userSubscription).default([]),
-        robot_driver_subscriptions: z.array(robotDriverSubscription).default([]),
+    response: response({
+      session: z.object({
+        session_id: z.string(),
+        /** where to send the browser: the provider's hosted checkout */
+        session_url: z.string(),
+        /** the server's total of the lines, minor units */
+        amount: minorUnits,
+        currency: Currency,
       }),
     }),
-    GetSubscription: action({
-      summary: "One of the signed-in user's payment-provider subscriptions, with its items.",
-      auth: 'bearer',
-      request: z.object({ token: bodyToken, email: normalisedEmail, subscription_id: stripeId }),
-      response: response({ subscription: paymentProviderSubscription.optional() }),
+  }),
+  ConfirmPurchase: action({
+    summary:
+      'Called by the success page with the session id the provider appended to success_url: fulfils a paid session now if the webhook has not yet (once, whichever comes first) and answers what was bought.',
+    auth: 'bearer',
+    request: z.object({ token: bodyToken, email: normalisedEmail, session_id: stripeId }),
+    response: response({ purchase: purchase }),
+  }),
+  CreateBillingPortalSession: action({
+    status: 'planned',
+    summary: "Open the payment provider's billing portal for the signed-in user; answers its address.",
+    auth: 'bearer',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      return_url: returnUrl,
+      /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
+      customer_id: z.string().max(255).optional(),
     }),
-    HandlePurchase: action({
-      summary:
-        'Create a checkout session for the cart lines. The server prices each line from the catalogue; the request carries no amounts.',
-      auth: 'bearer',
-      request: z.object({
-        token: bodyToken,
-        email: normalisedEmail,
-        /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
-        customer_id: z.string().max(255).optional(),
-        session: z.object({
-          products: z
-            .array(checkoutLine)
-            .min(1, { error: 'The cart is empty' })
-            .max(MAX_CHECKOUT_LINES, { error: `A checkout holds at most ${MAX_CHECKOUT_LINES} lines` }),
-          success_url: returnUrl,
-          cancel_url: returnUrl,
-        }),
-        /** A hint from the Buy More Time flow; the server decides from the catalogue. */
-        isPurchasingDialTime: z.boolean().optional(),
-      }),
-      response: response({
-        session: z.object({
-          session_id: z.string(),
-          /** where to send the browser: the provider's hosted checkout */
-          session_url: z.string(),
-          /** the server's total of the lines, minor units */
-          amount: minorUnits,
-          currency: Currency,
-        }),
-      }),
-    }),
-    ConfirmPurchase: action({
-      summary:
-        'Called by the success page with the session id the provider appended to success_url: fulfils a paid session now if the webhook has not yet (once, whichever comes first) and answers what was bought.',
-      auth: 'bearer',
-      request: z.object({ token: bodyToken, email: normalisedEmail, session_id: stripeId }),
-      response: response({ purchase: purchase }),
-    }),
-    CreateBillingPortalSession: action({
-      summary: "Open the payment provider's billing portal for the signed-in user; answers its address.",
-      auth: 'bearer',
-      request: z.object({
-        token: bodyToken,
-        email: normalisedEmail,
-        return_url: returnUrl,
-        /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
-        customer_id: z.string().max(255).optional(),
-      }),
-      response: response({ session: z.object({ session_url: z.string() }).optional() }),
-    }),
-  },
-  { status: 'planned' },
-);
+    response: response({ session: z.object({ session_url: z.string() }).optional() }),
+  }),
+});

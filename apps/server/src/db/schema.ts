@@ -3,6 +3,7 @@ export * from './tables/accounts.ts';
 export * from './tables/assets.ts';
 export * from './tables/flexible-license.ts';
 export * from './tables/license.ts';
+export * from './tables/payment.ts';
 export * from './tables/robots.ts';
 export * from './tables/subscriptions.ts';
 export * from './tables/support.ts';

@@ -3,6 +3,8 @@ import {
   ApiError,
   describeIssues,
   type ErrorObject,
+  isPlannedAction,
+  type LiveActionName,
   OK,
   OPERATOR_HEADER,
   type ServiceDef,
@@ -34,7 +36,8 @@ export type ResultOf<D extends ActionDef> =
 type ContextOf<D extends ActionDef> = D['auth'] extends 'body' | 'bearer' ? ActionContext : PublicContext;
 
 export type Handler<D extends ActionDef> = (input: z.output<D['request']>, ctx: ContextOf<D>) => Promise<ResultOf<D>>;
-export type Handlers<S extends ServiceDef> = { [A in keyof S['actions']]: Handler<S['actions'][A]> };
+/** A handler for every action of the service that is not planned (planned ones answer UNKNOWN_ACTION). */
+export type Handlers<S extends ServiceDef> = { [A in LiveActionName<S>]: Handler<S['actions'][A]> };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -88,7 +91,8 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
         throw new ApiError('VALIDATION', 'action: Required (a string naming the operation)');
       const def = Object.hasOwn(actions, name) ? actions[name] : undefined;
       const handler = Object.hasOwn(table, name) ? table[name] : undefined;
-      if (!def || !handler)
+      // A planned action is written in the contract ahead of the server (docs/decisions/001).
+      if (!def || !handler || isPlannedAction(def))
         throw new ApiError('UNKNOWN_ACTION', `action: Unknown action '${name}' for ${service.path}`);
 
       const parsed = def.request.safeParse(body);

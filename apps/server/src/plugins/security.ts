@@ -8,6 +8,16 @@ import type { CsrfTokens } from '../lib/csrf.ts';
  * Security headers on every answer, and the spec's CSRF protocol: `GET /api/useraction` answers a
  * token in `x-csrf-token`; every POST under /api must echo it, and a browser's Origin must be ours.
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `false`: a POST under /api that is not a browser call (a payment provider's webhook, proved by
+     * its own signature) skips the Origin and CSRF checks (docs/decisions/006, 017).
+     */
+    csrf?: false;
+  }
+}
+
 export interface SecurityOptions {
   csrf: CsrfTokens;
   clock: Clock;
@@ -54,6 +64,7 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
 
   app.addHook('onRequest', async (request) => {
     if (request.method !== 'POST' || !request.url.startsWith('/api/')) return;
+    if (request.routeOptions.config?.csrf === false) return;
     const origin = request.headers.origin;
     if (origin && origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`)
       throw new ApiError('CSRF', `origin: ${origin} may not call this API`);

@@ -5,7 +5,7 @@ import type { LicenseService } from '../license/license.service.ts';
 import { flexSlotRepository as repo } from './flexible-license.repository.ts';
 
 /**
- * Flexible license slots (docs/architecture.md#commerce-and-flexible-licenses-planned), served for now under /api/dial_manager (GET_SLOTS,
+ * Flexible license slots (docs/architecture.md#commerce), served for now under /api/dial_manager (GET_SLOTS,
  * UPDATE_SLOTS, CLEAR_SLOTS); /api/flexible_license will mount the same service. A slot holds the id
  * of a robot-driver asset of an approved model; saving makes an unpaired flexible license for each
  * changed slot and removes the license a slot no longer holds, in one transaction. A slot whose

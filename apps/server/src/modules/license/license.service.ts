@@ -218,6 +218,38 @@ export class LicenseService {
     });
   }
 
+  /**
+   * A robot-driver license a customer bought (fulfilment, docs/decisions/018): the asset license of
+   * the driver asset when it exists, and the unpaired robot license with its pairing code. Runs in
+   * the caller's transaction, so a failed fulfilment grants nothing.
+   */
+  async grantPurchasedDriver(
+    ex: Executor,
+    input: { userId: string; assetId: string; make: string; model: string; durationS: number },
+  ): Promise<{ license: RobotLicenseRow; code: string }> {
+    const asset = await repo.asset(ex, input.assetId);
+    const now = this.clock.now();
+    const robot = await this.grantRobotLicense(ex, {
+      userId: input.userId,
+      assetId: input.assetId,
+      make: asset?.make ?? input.make,
+      model: asset?.model ?? input.model,
+      durationS: input.durationS,
+      source: 'purchase',
+    });
+    if (asset)
+      await repo.insertAssetLicense(ex, {
+        userId: input.userId,
+        assetId: asset.id,
+        startsAt: now,
+        durationS: input.durationS,
+        endsAt: new Date(now.getTime() + input.durationS * 1000),
+        robotLicenseId: robot.license.id,
+        createdAt: now,
+      });
+    return robot;
+  }
+
   // ---- reading ----
 
   async licensesOf(account: Account): Promise<UserLicenses> {

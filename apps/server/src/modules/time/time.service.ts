@@ -75,9 +75,11 @@ export class TimeService {
   async credit(
     userId: string,
     input: { kind: CreditKind; minutes: number; reason: string; idempotencyKey?: string | undefined },
+    /** the caller's transaction (fulfilment): the credit commits or rolls back with it */
+    ex?: Executor,
   ): Promise<UserTime> {
     const key = input.idempotencyKey ? `add:${input.idempotencyKey}` : null;
-    return this.db.transaction(async (tx) => {
+    return (ex ?? this.db).transaction(async (tx) => {
       const now = this.clock.now();
       await repo.lock(tx, userId, now);
       const ctx = await this.context(tx, userId, now);

@@ -1,0 +1,118 @@
+import { SUBSCRIPTION_STATUSES } from '@portal/contract';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { robotLicenses } from './license.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** What a checkout line sold, priced by the server from the catalogue (docs/architecture.md#commerce). */
+export interface SessionLine {
+  product_id: string;
+  price_id: string;
+  name: string;
+  /** driver, plan or time (BOW_SORTING / BOW_PRICING of the product) */
+  kind: 'driver' | 'plan' | 'time';
+  quantity: number;
+  /** minor units, the catalogue's price (the tier's price for a time package) */
+  unit_amount: number;
+  /** recurring interval of the price; null for a one-time price */
+  interval: 'day' | 'week' | 'month' | 'year' | null;
+}
+
+/** Billing details the hosted checkout collected (the sandbox's form, Stripe's customer details). */
+export interface BillingDetails {
+  name: string;
+  email: string;
+  line1: string;
+  city: string;
+  postcode: string;
+  country: string;
+}
+
+/** A user's payment-provider customer id (GetCustomerID), one per user and provider. */
+export const paymentCustomers = pgTable('payment_customers', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  customerId: text('customer_id').notNull().unique(),
+  provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** A checkout session as HandlePurchase created it: the server's prices, never the client's. */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    /** the provider's session id (cs_sandbox_… or Stripe's cs_…) */
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** the buyer's address when the session was made: where the receipt goes */
+    userEmail: text('user_email').notNull(),
+    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    customerId: text('customer_id').notNull(),
+    lines: jsonb('lines').$type<SessionLine[]>().notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    successUrl: text('success_url').notNull(),
+    cancelUrl: text('cancel_url').notNull(),
+    url: text('url').notNull(),
+    status: text('status', { enum: ['open', 'paid', 'expired'] })
+      .notNull()
+      .default('open'),
+    billing: jsonb('billing').$type<BillingDetails>(),
+    /** the provider's subscription id when the session sold recurring lines */
+    providerSubscriptionId: text('provider_subscription_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('checkout_sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * One row per fulfilled session: its primary key is what makes fulfilment happen once, whichever of
+ * the webhook, the success page or the sandbox's Pay comes first (docs/decisions/017).
+ */
+export const fulfilments = pgTable('fulfilments', {
+  sessionId: text('session_id')
+    .primaryKey()
+    .references(() => checkoutSessions.id, { onDelete: 'cascade' }),
+  fulfilledAt: ts('fulfilled_at').notNull(),
+});
+
+/** Each payment-provider webhook event id, recorded once: a replay changes nothing. */
+export const providerEvents = pgTable('provider_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: ts('received_at').notNull(),
+});
+
+/**
+ * spec/001 §3 robot-driver subscriptions: one per robot-driver license sold (docs/decisions/018).
+ * Kept apart from `subscriptions`, whose active rows decide the tier.
+ */
+export const robotDriverSubscriptions = pgTable(
+  'robot_driver_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    robotLicenseId: uuid('robot_license_id')
+      .notNull()
+      .unique()
+      .references(() => robotLicenses.id, { onDelete: 'cascade' }),
+    assetId: text('asset_id').notNull().default(''),
+    /** the checkout session that sold it; null for demo or operator rows */
+    sessionId: text('session_id').references(() => checkoutSessions.id, { onDelete: 'set null' }),
+    /** the provider's subscription id ('' in the sandbox) */
+    stripeId: text('stripe_id').notNull().default(''),
+    stripeCustomerId: text('stripe_customer_id').notNull().default(''),
+    durationS: integer('duration_s').notNull(),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull().default('pending_assignment'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('robot_driver_subscriptions_user_idx').on(t.userId)],
+);

@@ -1,0 +1,95 @@
+import { license, payment, time } from '@portal/contract';
+import { expect } from 'vitest';
+import { as, type SignedIn } from '../../test/fixtures.ts';
+import type { TestApp } from '../../test/harness.ts';
+
+/** Shared by the payment tests: a cart, a checkout, the sandbox's form posts. */
+
+export const PUBLIC = 'http://localhost:3999';
+export const SUCCESS = `${PUBLIC}/dashboard/cart/success`;
+export const CANCEL = `${PUBLIC}/dashboard/cart/cancel`;
+
+export const line = (id: string, price: string, quantity = 1, extra: Record<string, unknown> = {}) => ({
+  id,
+  selected_price_id: price,
+  quantity,
+  ...extra,
+});
+
+export function checkout(
+  t: TestApp,
+  user: SignedIn,
+  products: unknown[],
+  urls: { success?: string; cancel?: string } = {},
+) {
+  return as(
+    t,
+    user,
+    payment,
+  )('HandlePurchase', {
+    session: { products, success_url: urls.success ?? SUCCESS, cancel_url: urls.cancel ?? CANCEL },
+  });
+}
+
+export async function sessionOf(t: TestApp, user: SignedIn, products: unknown[]) {
+  const res = await checkout(t, user, products);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body as unknown as { session: { session_id: string; session_url: string; amount: number } }).session;
+}
+
+export const GOOD_FORM = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.test',
+  line1: '1 Analytical Row',
+  city: 'London',
+  postcode: 'N1 9GU',
+  country: 'United Kingdom',
+  card_number: '4242 4242 4242 4242',
+  expiry: '12 / 40',
+  cvc: '123',
+};
+
+/** The hosted page of a sandbox session and its form token. */
+export async function openPage(t: TestApp, sessionId: string) {
+  const res = await t.app.inject({ method: 'GET', url: `/sandbox/checkout/${sessionId}` });
+  const token = /name="token" value="([^"]+)"/.exec(res.body)?.[1] ?? '';
+  return { res, token };
+}
+
+/** A form post to the sandbox as the browser sends it from the page. */
+export async function postForm(
+  t: TestApp,
+  sessionId: string,
+  what: 'pay' | 'cancel',
+  form: Record<string, string>,
+  headers: Record<string, string> = { origin: PUBLIC },
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${sessionId}/${what}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(form).toString(),
+  });
+}
+
+export async function robotLicensesOf(t: TestApp, user: SignedIn) {
+  const res = await as(t, user, license)('GetLicenses', {});
+  return (
+    (
+      res.body as unknown as {
+        user_licenses?: {
+          robot_licenses: {
+            pair_code: string;
+            paired_status: boolean;
+            robot_license: { license_id: string; duration: number };
+          }[];
+        };
+      }
+    ).user_licenses?.robot_licenses ?? []
+  );
+}
+
+export async function durableMinutes(t: TestApp, user: SignedIn): Promise<number> {
+  const res = await as(t, user, time)('CHECK_REMAINING_TIME', {});
+  return (res.body as unknown as { user_time: { total_durable_time: number } }).user_time.total_durable_time;
+}

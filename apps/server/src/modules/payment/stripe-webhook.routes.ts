@@ -1,0 +1,65 @@
+import { ApiError, OK } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type Stripe from 'stripe';
+import type { RouteOptions } from '../../services.ts';
+import { StripeProvider, sessionState } from './stripe.provider.ts';
+
+/** The webhook's path: not an action of the contract (contract-coverage.test.ts lists it). */
+export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
+
+/**
+ * Stripe's webhook (docs/decisions/017). Its signature is over the exact bytes Stripe sent, so this
+ * plugin parses JSON as a raw buffer (encapsulated: no other route sees that parser) and the route
+ * skips the browser CSRF check through its config. Each event id is recorded once, after it was
+ * handled: a replay changes nothing, and a failed handling is retried by Stripe.
+ */
+async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
+  const { payments } = services;
+
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.post(STRIPE_WEBHOOK_PATH, { config: { csrf: false } }, async (request) => {
+    const provider = payments.provider;
+    if (!(provider instanceof StripeProvider))
+      throw new ApiError('NOT_FOUND', 'url: Stripe is not configured; this server sells through the sandbox');
+    const header = request.headers['stripe-signature'];
+    const signature = Array.isArray(header) ? header[0] : header;
+    if (!signature) throw new ApiError('VALIDATION', 'stripe-signature: header missing');
+    if (!Buffer.isBuffer(request.body)) throw new ApiError('VALIDATION', 'body: must be the JSON event Stripe sent');
+    let event: Stripe.Event;
+    try {
+      event = provider.verifyEvent(request.body, signature);
+    } catch {
+      throw new ApiError('VALIDATION', 'stripe-signature: does not verify for this body and webhook secret');
+    }
+    if (await payments.eventSeen(event.id)) return { received: true, error: OK };
+
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
+        const state = sessionState(event.data.object);
+        if (state.paid)
+          await payments.fulfil(event.data.object.id, { billing: state.billing, subscriptionId: state.subscriptionId });
+        break;
+      }
+      case 'checkout.session.expired':
+      case 'checkout.session.async_payment_failed':
+        await payments.expire(event.data.object.id);
+        break;
+      default:
+        // Subscription lifecycle events belong to the subscriptions issue; recorded, not acted on.
+        break;
+    }
+    await payments.recordEvent(event.id, event.type);
+    return { received: true, error: OK };
+  });
+}
+
+export const stripeWebhookPlugin = fp(stripeWebhookRoutes, {
+  name: 'stripe-webhook-routes',
+  dependencies: ['security'],
+  encapsulate: true,
+});

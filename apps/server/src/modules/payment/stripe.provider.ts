@@ -1,0 +1,140 @@
+import { type PaymentPrice, type PaymentProduct, paymentPrice } from '@portal/contract';
+import Stripe from 'stripe';
+import type { Clock } from '../../lib/clock.ts';
+import type { CheckoutInput, PaymentProvider, ProviderSession } from './payment.provider.ts';
+
+/** How long Stripe's catalogue is reused: the spec's products go stale after 5 minutes (spec/001 §7). */
+const CATALOGUE_TTL_MS = 60_000;
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** a stand-in of Stripe's API (tests); Stripe's own by default */
+  apiBase?: string | undefined;
+}
+
+/** The SDK client: Stripe's API, or the stand-in at apiBase (tests, docs/decisions/017). */
+export function stripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>): Stripe {
+  const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
+  return new Stripe(settings.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  });
+}
+
+/** A Stripe price as the contract has it; one in a currency or shape the portal does not sell is left out. */
+function priceOf(p: Stripe.Price): PaymentPrice | undefined {
+  const parsed = paymentPrice.safeParse({
+    id: p.id,
+    currency: p.currency,
+    unit_amount: p.unit_amount,
+    recurring: p.recurring ? { interval: p.recurring.interval, interval_count: p.recurring.interval_count } : null,
+    type: p.type,
+  });
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * Stripe through its official SDK (docs/decisions/017): products and prices carry the spec's
+ * metadata (pushed by `catalogue:push`), drivers and plans are subscriptions, time packages
+ * one-time prices; a cart with both is one Checkout Session in subscription mode.
+ */
+export class StripeProvider implements PaymentProvider {
+  readonly kind = 'stripe';
+  readonly stripe: Stripe;
+  private cached: { at: number; products: PaymentProduct[] } | undefined;
+
+  constructor(
+    private readonly settings: StripeSettings,
+    private readonly clock: Clock,
+  ) {
+    this.stripe = stripeClient(settings);
+  }
+
+  async products(): Promise<PaymentProduct[]> {
+    const now = this.clock.now().getTime();
+    if (this.cached && now - this.cached.at < CATALOGUE_TTL_MS) return this.cached.products;
+    const [products, prices] = await Promise.all([
+      this.stripe.products.list({ active: true, limit: 100 }).autoPagingToArray({ limit: 1000 }),
+      this.stripe.prices.list({ active: true, limit: 100 }).autoPagingToArray({ limit: 5000 }),
+    ]);
+    const answer = products.map(
+      (p): PaymentProduct => ({
+        id: p.id,
+        name: p.name,
+        description: p.description ?? '',
+        metadata: { ...p.metadata },
+        prices: prices
+          .filter((x) => (typeof x.product === 'string' ? x.product : x.product.id) === p.id)
+          .map(priceOf)
+          .filter((x): x is PaymentPrice => x !== undefined),
+      }),
+    );
+    this.cached = { at: now, products: answer };
+    return answer;
+  }
+
+  async createCustomer(user: { userId: string; email: string }): Promise<string> {
+    // The key makes a retried first call create one customer, not two.
+    const customer = await this.stripe.customers.create(
+      { email: user.email, metadata: { user_id: user.userId } },
+      { idempotencyKey: `portal-customer-${user.userId}` },
+    );
+    return customer.id;
+  }
+
+  async createCheckoutSession(input: CheckoutInput): Promise<{ id: string; url: string }> {
+    const recurring = input.lines.some((l) => l.interval !== null);
+    // Stripe fills {CHECKOUT_SESSION_ID} in; URLSearchParams would escape its braces.
+    const successUrl = `${input.successUrl}${input.successUrl.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
+    const session = await this.stripe.checkout.sessions.create({
+      mode: recurring ? 'subscription' : 'payment',
+      customer: input.customerId,
+      client_reference_id: input.userId,
+      line_items: input.lines.map((l) => ({ price: l.price_id, quantity: l.quantity })),
+      success_url: successUrl,
+      cancel_url: input.cancelUrl,
+      billing_address_collection: 'required',
+      metadata: { user_id: input.userId },
+    });
+    if (!session.url) throw new Error(`Stripe gave checkout session ${session.id} no url`);
+    return { id: session.id, url: session.url };
+  }
+
+  async retrieveSession(id: string): Promise<ProviderSession> {
+    return sessionState(await this.stripe.checkout.sessions.retrieve(id));
+  }
+
+  /** The event of a webhook call, if its signature over the raw body verifies; throws otherwise. */
+  verifyEvent(rawBody: Buffer | string, signature: string): Stripe.Event {
+    return this.stripe.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
+  }
+}
+
+/** What a Stripe Checkout Session says about payment, in the provider interface's words. */
+export function sessionState(s: Stripe.Checkout.Session): ProviderSession {
+  const d = s.customer_details;
+  return {
+    paid: s.status === 'complete' && (s.payment_status === 'paid' || s.payment_status === 'no_payment_required'),
+    expired: s.status === 'expired',
+    billing: d
+      ? {
+          name: d.name ?? '',
+          email: d.email ?? '',
+          line1: d.address?.line1 ?? '',
+          city: d.address?.city ?? '',
+          postcode: d.address?.postal_code ?? '',
+          country: d.address?.country ?? '',
+        }
+      : undefined,
+    subscriptionId: typeof s.subscription === 'string' ? s.subscription : (s.subscription?.id ?? undefined),
+  };
+}
