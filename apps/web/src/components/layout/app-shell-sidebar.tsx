@@ -39,9 +39,9 @@ import {
 export const SIDEBAR_ID = 'app-sidebar';
 
 /**
- * The spec/001 pages (downloads, add robots, subscriptions) are built in another workstream; until
- * their routes exist, the dashboard's catch-all sends those links to the dashboard. NavPath is the
- * closed list of the spec's menu, so this widening cannot admit a typo.
+ * The subscription pages of spec/001 are built in another workstream; until their routes exist, the
+ * dashboard's catch-all sends those links to the dashboard. NavPath is the closed list of the
+ * spec's menu, so this widening cannot admit a typo.
  */
 function navTo(path: NavPath): '/dashboard' {
   return path as '/dashboard';
