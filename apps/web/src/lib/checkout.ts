@@ -61,7 +61,8 @@ export function useCheckout(email: string): Checkout {
       redirectBrowser(url);
     },
     onError: () => {
-      toast.error(CHECKOUT_FAILED, { duration: ERROR_TOAST_MS });
+      // One toast however often it fails: a second failure replaces the first rather than stacking.
+      toast.error(CHECKOUT_FAILED, { id: CHECKOUT_FAILED, duration: ERROR_TOAST_MS });
     },
   });
 
