@@ -34,7 +34,7 @@ export function AddRobotPriceButton({ item }: { item: AddRobotItem }) {
     <Button
       className="w-full"
       onClick={add}
-      aria-label={`Add ${name} to cart, ${label}`}
+      aria-label={item.price ? `Add ${name} to cart, ${label}` : `Add ${name} to cart`}
       data-state={added ? 'added' : 'idle'}
     >
       {added ? (
