@@ -50,9 +50,11 @@ describe('offeredPrice (the price the cart will take)', () => {
 });
 
 describe('addRobotItems', () => {
-  it('keeps driver products only, named by model, made by their manufacturer, with the display variant', () => {
+  it('keeps driver products only, by their model (metadata, else name), make and display variant', () => {
     const items = addRobotItems([
-      product('Tiago_Steel', { BOW_SORTING: 'driver', manufacturer: 'PAL Robotics' }, [price('p')]),
+      product('Tiago_Steel driver', { BOW_SORTING: 'driver', model: 'Tiago_Steel', manufacturer: 'PAL Robotics' }, [
+        price('p'),
+      ]),
       product('Standard Subscription', { BOW_SORTING: 'subscription' }),
       product('60 minutes', { BOW_PRICING: 'onetime' }),
       product(' Nao ', { BOW_SORTING: 'driver' }),

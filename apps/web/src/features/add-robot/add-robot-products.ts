@@ -39,22 +39,24 @@ export function priceLabel(price: Pick<PaymentPrice, 'unit_amount' | 'currency' 
 }
 
 /**
- * The driver products as Add Robot items. A driver product is named after the model it drives (as
- * the flexible-license cards read it); the make is its `manufacturer` metadata. Time packages and
- * plans are not robots, so anything not marked `driver` is left out.
+ * The driver products as Add Robot items. A driver product names the model it drives in its
+ * `model` metadata ("Pepper driver" drives Pepper); a product without one is taken to be named
+ * after its model, as the flexible-license cards read it. The make is its `manufacturer` metadata.
+ * Time packages and plans are not robots, so anything not marked `driver` is left out.
  */
 export function addRobotItems(products: readonly PaymentProduct[]): AddRobotItem[] {
   return products
     .filter((p) => p.metadata.BOW_SORTING === ProductSorting.Driver)
     .map((p) => {
-      const shown = displayModel(p.name.trim());
+      const model = (p.metadata.model?.trim() || p.name).trim();
+      const shown = displayModel(model);
       return {
         product: p,
-        model: p.name.trim(),
+        model,
         make: p.metadata.manufacturer?.trim() ?? '',
         modelLabel: shown.model,
         variant: shown.version,
-        image: robotImage(p.name),
+        image: robotImage(model),
         price: offeredPrice(p),
       };
     });

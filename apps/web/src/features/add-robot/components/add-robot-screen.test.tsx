@@ -8,14 +8,15 @@ import { renderScreen, settle } from '@/test/render-screen';
 import { ADD_ROBOT_SEARCH_DEFAULTS } from '../add-robot-search';
 import { AddRobotScreen } from './add-robot-screen';
 
-const driver = (name: string, manufacturer: string, amount = 12_000): PaymentProduct => ({
-  id: `prod_${name}`,
-  name,
-  description: `${name} driver`,
-  metadata: { BOW_SORTING: 'driver', BOW_UUID: `uuid-${name}`, manufacturer },
+// Shaped as the catalogue ships them: "Nao driver" drives the model Nao.
+const driver = (model: string, manufacturer: string, amount = 12_000): PaymentProduct => ({
+  id: `prod_${model}`,
+  name: `${model} driver`,
+  description: `A year's commercial driver license for one ${model} robot.`,
+  metadata: { BOW_SORTING: 'driver', BOW_UUID: `driver-${model}`, model, manufacturer },
   prices: [
     {
-      id: `price_${name}`,
+      id: `price_${model}`,
       currency: 'gbp',
       unit_amount: amount,
       type: 'recurring',
@@ -64,7 +65,7 @@ describe('Add Robot (spec/001 §2)', () => {
     expect(within(nao).getByText('BOW Commercial License')).toBeTruthy();
     expect(within(nao).getByText('- Support')).toBeTruthy();
     expect(within(nao).getByText('- 1 Physical Robot License')).toBeTruthy();
-    expect(within(nao).getByRole('button', { name: 'Add Nao to cart, £120.00/year' })).toBeTruthy();
+    expect(within(nao).getByRole('button', { name: 'Add Nao driver to cart, £120.00/year' })).toBeTruthy();
     const notListed = screen.getByTestId('add-robot-not-listed');
     expect(within(notListed).getByText('Is your Robot not in the list?')).toBeTruthy();
     expect(within(notListed).getByRole('link', { name: 'Get in touch' }).getAttribute('href')).toMatch(
@@ -82,14 +83,14 @@ describe('Add Robot (spec/001 §2)', () => {
   it('adds to the cart, shows the check mark for 1000 ms and toasts the product name', async () => {
     await renderScreen(<AddRobotScreen search={ADD_ROBOT_SEARCH_DEFAULTS} onSearchChange={() => {}} />);
     await settle();
-    const button = screen.getByRole('button', { name: 'Add Nao to cart, £120.00/year' });
+    const button = screen.getByRole('button', { name: 'Add Nao driver to cart, £120.00/year' });
     await act(async () => {
       fireEvent.click(button);
     });
     expect(button.getAttribute('data-state')).toBe('added');
     expect(within(button).getByTestId('added-check')).toBeTruthy();
     await settle();
-    expect(screen.getByText('You have successfully added Nao to your cart.')).toBeTruthy();
+    expect(screen.getByText('You have successfully added Nao driver to your cart.')).toBeTruthy();
     const stored = JSON.parse(localStorage.getItem(CART_STORAGE_KEY) ?? '[]');
     expect(stored).toMatchObject([{ id: 'prod_Nao', quantity: 1, selected_price_unit_amount: 12_000 }]);
 
