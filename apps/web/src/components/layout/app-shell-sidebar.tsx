@@ -184,6 +184,13 @@ export interface AppShellSidebarProps {
 /** The app's navigation. */
 export function AppShellSidebar({ footer, onRestartOnboarding }: AppShellSidebarProps) {
   const close = useCloseOnMobile();
+  const pathname = usePathname();
+  // The footer's slot holds links of its own (the cart widget's Go to Checkout, in a popover this
+  // component does not render), so any change of page also closes the sheet.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on a change of page, not of `close`
+  React.useEffect(() => {
+    close();
+  }, [pathname]);
   return (
     <Sidebar id={SIDEBAR_ID}>
       <SidebarHeader className="h-14 justify-center border-b border-sidebar-border">
