@@ -26,6 +26,10 @@ import { Route as AuthenticatedDashboardFaqRouteImport } from './routes/_authent
 import { Route as AuthenticatedDashboardPrivacyPolicyRouteImport } from './routes/_authenticated/dashboard/privacy-policy'
 import { Route as AuthenticatedDashboardSupportRouteImport } from './routes/_authenticated/dashboard/support'
 import { Route as AuthVerifyTokenRouteImport } from './routes/auth/verify/$token'
+import { Route as AuthenticatedDashboardCartIndexRouteImport } from './routes/_authenticated/dashboard/cart/index'
+import { Route as AuthenticatedDashboardCartCancelRouteImport } from './routes/_authenticated/dashboard/cart/cancel'
+import { Route as AuthenticatedDashboardCartSuccessRouteImport } from './routes/_authenticated/dashboard/cart/success'
+import { Route as AuthenticatedDashboardRobotAddRouteImport } from './routes/_authenticated/dashboard/robot/add'
 import { Route as AuthenticatedDashboardUserProfileRouteImport } from './routes/_authenticated/dashboard/user/profile'
 import { Route as AuthPasswordResetIndexRouteImport } from './routes/auth/password/reset/index'
 import { Route as AuthPasswordResetTokenRouteImport } from './routes/auth/password/reset/$token'
@@ -121,6 +125,30 @@ const AuthVerifyTokenRoute = AuthVerifyTokenRouteImport.update({
   path: '/verify/$token',
   getParentRoute: () => AuthRouteRoute,
 } as any)
+const AuthenticatedDashboardCartIndexRoute =
+  AuthenticatedDashboardCartIndexRouteImport.update({
+    id: '/dashboard/cart/',
+    path: '/dashboard/cart/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardCartCancelRoute =
+  AuthenticatedDashboardCartCancelRouteImport.update({
+    id: '/dashboard/cart/cancel',
+    path: '/dashboard/cart/cancel',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardCartSuccessRoute =
+  AuthenticatedDashboardCartSuccessRouteImport.update({
+    id: '/dashboard/cart/success',
+    path: '/dashboard/cart/success',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardRobotAddRoute =
+  AuthenticatedDashboardRobotAddRouteImport.update({
+    id: '/dashboard/robot/add',
+    path: '/dashboard/robot/add',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedDashboardUserProfileRoute =
   AuthenticatedDashboardUserProfileRouteImport.update({
     id: '/dashboard/user/profile',
@@ -161,8 +189,12 @@ export interface FileRoutesByFullPath {
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
+  '/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
+  '/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
+  '/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
   '/auth/password/reset/': typeof AuthPasswordResetIndexRoute
   '/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
 }
@@ -182,8 +214,12 @@ export interface FileRoutesByTo {
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
+  '/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
+  '/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
+  '/dashboard/cart': typeof AuthenticatedDashboardCartIndexRoute
   '/auth/password/reset': typeof AuthPasswordResetIndexRoute
   '/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
 }
@@ -206,8 +242,12 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/_authenticated/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
+  '/_authenticated/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
+  '/_authenticated/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
   '/_authenticated/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
+  '/_authenticated/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
   '/auth/password/reset/': typeof AuthPasswordResetIndexRoute
   '/_authenticated/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
 }
@@ -230,8 +270,12 @@ export interface FileRouteTypes {
     | '/dashboard/support'
     | '/auth/verify/$token'
     | '/dashboard/'
+    | '/dashboard/cart/cancel'
+    | '/dashboard/cart/success'
+    | '/dashboard/robot/add'
     | '/dashboard/user/profile'
     | '/auth/password/reset/$token'
+    | '/dashboard/cart/'
     | '/auth/password/reset/'
     | '/dashboard/robot/manager/$robotID'
   fileRoutesByTo: FileRoutesByTo
@@ -251,8 +295,12 @@ export interface FileRouteTypes {
     | '/dashboard/support'
     | '/auth/verify/$token'
     | '/dashboard'
+    | '/dashboard/cart/cancel'
+    | '/dashboard/cart/success'
+    | '/dashboard/robot/add'
     | '/dashboard/user/profile'
     | '/auth/password/reset/$token'
+    | '/dashboard/cart'
     | '/auth/password/reset'
     | '/dashboard/robot/manager/$robotID'
   id:
@@ -274,8 +322,12 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/support'
     | '/auth/verify/$token'
     | '/_authenticated/dashboard/'
+    | '/_authenticated/dashboard/cart/cancel'
+    | '/_authenticated/dashboard/cart/success'
+    | '/_authenticated/dashboard/robot/add'
     | '/_authenticated/dashboard/user/profile'
     | '/auth/password/reset/$token'
+    | '/_authenticated/dashboard/cart/'
     | '/auth/password/reset/'
     | '/_authenticated/dashboard/robot/manager/$robotID'
   fileRoutesById: FileRoutesById
@@ -409,6 +461,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthVerifyTokenRouteImport
       parentRoute: typeof AuthRouteRoute
     }
+    '/_authenticated/dashboard/cart/': {
+      id: '/_authenticated/dashboard/cart/'
+      path: '/dashboard/cart'
+      fullPath: '/dashboard/cart/'
+      preLoaderRoute: typeof AuthenticatedDashboardCartIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/cart/cancel': {
+      id: '/_authenticated/dashboard/cart/cancel'
+      path: '/dashboard/cart/cancel'
+      fullPath: '/dashboard/cart/cancel'
+      preLoaderRoute: typeof AuthenticatedDashboardCartCancelRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/cart/success': {
+      id: '/_authenticated/dashboard/cart/success'
+      path: '/dashboard/cart/success'
+      fullPath: '/dashboard/cart/success'
+      preLoaderRoute: typeof AuthenticatedDashboardCartSuccessRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/robot/add': {
+      id: '/_authenticated/dashboard/robot/add'
+      path: '/dashboard/robot/add'
+      fullPath: '/dashboard/robot/add'
+      preLoaderRoute: typeof AuthenticatedDashboardRobotAddRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/dashboard/user/profile': {
       id: '/_authenticated/dashboard/user/profile'
       path: '/dashboard/user/profile'
@@ -473,7 +553,11 @@ interface AuthenticatedRouteChildren {
   AuthenticatedDashboardPrivacyPolicyRoute: typeof AuthenticatedDashboardPrivacyPolicyRoute
   AuthenticatedDashboardSupportRoute: typeof AuthenticatedDashboardSupportRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
+  AuthenticatedDashboardCartCancelRoute: typeof AuthenticatedDashboardCartCancelRoute
+  AuthenticatedDashboardCartSuccessRoute: typeof AuthenticatedDashboardCartSuccessRoute
+  AuthenticatedDashboardRobotAddRoute: typeof AuthenticatedDashboardRobotAddRoute
   AuthenticatedDashboardUserProfileRoute: typeof AuthenticatedDashboardUserProfileRoute
+  AuthenticatedDashboardCartIndexRoute: typeof AuthenticatedDashboardCartIndexRoute
   AuthenticatedDashboardRobotManagerRobotIDRoute: typeof AuthenticatedDashboardRobotManagerRobotIDRoute
 }
 
@@ -485,8 +569,13 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedDashboardPrivacyPolicyRoute,
   AuthenticatedDashboardSupportRoute: AuthenticatedDashboardSupportRoute,
   AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
+  AuthenticatedDashboardCartCancelRoute: AuthenticatedDashboardCartCancelRoute,
+  AuthenticatedDashboardCartSuccessRoute:
+    AuthenticatedDashboardCartSuccessRoute,
+  AuthenticatedDashboardRobotAddRoute: AuthenticatedDashboardRobotAddRoute,
   AuthenticatedDashboardUserProfileRoute:
     AuthenticatedDashboardUserProfileRoute,
+  AuthenticatedDashboardCartIndexRoute: AuthenticatedDashboardCartIndexRoute,
   AuthenticatedDashboardRobotManagerRobotIDRoute:
     AuthenticatedDashboardRobotManagerRobotIDRoute,
 }

@@ -2,6 +2,7 @@ import type { CartItem, PaymentPrice } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   type CartAction,
+  cartCurrency,
   cartItemCount,
   cartReducer,
   cartTotal,
@@ -9,6 +10,7 @@ import {
   commitQuantityInput,
   digitsOnly,
   itemsLabel,
+  lineCurrency,
   lineTotal,
   minusRemoves,
   toCartItem,
@@ -168,5 +170,21 @@ describe('toCartItem', () => {
 describe('checkoutLines', () => {
   it('checkout lines carry no amount', () => {
     expect(checkoutLines([item('a', 2, 999)])).toEqual([{ id: 'a', selected_price_id: 'price_a', quantity: 2 }]);
+  });
+});
+
+describe('lineCurrency and cartCurrency', () => {
+  const priced = (currency: 'gbp' | 'usd', selected = 'p1'): CartItem => ({
+    ...item('x'),
+    prices: [{ id: 'p1', currency, unit_amount: 100, type: 'one_time' }],
+    selected_price_id: selected,
+  });
+  it.each<[string, CartItem[], string]>([
+    ['an empty cart shows the default', [], 'gbp'],
+    ["the first line's selected price", [priced('usd'), priced('gbp')], 'usd'],
+    ['a selected price not in the list falls back to the default', [priced('usd', 'gone')], 'gbp'],
+  ])('%s', (_, items, expected) => {
+    expect(cartCurrency(items)).toBe(expected);
+    if (items[0]) expect(lineCurrency(items[0])).toBe(expected);
   });
 });

@@ -57,6 +57,16 @@ export function lineTotal(item: Pick<CartItem, 'selected_price_unit_amount' | 'q
   return item.selected_price_unit_amount * item.quantity;
 }
 
+/** The currency a line is priced in: its selected price's, else the default (GBP). */
+export function lineCurrency(item: Pick<CartItem, 'prices' | 'selected_price_id'>): string {
+  return item.prices.find((p) => p.id === item.selected_price_id)?.currency ?? DEFAULT_CURRENCY;
+}
+
+/** The currency a cart's total is shown in: its first line's (checkout refuses a cart of mixed currencies). */
+export function cartCurrency(items: readonly Pick<CartItem, 'prices' | 'selected_price_id'>[]): string {
+  return items[0] ? lineCurrency(items[0]) : DEFAULT_CURRENCY;
+}
+
 /** The cart's total cost in minor units. */
 export function cartTotal(items: readonly Pick<CartItem, 'selected_price_unit_amount' | 'quantity'>[]): number {
   return items.reduce((sum, i) => sum + lineTotal(i), 0);

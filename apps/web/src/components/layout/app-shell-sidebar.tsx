@@ -39,9 +39,9 @@ import {
 export const SIDEBAR_ID = 'app-sidebar';
 
 /**
- * The spec/001 pages (downloads, add robots, subscriptions) are built in another workstream; until
- * their routes exist, the dashboard's catch-all sends those links to the dashboard. NavPath is the
- * closed list of the spec's menu, so this widening cannot admit a typo.
+ * The subscription pages of spec/001 are built in another workstream; until their routes exist, the
+ * dashboard's catch-all sends those links to the dashboard. NavPath is the closed list of the
+ * spec's menu, so this widening cannot admit a typo.
  */
 function navTo(path: NavPath): '/dashboard' {
   return path as '/dashboard';
@@ -184,6 +184,13 @@ export interface AppShellSidebarProps {
 /** The app's navigation. */
 export function AppShellSidebar({ footer, onRestartOnboarding }: AppShellSidebarProps) {
   const close = useCloseOnMobile();
+  const pathname = usePathname();
+  // The footer's slot holds links of its own (the cart widget's Go to Checkout, in a popover this
+  // component does not render), so any change of page also closes the sheet.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on a change of page, not of `close`
+  React.useEffect(() => {
+    close();
+  }, [pathname]);
   return (
     <Sidebar id={SIDEBAR_ID}>
       <SidebarHeader className="h-14 justify-center border-b border-sidebar-border">

@@ -1,0 +1,88 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CART_STORAGE_KEY, CHECKOUT_SESSION_STORAGE_KEY, resetCartStore } from '@/lib/cart-store';
+import { storeSession } from '@/lib/session';
+import { cartLine, cartQuantities, seedCart } from '@/test/cart-fixtures';
+import { fakeServer, OK, tokenPair, user } from '@/test/fake-server';
+import { renderScreen, settle } from '@/test/render-screen';
+import { CartCancelPage } from './cart-cancel-page';
+import { CartSuccessPage } from './cart-success-page';
+
+const confetti = vi.hoisted(() => Object.assign(vi.fn(), { reset: vi.fn() }));
+vi.mock('canvas-confetti', () => ({ default: confetti }));
+
+const SESSION_URL = 'https://checkout.example.test/pay/cs_1';
+
+beforeEach(() => {
+  storeSession(tokenPair(), user(), true);
+  confetti.mockClear();
+  seedCart([cartLine('Nao', 2, 12_000)]);
+  localStorage.setItem(CHECKOUT_SESSION_STORAGE_KEY, SESSION_URL);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  resetCartStore();
+});
+
+const lines = () => screen.getAllByTestId('purchased-line').map((l) => l.textContent);
+
+describe('Payment Successful (spec/001 §2)', () => {
+  it('lists the lines the server confirms, empties the cart, clears the stored address and throws confetti', async () => {
+    const server = fakeServer({
+      ConfirmPurchase: () => ({
+        json: {
+          error: OK,
+          purchase: {
+            session_id: 'cs_1',
+            status: 'paid',
+            amount: 36_000,
+            currency: 'gbp',
+            lines: [{ product_id: 'prod_nao', name: 'Nao', quantity: 3, unit_amount: 12_000 }],
+          },
+        },
+      }),
+    });
+    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+    await settle();
+    expect(server.calls[0]?.body).toMatchObject({ action: 'ConfirmPurchase', session_id: 'cs_1' });
+    expect(screen.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeTruthy();
+    expect(lines()).toEqual(['Nao × 3£120.00 × 3 = £360.00']);
+    expect(cartQuantities()).toEqual([]);
+    expect(localStorage.getItem(CART_STORAGE_KEY)).toBeNull();
+    expect(localStorage.getItem(CHECKOUT_SESSION_STORAGE_KEY)).toBeNull();
+    expect(confetti).toHaveBeenCalledTimes(1);
+    const back = screen.getByRole('link', { name: 'Return to dashboard' });
+    expect(back.getAttribute('href')).toBe('/dashboard');
+  });
+
+  it('lists the cart it arrived with while the server has no lines yet', async () => {
+    fakeServer({
+      ConfirmPurchase: () => ({
+        json: { error: OK, purchase: { session_id: 'cs_1', status: 'open', amount: 0, currency: 'gbp', lines: [] } },
+      }),
+    });
+    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+    await settle();
+    expect(lines()).toEqual(['Nao × 2£120.00 × 2 = £240.00']);
+    expect(cartQuantities()).toEqual([]);
+  });
+
+  it('throws no confetti for someone who prefers reduced motion', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
+    fakeServer({});
+    await renderScreen(<CartSuccessPage email="ada@example.com" />);
+    await settle();
+    expect(confetti).not.toHaveBeenCalled();
+    expect(within(screen.getByRole('list', { name: 'Purchased items' })).getAllByRole('listitem')).toHaveLength(1);
+  });
+});
+
+describe('Payment Cancelled (spec/001 §2)', () => {
+  it('says the transaction was not completed, links back to the cart, clears the address and keeps the cart', async () => {
+    await renderScreen(<CartCancelPage />);
+    expect(screen.getByText('Your transaction has not been completed.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to cart' }).getAttribute('href')).toBe('/dashboard/cart');
+    expect(localStorage.getItem(CHECKOUT_SESSION_STORAGE_KEY)).toBeNull();
+    expect(cartQuantities()).toEqual([['Nao', 2]]);
+  });
+});
