@@ -16,4 +16,6 @@ export const CART_TEXT = {
   cancelTitle: 'Payment Cancelled',
   cancelText: 'Your transaction has not been completed.',
   backToCart: 'Back to cart',
+  notPaidTitle: 'Payment not completed',
+  notPaidText: 'This payment was not completed, so nothing was charged or added to your account.',
 } as const;

@@ -55,17 +55,23 @@ describe('Payment Successful (spec/001 §2)', () => {
     expect(back.getAttribute('href')).toBe('/dashboard');
   });
 
-  it('lists the cart it arrived with while the server has no lines yet', async () => {
-    fakeServer({
-      ConfirmPurchase: () => ({
-        json: { error: OK, purchase: { session_id: 'cs_1', status: 'open', amount: 0, currency: 'gbp', lines: [] } },
-      }),
-    });
-    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
-    await settle();
-    expect(lines()).toEqual(['Nao × 2£120.00 × 2 = £240.00']);
-    expect(cartQuantities()).toEqual([]);
-  });
+  it.each(['open', 'expired'] as const)(
+    'a %s (unpaid) session is no success: the cart stays and nothing flies',
+    async (status) => {
+      fakeServer({
+        ConfirmPurchase: () => ({
+          json: { error: OK, purchase: { session_id: 'cs_1', status, amount: 24_000, currency: 'gbp', lines: [] } },
+        }),
+      });
+      await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+      await settle();
+      expect(screen.getByRole('heading', { name: 'Payment not completed' })).toBeTruthy();
+      expect(screen.queryByRole('heading', { name: 'Payment Successful' })).toBeNull();
+      expect(screen.getByRole('link', { name: 'Back to cart' }).getAttribute('href')).toBe('/dashboard/cart');
+      expect(cartQuantities()).toEqual([['Nao', 2]]);
+      expect(confetti).not.toHaveBeenCalled();
+    },
+  );
 
   it('throws no confetti for someone who prefers reduced motion', async () => {
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));

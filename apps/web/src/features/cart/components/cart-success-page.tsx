@@ -15,12 +15,34 @@ export function CartSuccessPage({ email, sessionId }: { email: string; sessionId
   // The cart as it was on arrival: what to list if the server cannot say yet.
   const [arrivedWith] = React.useState(readCart);
   const confirmed = useConfirmPurchase(email, sessionId);
-  useConfetti();
 
+  // A session the provider never took payment for (a visit by hand, an abandoned payment) is not a
+  // success: the cart stays, so nothing the customer chose is lost.
+  const unpaid = confirmed.data !== undefined && confirmed.data.status !== 'paid';
+  const settled = !sessionId || confirmed.isSuccess || confirmed.isError;
   React.useEffect(() => {
+    if (!settled || unpaid) return;
     dispatchCart({ type: 'clear' });
     clearCheckoutSession();
-  }, []);
+  }, [settled, unpaid]);
+  useConfetti(settled && !unpaid);
+
+  if (unpaid)
+    return (
+      <div className="mx-auto flex max-w-xl flex-col gap-6 py-6">
+        <Card>
+          <CardHeader className="items-center text-center">
+            <h1 className="text-2xl font-semibold">{CART_TEXT.notPaidTitle}</h1>
+            <CardDescription>{CART_TEXT.notPaidText}</CardDescription>
+          </CardHeader>
+          <CardFooter className="justify-center">
+            <Button asChild>
+              <Link to="/dashboard/cart">{CART_TEXT.backToCart}</Link>
+            </Button>
+          </CardFooter>
+        </Card>
+      </div>
+    );
 
   const lines = purchasedLines(confirmed.data, arrivedWith);
 

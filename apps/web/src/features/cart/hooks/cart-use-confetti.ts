@@ -1,11 +1,12 @@
 import * as React from 'react';
 
 /**
- * One burst of confetti when the page opens (spec/001 §2 Payment Successful), and none for people
+ * One burst of confetti once `enabled` (the payment is confirmed) (spec/001 §2 Payment Successful), and none for people
  * who asked their system for less motion. The library is loaded on demand: only this page needs it.
  */
-export function useConfetti(): void {
+export function useConfetti(enabled = true): void {
   React.useEffect(() => {
+    if (!enabled) return;
     if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
     let cancelled = false;
     let reset: (() => void) | undefined;
@@ -18,5 +19,5 @@ export function useConfetti(): void {
       cancelled = true;
       reset?.();
     };
-  }, []);
+  }, [enabled]);
 }
