@@ -107,7 +107,7 @@ describe('HandlePurchase', () => {
     expect(req.safeParse({ ...base, session: { ...base.session, ...change } }).success).toBe(false);
   });
 
-  it('answers the session with the server's total', () => {
+  it("answers the session with the server's total", () => {
     const res = payment.actions.HandlePurchase.response.parse({
       session: { session_url: 'https://pay/x', session_id: 'cs_1', amount: 1999, currency: 'gbp' },
       error: OK,
