@@ -9,13 +9,15 @@ import { CartCancelPage } from './cart-cancel-page';
 import { CartSuccessPage } from './cart-success-page';
 
 const confetti = vi.hoisted(() => Object.assign(vi.fn(), { reset: vi.fn() }));
-vi.mock('canvas-confetti', () => ({ default: confetti }));
+const create = vi.hoisted(() => vi.fn(() => confetti));
+vi.mock('canvas-confetti', () => ({ default: { create } }));
 
 const SESSION_URL = 'https://checkout.example.test/pay/cs_1';
 
 beforeEach(() => {
   storeSession(tokenPair(), user(), true);
   confetti.mockClear();
+  create.mockClear();
   seedCart([cartLine('Nao', 2, 12_000)]);
   localStorage.setItem(CHECKOUT_SESSION_STORAGE_KEY, SESSION_URL);
 });
@@ -51,6 +53,8 @@ describe('Payment Successful (spec/001 §2)', () => {
     expect(localStorage.getItem(CART_STORAGE_KEY)).toBeNull();
     expect(localStorage.getItem(CHECKOUT_SESSION_STORAGE_KEY)).toBeNull();
     expect(confetti).toHaveBeenCalledTimes(1);
+    // Without a worker: the CSP refuses a worker from a blob: URL.
+    expect(create).toHaveBeenCalledWith(undefined, expect.objectContaining({ useWorker: false }));
     const back = screen.getByRole('link', { name: 'Return to dashboard' });
     expect(back.getAttribute('href')).toBe('/dashboard');
   });

@@ -12,8 +12,10 @@ export function useConfetti(enabled = true): void {
     let reset: (() => void) | undefined;
     void import('canvas-confetti').then(({ default: confetti }) => {
       if (cancelled) return;
-      reset = confetti.reset;
-      void confetti({ particleCount: 150, spread: 80, origin: { y: 0.6 }, disableForReducedMotion: true });
+      // No worker: it would be created from a blob: URL, which the CSP's script-src 'self' refuses.
+      const fire = confetti.create(undefined, { useWorker: false, resize: true });
+      reset = fire.reset;
+      void fire({ particleCount: 150, spread: 80, origin: { y: 0.6 }, disableForReducedMotion: true });
     });
     return () => {
       cancelled = true;
