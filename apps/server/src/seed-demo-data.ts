@@ -45,6 +45,9 @@ export const DEMO_DRIVERS = [
   { id: 'driver-tiago-steel', model: 'Tiago_Steel', make: 'Tiago_Steel' },
   { id: 'driver-tiago-plus-plus', model: 'Tiago++', make: 'Tiago++' },
   { id: 'driver-artus-hand', model: 'Artus_Hand', make: 'Artus_Hand' },
+  { id: 'driver-tiago-titanium', model: 'Tiago_Titanium', make: 'Tiago_Titanium' },
+  { id: 'driver-rhino', model: 'Rhino', make: 'Rhino' },
+  { id: 'driver-sid1', model: 'SID1', make: 'SID1' },
 ] as const;
 
 export const HUB_BUILDS: { os: ArtifactOS; arch: ArtifactArch; version: VersionNumber; label: string }[] = [

@@ -1,10 +1,10 @@
 import { Link } from '@tanstack/react-router';
+import { RobotArtwork } from '@/components/robot-artwork';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { robotImage } from '@/lib/robot-models';
 import { ADD_ROBOT_TEXT } from '../add-robot-catalogue';
 import type { AddRobotItem } from '../add-robot-products';
-import { AddRobotArtwork } from './add-robot-artwork';
 import { AddRobotPriceButton } from './add-robot-price-button';
 
 const cardClass = 'flex h-full flex-col gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm';
@@ -13,7 +13,12 @@ const cardClass = 'flex h-full flex-col gap-3 rounded-xl border bg-card p-4 text
 export function AddRobotCard({ item }: { item: AddRobotItem }) {
   return (
     <li className={cardClass} data-testid="add-robot-card">
-      <AddRobotArtwork src={item.image} alt={`${item.modelLabel} illustration`} className="mx-auto" />
+      <RobotArtwork
+        src={item.image}
+        alt={`${item.modelLabel} illustration`}
+        size={144}
+        className="mx-auto aspect-square w-full max-w-36"
+      />
       <div className="min-w-0">
         <p className="truncate text-sm text-muted-foreground">{item.make}</p>
         <h2 className="flex flex-wrap items-center gap-2 text-lg leading-tight font-semibold">
@@ -42,7 +47,12 @@ export function AddRobotCard({ item }: { item: AddRobotItem }) {
 export function AddRobotNotListedCard({ model }: { model?: string }) {
   return (
     <li className={`${cardClass} border-dashed`} data-testid="add-robot-not-listed">
-      <AddRobotArtwork src={robotImage(null)} alt="" className="mx-auto opacity-80" />
+      <RobotArtwork
+        src={robotImage(null)}
+        alt=""
+        size={144}
+        className="mx-auto aspect-square w-full max-w-36 opacity-80"
+      />
       <h2 className="flex-1 text-lg leading-tight font-semibold">{ADD_ROBOT_TEXT.notListed}</h2>
       <Button asChild variant="outline" className="w-full">
         <Link to="/dashboard/support" search={{ topic: 'robot_not_listed', model: model || undefined }}>

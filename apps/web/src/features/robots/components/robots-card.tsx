@@ -4,7 +4,7 @@ import { ROBOT_NAME_FONT_MAX_PX, ROBOT_NAME_FONT_MIN_PX } from '@/config/constan
 import { useFitText } from '@/hooks/use-fit-text';
 import { cn } from '@/lib/utils';
 import type { RobotCardModel } from '../robots-cards';
-import { RobotArtwork } from './robot-artwork';
+import { RobotArtwork } from '@/components/robot-artwork';
 import { RobotStatus } from './robots-status';
 
 export const PAIRING_CODE_LABEL = 'Pairing Code';

@@ -25,7 +25,7 @@ import { useRobots } from '../api/robots-get-robots';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useUnpair } from '../api/robots-unpair';
 import { findManagedRobot, licensesWithRobot, robotStatusLabel } from '../robots-cards';
-import { RobotArtwork } from './robot-artwork';
+import { RobotArtwork } from '@/components/robot-artwork';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
 import { RobotStatus } from './robots-status';
