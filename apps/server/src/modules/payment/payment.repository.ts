@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   type BillingDetails,
@@ -19,9 +19,20 @@ export const paymentRepository = {
     return row;
   },
 
-  /** Records the user's customer unless one is there already; answers the one that is. */
+  /**
+   * Records the user's customer unless one of the same provider is there already (two first calls
+   * racing keep one); answers the one that is. A customer of the other provider (the deployment
+   * switched from the sandbox to Stripe) is replaced: it cannot be charged any more.
+   */
   async saveCustomer(ex: Executor, row: typeof paymentCustomers.$inferInsert) {
-    await ex.insert(paymentCustomers).values(row).onConflictDoNothing({ target: paymentCustomers.userId });
+    await ex
+      .insert(paymentCustomers)
+      .values(row)
+      .onConflictDoUpdate({
+        target: paymentCustomers.userId,
+        set: { customerId: row.customerId, provider: row.provider, createdAt: row.createdAt },
+        setWhere: ne(paymentCustomers.provider, row.provider),
+      });
     return this.customerOf(ex, row.userId);
   },
 

@@ -91,10 +91,6 @@ export class PaymentService {
     const existing = await repo.customerOf(this.db, caller.userId);
     if (existing && existing.provider === this.provider.kind) return existing.customerId;
     const created = await this.provider.createCustomer({ userId: caller.userId, email: caller.email });
-    if (existing) {
-      // A customer of the other provider (the deployment switched from the sandbox to Stripe).
-      return created;
-    }
     const saved = await repo.saveCustomer(this.db, {
       userId: caller.userId,
       customerId: created,

@@ -1,8 +1,10 @@
 import { payment } from '@portal/contract';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli.ts';
 import type { Database } from '../../db/client.ts';
+import { paymentCustomers } from '../../db/schema.ts';
 import { as, closeApp, driverAsset, expectFieldError, roboticsConfig, signIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp, testConfig } from '../../test/harness.ts';
 import { loadCatalogue } from './catalogue.ts';
@@ -149,6 +151,19 @@ describe('the Stripe provider', () => {
     const again = await as(t, user, payment)('GetCustomerID', {});
     expect(first.body.customer_id).toMatch(/^cus_/);
     expect(again.body.customer_id).toBe(first.body.customer_id);
+  });
+
+  it('replaces, once, a customer the sandbox made before the switch to Stripe', async () => {
+    const user = await signIn(t);
+    await t.app.deps.db
+      .insert(paymentCustomers)
+      .values({ userId: user.id, customerId: `cus_sandbox_${user.id}`, provider: 'sandbox' });
+    const first = await as(t, user, payment)('GetCustomerID', {});
+    const again = await as(t, user, payment)('GetCustomerID', {});
+    expect(first.body.customer_id).toMatch(/^cus_(?!sandbox)/);
+    expect(again.body.customer_id).toBe(first.body.customer_id);
+    const [row] = await t.app.deps.db.select().from(paymentCustomers).where(eq(paymentCustomers.userId, user.id));
+    expect(row).toMatchObject({ customerId: first.body.customer_id, provider: 'stripe' });
   });
 
   it('sells a driver and a time package as one subscription-mode Checkout Session at catalogue prices', async () => {
