@@ -203,9 +203,12 @@ async function seedPurchases(
   );
   const year = 365 * 86_400;
   const more = [
+    // Ended 35 days ago, not renewed.
     { model: 'Artus_Hand', assetId: 'driver-artus-hand', daysAgo: 400, status: 'expired' },
+    // Cancelled at the end of its period: still working for 215 days.
     { model: 'Tiago++', assetId: 'driver-tiago-plus-plus', daysAgo: 150, status: 'cancelled' },
-    { model: 'Artus_Hand', assetId: 'driver-artus-hand', daysAgo: 60, status: 'inactive' },
+    // Its renewal payment failed 15 days ago: it stopped working then.
+    { model: 'Artus_Hand', assetId: 'driver-artus-hand', daysAgo: 380, status: 'inactive' },
   ] as const;
   const rows: { licenseId: string; assetId: string; status: SubscriptionStatus; daysAgo: number }[] = [];
   if (opts.paired) rows.push({ licenseId: opts.paired, assetId: 'driver-pepper', status: 'active', daysAgo: 200 });

@@ -22,11 +22,13 @@ export const licenseRepository = {
     return created;
   },
 
-  async ofUser(db: Executor, userId: string): Promise<RobotLicenseRow[]> {
+  /** The user's robot licenses; with `liveAt`, only those that have not ended by then. */
+  async ofUser(db: Executor, userId: string, liveAt?: Date): Promise<RobotLicenseRow[]> {
+    const own = eq(robotLicenses.userId, userId);
     return db
       .select()
       .from(robotLicenses)
-      .where(eq(robotLicenses.userId, userId))
+      .where(liveAt ? and(own, gt(robotLicenses.endsAt, liveAt)) : own)
       .orderBy(desc(robotLicenses.createdAt), robotLicenses.id);
   },
 
@@ -97,6 +99,7 @@ export const licenseRepository = {
           eq(robotLicenses.pairCodeHash, input.hash),
           eq(robotLicenses.userId, input.userId),
           isNull(robotLicenses.robotId),
+          gt(robotLicenses.endsAt, input.now),
         ),
       )
       .returning();

@@ -255,7 +255,9 @@ export class LicenseService {
   async licensesOf(account: Account): Promise<UserLicenses> {
     const now = this.clock.now();
     const [own, shared, assetRows] = await Promise.all([
-      repo.ofUser(this.db, account.userId),
+      // An ended license no longer works (no dialling, no pairing): the Robot Manager lists live ones;
+      // the Subscription Manager's driver table keeps the history.
+      repo.ofUser(this.db, account.userId, now),
       repo.sharedWith(this.db, account.userId, now),
       repo.assetLicensesOf(this.db, account.userId),
     ]);

@@ -87,6 +87,22 @@ describe('GetLicenses', () => {
     expect(lic!.robot_license.end_date - lic!.robot_license.start_date).toBe(lic!.robot_license.duration * 1000);
   });
 
+  it('leaves out a license that has ended, and its code no longer pairs', async () => {
+    const user = await signIn(t);
+    const { licenseId: ending, code } = await grantLicense(t, user.id, 'Nao', 60);
+    const { licenseId: lasting } = await grantLicense(t, user.id, 'Pepper');
+    const ids = async () => (await licensesOf(user)).robot_licenses.map((l) => l.robot_license.license_id);
+    expect(await ids()).toEqual(expect.arrayContaining([ending, lasting]));
+    t.clock.advance(61_000);
+    expect(await ids()).toEqual([lasting]);
+    const robotId = await registerRobot(user, 'Late Nao');
+    expectFieldError(
+      await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId }),
+      404,
+      'pair_code',
+    );
+  });
+
   it('refuses a caller without a session', async () => {
     const user = await signIn(t);
     const res = await t.api.call(license, 'GetLicenses', { email: user.email });
