@@ -1,10 +1,10 @@
 import { Link } from '@tanstack/react-router';
+import { RobotArtwork } from '@/components/robot-artwork';
 import { Badge } from '@/components/ui/badge';
 import { ROBOT_NAME_FONT_MAX_PX, ROBOT_NAME_FONT_MIN_PX } from '@/config/constants';
 import { useFitText } from '@/hooks/use-fit-text';
 import { cn } from '@/lib/utils';
 import type { RobotCardModel } from '../robots-cards';
-import { RobotArtwork } from '@/components/robot-artwork';
 import { RobotStatus } from './robots-status';
 
 export const PAIRING_CODE_LABEL = 'Pairing Code';
