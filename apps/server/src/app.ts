@@ -19,6 +19,7 @@ import { licensePlugin } from './modules/license/license.routes.ts';
 import { operatorPlugin } from './modules/operator/operator.routes.ts';
 import { paymentPlugin } from './modules/payment/payment.routes.ts';
 import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
+import { sandboxBillingPlugin } from './modules/payment/sandbox-billing.routes.ts';
 import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
 import { supportPlugin } from './modules/support/support.routes.ts';
@@ -121,7 +122,24 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     services.limiter.prune().catch((err: unknown) => app.log.warn({ err }, 'rate-limit pruning failed'));
   }, RATE_LIMIT_PRUNE_INTERVAL_MS);
   prune.unref();
-  app.addHook('onClose', async () => clearInterval(prune));
+  // docs/decisions/019: the subscription lifecycle job (sandbox renewals and expiries, reminders).
+  // Every step is keyed or conditional, so instances running it at once do each thing once.
+  const lifecycle = config.LIFECYCLE_INTERVAL_S
+    ? setInterval(() => {
+        services.billing
+          .runLifecycle()
+          .then((run) => {
+            if (run.renewed + run.payment_failed + run.ended + run.reminders > 0)
+              app.log.info({ run }, 'lifecycle run');
+          })
+          .catch((err: unknown) => app.log.warn({ err }, 'lifecycle run failed'));
+      }, config.LIFECYCLE_INTERVAL_S * 1000)
+    : undefined;
+  lifecycle?.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(prune);
+    if (lifecycle) clearInterval(lifecycle);
+  });
 
   // Cross-cutting plugins first (each declares what it needs), then one plugin per service.
   await app.register(errorsPlugin);
@@ -156,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     operatorPlugin,
     paymentPlugin,
     sandboxPlugin,
+    sandboxBillingPlugin,
     stripeWebhookPlugin,
   ])
     await app.register(routes, routeOptions);
