@@ -52,7 +52,8 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     ownRobot: (userId, robotId) => (robots as RobotService).ownRobot(userId, robotId),
   });
   robots = new RobotService(db, clock, licenses);
-  const slots = new FlexSlotService(db, clock, licenses);
+  // The approved list of flexible licenses is read from the catalogue (docs/decisions/022).
+  const slots = new FlexSlotService(db, clock, licenses, { catalogue: () => payments.products() });
   const time = new TimeService(db, clock, subscriptions);
   // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
   const payments = new PaymentService(

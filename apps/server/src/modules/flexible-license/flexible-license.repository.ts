@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { assets, flexSlotAllowances, flexSlots, robotLicenses } from '../../db/schema.ts';
 
@@ -44,18 +44,22 @@ export const flexSlotRepository = {
       });
   },
 
-  /** Deletes flexible licenses of the user (their robots are released with them). */
-  async deleteFlexibleLicenses(db: Executor, userId: string, licenseIds: readonly string[]): Promise<void> {
-    if (licenseIds.length === 0) return;
-    await db
-      .delete(robotLicenses)
-      .where(
-        and(
-          eq(robotLicenses.userId, userId),
-          eq(robotLicenses.isFlexible, true),
-          inArray(robotLicenses.id, [...licenseIds]),
-        ),
-      );
+  /**
+   * Holds the user's slots until the transaction ends: a second save or clear of the same user
+   * waits here, so two racing saves apply one after the other and never interleave.
+   */
+  async lockUser(tx: Executor, userId: string): Promise<void> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`flex-slots:${userId}`}, 0))`);
+  },
+
+  /** Deletes every flexible license of the user (a robot paired with one is released with it). */
+  async deleteAllFlexibleLicenses(db: Executor, userId: string): Promise<void> {
+    await db.delete(robotLicenses).where(and(eq(robotLicenses.userId, userId), eq(robotLicenses.isFlexible, true)));
+  },
+
+  /** Slot rows at or past the slot count (left by a smaller plan) are dropped. */
+  async deleteSlotsFrom(db: Executor, userId: string, fromSlotId: number): Promise<void> {
+    await db.delete(flexSlots).where(and(eq(flexSlots.userId, userId), gte(flexSlots.slotId, fromSlotId)));
   },
 
   /** Robot-driver assets by id: the catalogue robot ids a slot may hold. */
