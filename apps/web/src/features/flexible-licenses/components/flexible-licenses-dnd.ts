@@ -104,8 +104,16 @@ export function announcements(selection: () => SlotSelection): Announcements {
   };
   return {
     onDragStart: ({ active }) => `Picked up ${label(active)}.`,
-    onDragOver: ({ active, over }) =>
-      over ? `${label(active)} is over ${targetName(targetOf(over.id))}.` : `${label(active)} is over no drop target.`,
+    onDragOver: ({ active, over }) => {
+      const target = targetOf(over?.id);
+      const source = dataOf(active)?.source;
+      // Still where it was picked up: nothing new to say (and "Picked up" stays to be heard).
+      const home =
+        (source?.from === 'available' && target?.to === 'available') ||
+        (source?.from === 'slot' && target?.to === 'slot' && target.slot_id === source.slot_id);
+      if (home) return undefined;
+      return target ? `${label(active)} is over ${targetName(target)}.` : `${label(active)} is over no drop target.`;
+    },
     onDragEnd: ({ active, over }) => {
       const data = dataOf(active);
       const target = targetOf(over?.id);
