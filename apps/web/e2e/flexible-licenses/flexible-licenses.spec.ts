@@ -121,6 +121,20 @@ test.describe('Flexible License Management', () => {
     await expect(slotModel(page, 2)).toHaveText('Nao');
   });
 
+  test('under 1024 px the card itself follows the drag, with no overlay', async ({ page, signedIn }) => {
+    await giveSlots(signedIn.email, 1);
+    await page.setViewportSize({ width: 800, height: 900 });
+    await openBoard(page);
+    const nao = availableCard(page, 'Nao');
+    await pickUp(page, nao);
+    await expect(nao).toHaveAttribute('style', /translate3d/);
+    await expect(page.getByTestId('drag-overlay')).toHaveCount(0);
+    await moveOver(page, slot(page, 0));
+    await expect(slot(page, 0)).toContainText('Release to place');
+    await page.mouse.up();
+    await expect(slotModel(page, 0)).toHaveText('Nao');
+  });
+
   test('drags with the keyboard, with announcements', async ({ page, signedIn }) => {
     await giveSlots(signedIn.email, 2);
     await openBoard(page);
