@@ -15,6 +15,7 @@ import { injectPortalConfig, portalConfigOf } from './lib/portal-config.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
+import { flexibleLicensePlugin } from './modules/flexible-license/flexible-license.routes.ts';
 import { licensePlugin } from './modules/license/license.routes.ts';
 import { operatorPlugin } from './modules/operator/operator.routes.ts';
 import { paymentPlugin } from './modules/payment/payment.routes.ts';
@@ -170,6 +171,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     licensePlugin,
     robotsPlugin,
     timePlugin,
+    flexibleLicensePlugin,
     assetsPlugin,
     operatorPlugin,
     paymentPlugin,

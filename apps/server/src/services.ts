@@ -62,7 +62,6 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     ownRobot: (userId, robotId) => (robots as RobotService).ownRobot(userId, robotId),
   });
   robots = new RobotService(db, clock, licenses);
-  const slots = new FlexSlotService(db, clock, licenses);
   // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
   const paymentProvider =
     provider ??
@@ -76,6 +75,8 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
           clock,
         )
       : new SandboxProvider(db, loadCatalogue(), config.PUBLIC_URL, clock));
+  // The approved list of flexible licenses is read from the catalogue (docs/decisions/022).
+  const slots = new FlexSlotService(db, clock, licenses, { catalogue: () => paymentProvider.products() });
   // docs/decisions/019: the one tier rule and the lifecycle, whichever provider bills.
   const subscriptions = new SubscriptionService(db, clock, mailer, config.PUBLIC_URL, {
     licenses,

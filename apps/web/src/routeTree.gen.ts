@@ -30,6 +30,7 @@ import { Route as AuthenticatedDashboardCartIndexRouteImport } from './routes/_a
 import { Route as AuthenticatedDashboardCartCancelRouteImport } from './routes/_authenticated/dashboard/cart/cancel'
 import { Route as AuthenticatedDashboardCartSuccessRouteImport } from './routes/_authenticated/dashboard/cart/success'
 import { Route as AuthenticatedDashboardRobotAddRouteImport } from './routes/_authenticated/dashboard/robot/add'
+import { Route as AuthenticatedDashboardSubscriptionsFlexible_licensesRouteImport } from './routes/_authenticated/dashboard/subscriptions/flexible_licenses'
 import { Route as AuthenticatedDashboardUserProfileRouteImport } from './routes/_authenticated/dashboard/user/profile'
 import { Route as AuthPasswordResetIndexRouteImport } from './routes/auth/password/reset/index'
 import { Route as AuthPasswordResetTokenRouteImport } from './routes/auth/password/reset/$token'
@@ -149,6 +150,12 @@ const AuthenticatedDashboardRobotAddRoute =
     path: '/dashboard/robot/add',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedDashboardSubscriptionsFlexible_licensesRoute =
+  AuthenticatedDashboardSubscriptionsFlexible_licensesRouteImport.update({
+    id: '/dashboard/subscriptions/flexible_licenses',
+    path: '/dashboard/subscriptions/flexible_licenses',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedDashboardUserProfileRoute =
   AuthenticatedDashboardUserProfileRouteImport.update({
     id: '/dashboard/user/profile',
@@ -192,6 +199,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
   '/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
+  '/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
@@ -217,6 +225,7 @@ export interface FileRoutesByTo {
   '/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
   '/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
+  '/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/dashboard/cart': typeof AuthenticatedDashboardCartIndexRoute
@@ -245,6 +254,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
   '/_authenticated/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/_authenticated/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
+  '/_authenticated/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/_authenticated/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/_authenticated/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
@@ -273,6 +283,7 @@ export interface FileRouteTypes {
     | '/dashboard/cart/cancel'
     | '/dashboard/cart/success'
     | '/dashboard/robot/add'
+    | '/dashboard/subscriptions/flexible_licenses'
     | '/dashboard/user/profile'
     | '/auth/password/reset/$token'
     | '/dashboard/cart/'
@@ -298,6 +309,7 @@ export interface FileRouteTypes {
     | '/dashboard/cart/cancel'
     | '/dashboard/cart/success'
     | '/dashboard/robot/add'
+    | '/dashboard/subscriptions/flexible_licenses'
     | '/dashboard/user/profile'
     | '/auth/password/reset/$token'
     | '/dashboard/cart'
@@ -325,6 +337,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/cart/cancel'
     | '/_authenticated/dashboard/cart/success'
     | '/_authenticated/dashboard/robot/add'
+    | '/_authenticated/dashboard/subscriptions/flexible_licenses'
     | '/_authenticated/dashboard/user/profile'
     | '/auth/password/reset/$token'
     | '/_authenticated/dashboard/cart/'
@@ -489,6 +502,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardRobotAddRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/subscriptions/flexible_licenses': {
+      id: '/_authenticated/dashboard/subscriptions/flexible_licenses'
+      path: '/dashboard/subscriptions/flexible_licenses'
+      fullPath: '/dashboard/subscriptions/flexible_licenses'
+      preLoaderRoute: typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/dashboard/user/profile': {
       id: '/_authenticated/dashboard/user/profile'
       path: '/dashboard/user/profile'
@@ -556,6 +576,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedDashboardCartCancelRoute: typeof AuthenticatedDashboardCartCancelRoute
   AuthenticatedDashboardCartSuccessRoute: typeof AuthenticatedDashboardCartSuccessRoute
   AuthenticatedDashboardRobotAddRoute: typeof AuthenticatedDashboardRobotAddRoute
+  AuthenticatedDashboardSubscriptionsFlexible_licensesRoute: typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   AuthenticatedDashboardUserProfileRoute: typeof AuthenticatedDashboardUserProfileRoute
   AuthenticatedDashboardCartIndexRoute: typeof AuthenticatedDashboardCartIndexRoute
   AuthenticatedDashboardRobotManagerRobotIDRoute: typeof AuthenticatedDashboardRobotManagerRobotIDRoute
@@ -573,6 +594,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedDashboardCartSuccessRoute:
     AuthenticatedDashboardCartSuccessRoute,
   AuthenticatedDashboardRobotAddRoute: AuthenticatedDashboardRobotAddRoute,
+  AuthenticatedDashboardSubscriptionsFlexible_licensesRoute:
+    AuthenticatedDashboardSubscriptionsFlexible_licensesRoute,
   AuthenticatedDashboardUserProfileRoute:
     AuthenticatedDashboardUserProfileRoute,
   AuthenticatedDashboardCartIndexRoute: AuthenticatedDashboardCartIndexRoute,

@@ -3,9 +3,10 @@ import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 
 /**
- * The flexible license slots of spec/001 §7 (/api/flexible_license) and docs/architecture.md#commerce. A user has
- * `user_slot_amount` slots, numbered 0 to amount - 1; each holds at most one approved robot model
- * (`robot_id` is the catalogue robot id, '' for an empty slot).
+ * The flexible license slots of spec/001 §7 (/api/flexible_license) and docs/architecture.md#flexible-licenses.
+ * A user has `user_slot_amount` slots, numbered 0 to amount - 1; each holds at most one approved
+ * robot model (`robot_id` is the catalogue robot id, a driver product's BOW_UUID, '' for an empty
+ * slot). The server owns the approved list and sends it with every answer (docs/decisions/022).
  */
 
 const bodyToken = jwt.optional();
@@ -79,33 +80,33 @@ export const flexSlotsUpdateRequest = flexSlotsRequest.extend({
 export const flexSlotsResponse = response({
   user_slots: z.array(flexSlot).default([]),
   user_slot_amount: z.number().int().min(0).default(0),
+  /**
+   * The catalogue robot ids a slot may hold (docs/decisions/022): the server's approved list, so
+   * the screen offers exactly what UpdateSlots accepts. Not in the spec's answer; an addition.
+   */
+  approved_robot_ids: z.array(z.string()).default([]),
 });
 export type FlexSlotsResponse = z.infer<typeof flexSlotsResponse>;
 
-// Planned: an open issue mounts it; the same slots are served today under /api/dial_manager.
-export const flexibleLicense = service(
-  'flexibleLicense',
-  '/api/flexible_license',
-  {
-    GetSlots: action({
-      summary: "The signed-in user's flexible slots and how many they may hold.",
-      auth: 'bearer',
-      request: flexSlotsRequest,
-      response: flexSlotsResponse,
-    }),
-    UpdateSlots: action({
-      summary:
-        "Replace the user's flexible licenses with the selection, in one transaction. Each robot_id must be an approved model; a blank one empties the slot.",
-      auth: 'bearer',
-      request: flexSlotsUpdateRequest,
-      response: flexSlotsResponse,
-    }),
-    ClearSlots: action({
-      summary: "Empty every slot and remove the user's flexible licenses.",
-      auth: 'bearer',
-      request: flexSlotsRequest,
-      response: flexSlotsResponse,
-    }),
-  },
-  { status: 'planned' },
-);
+// The same operations answer under /api/dial_manager (GET_SLOTS, UPDATE_SLOTS, CLEAR_SLOTS).
+export const flexibleLicense = service('flexibleLicense', '/api/flexible_license', {
+  GetSlots: action({
+    summary: "The signed-in user's flexible slots and how many they may hold.",
+    auth: 'bearer',
+    request: flexSlotsRequest,
+    response: flexSlotsResponse,
+  }),
+  UpdateSlots: action({
+    summary:
+      "Replace the user's flexible licenses with the selection, in one transaction: every existing flexible license is removed (a robot paired with one is released) and each filled slot gets a new unpaired flexible license with a pairing code. `user_slots` is the whole selection: a slot it leaves out, or whose robot_id is blank, is empty afterwards. Each slot_id must be below user_slot_amount and appear once; each robot_id must be on approved_robot_ids.",
+    auth: 'bearer',
+    request: flexSlotsUpdateRequest,
+    response: flexSlotsResponse,
+  }),
+  ClearSlots: action({
+    summary: "Empty every slot and remove the user's flexible licenses.",
+    auth: 'bearer',
+    request: flexSlotsRequest,
+    response: flexSlotsResponse,
+  }),
+});

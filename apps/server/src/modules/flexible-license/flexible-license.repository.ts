@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { assets, flexSlotAllowances, flexSlots, robotLicenses } from '../../db/schema.ts';
 
@@ -19,7 +19,7 @@ export const flexSlotRepository = {
     return row;
   },
 
-  /** Deletes the user's slots numbered `from` and above; answers what they held. */
+  /** Deletes the user's slots numbered `from` and above (left by a smaller plan); answers what they held. */
   async deleteSlotsFrom(db: Executor, userId: string, from: number): Promise<FlexSlotRow[]> {
     return db
       .delete(flexSlots)
@@ -57,7 +57,20 @@ export const flexSlotRepository = {
       });
   },
 
-  /** Deletes flexible licenses of the user (their robots are released with them). */
+  /**
+   * Holds the user's slots until the transaction ends: a second save or clear of the same user
+   * waits here, so two racing saves apply one after the other and never interleave.
+   */
+  async lockUser(tx: Executor, userId: string): Promise<void> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`flex-slots:${userId}`}, 0))`);
+  },
+
+  /** Deletes every flexible license of the user (a robot paired with one is released with it). */
+  async deleteAllFlexibleLicenses(db: Executor, userId: string): Promise<void> {
+    await db.delete(robotLicenses).where(and(eq(robotLicenses.userId, userId), eq(robotLicenses.isFlexible, true)));
+  },
+
+  /** Deletes the given flexible licenses of the user: the slots that held them were taken away. */
   async deleteFlexibleLicenses(db: Executor, userId: string, licenseIds: readonly string[]): Promise<void> {
     if (licenseIds.length === 0) return;
     await db

@@ -1,7 +1,8 @@
-import { ApiError, AssetType, type FlexSlot, type FlexSlotUpdate, SUPPORTED_ROBOT_MODELS } from '@portal/contract';
-import type { Db } from '../../db/client.ts';
+import { ApiError, type FlexSlot, type FlexSlotUpdate, type PaymentProduct } from '@portal/contract';
+import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { LicenseService } from '../license/license.service.ts';
+import { type ApprovedDriver, approvedDrivers } from './flexible-license.approved.ts';
 import { flexSlotRepository as repo } from './flexible-license.repository.ts';
 
 /** What a change of the slot count did: the slots emptied held these models. */
@@ -11,18 +12,33 @@ export interface SlotChange {
   emptied: { slot: number; model: string }[];
 }
 
+/** What the slots need from elsewhere: the catalogue the approved list is read from. */
+export interface FlexSlotPeers {
+  catalogue(): Promise<readonly PaymentProduct[]>;
+}
+
+export interface FlexSlotsView {
+  user_slots: FlexSlot[];
+  user_slot_amount: number;
+  approved_robot_ids: string[];
+}
+
 /**
- * Flexible license slots (docs/architecture.md#commerce), served for now under /api/dial_manager (GET_SLOTS,
- * UPDATE_SLOTS, CLEAR_SLOTS); /api/flexible_license will mount the same service. A slot holds the id
- * of a robot-driver asset of an approved model; saving makes an unpaired flexible license for each
- * changed slot and removes the license a slot no longer holds, in one transaction. A slot whose
- * robot did not change keeps its license and pairing.
+ * Flexible license slots (docs/architecture.md#flexible-licenses, docs/decisions/022), mounted twice:
+ * /api/flexible_license (GetSlots, UpdateSlots, ClearSlots) and /api/dial_manager (GET_SLOTS,
+ * UPDATE_SLOTS, CLEAR_SLOTS). A slot holds the catalogue robot id of an approved driver.
+ *
+ * Saving does what the screen's Confirm Sync says: in one transaction, every flexible license of the
+ * user is deleted (a robot paired with one is released, so the hub can no longer use it) and each
+ * filled slot gets a new unpaired flexible license with a pairing code. Saves and clears of one user
+ * take a lock first, so two racing saves apply one after the other.
  */
 export class FlexSlotService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly licenses: LicenseService,
+    private readonly peers: FlexSlotPeers,
   ) {}
 
   /** How many slots the user has. */
@@ -47,6 +63,8 @@ export class FlexSlotService {
     source: 'operator' | 'subscription',
   ): Promise<SlotChange | undefined> {
     return this.db.transaction(async (tx) => {
+      // The same lock as a save: a save never fills a slot the new count has just taken away.
+      await repo.lockUser(tx, userId);
       const current = await repo.allowance(tx, userId);
       if (source === 'subscription' && current?.source === 'operator') return undefined;
       if (current && current.amount === amount && current.source === source) return undefined;
@@ -67,8 +85,17 @@ export class FlexSlotService {
     });
   }
 
-  async get(userId: string): Promise<{ user_slots: FlexSlot[]; user_slot_amount: number }> {
-    const [amount, rows] = await Promise.all([repo.amount(this.db, userId), repo.slots(this.db, userId)]);
+  /** The catalogue robot ids a slot may hold, by id. */
+  private async approved(): Promise<Map<string, ApprovedDriver>> {
+    return approvedDrivers(await this.peers.catalogue());
+  }
+
+  async get(userId: string, approved?: Map<string, ApprovedDriver>): Promise<FlexSlotsView> {
+    const [amount, rows, drivers] = await Promise.all([
+      repo.amount(this.db, userId),
+      repo.slots(this.db, userId),
+      approved ?? this.approved(),
+    ]);
     return {
       user_slot_amount: amount,
       user_slots: rows
@@ -79,74 +106,91 @@ export class FlexSlotService {
           robot_id: r.robotId,
           updated_on: r.updatedAt.getTime(),
         })),
+      approved_robot_ids: [...drivers.keys()].sort(),
     };
   }
 
-  async update(userId: string, slots: readonly FlexSlotUpdate[]) {
-    const amount = await repo.amount(this.db, userId);
+  /**
+   * Replaces the user's selection with `slots` (the whole selection: a slot left out is empty).
+   * Refused with a 400 naming the slot, before anything changes: a slot id at or past the slot
+   * count, a slot named twice, a robot id not on the approved list.
+   */
+  async update(userId: string, slots: readonly FlexSlotUpdate[]): Promise<FlexSlotsView> {
+    const seen = new Map<number, number>();
     slots.forEach((s, i) => {
-      if (s.slot_id >= amount)
+      const first = seen.get(s.slot_id);
+      if (first !== undefined)
         throw new ApiError(
           'VALIDATION',
-          `user_slots.${i}.slot_id: must be below your slot count (${amount})${amount === 0 ? '; your plan has no flexible slots' : ''}`,
+          `user_slots.${i}.slot_id: slot ${s.slot_id} is already given at user_slots.${first}`,
         );
+      seen.set(s.slot_id, i);
     });
-    const approved = new Set(SUPPORTED_ROBOT_MODELS.map((m) => m.toLowerCase()));
-    const wanted = [...new Set(slots.map((s) => s.robot_id).filter(Boolean))];
-    const drivers = new Map(
-      (await repo.drivers(this.db, wanted))
-        .filter((a) => a.type === AssetType.RobotDriver && approved.has(a.model.toLowerCase()))
-        .map((a) => [a.id, a]),
-    );
+    const approved = await this.approved();
     slots.forEach((s, i) => {
-      if (s.robot_id && !drivers.has(s.robot_id))
-        throw new ApiError('VALIDATION', `user_slots.${i}.robot_id: not an approved robot model`);
+      if (s.robot_id && !approved.has(s.robot_id))
+        throw new ApiError('VALIDATION', `user_slots.${i}.robot_id: ${s.robot_id} is not an approved robot model`);
     });
-
     await this.db.transaction(async (tx) => {
-      const now = this.clock.now();
-      const saved = new Map((await repo.slots(tx, userId)).map((r) => [r.slotId, r]));
-      const removed: string[] = [];
-      for (const slot of slots) {
-        const before = saved.get(slot.slot_id);
-        if (before && before.robotId === slot.robot_id) continue;
-        if (before?.licenseId) removed.push(before.licenseId);
-        const driver = slot.robot_id ? drivers.get(slot.robot_id) : undefined;
-        const granted = driver
-          ? await this.licenses.grantRobotLicense(tx, {
-              userId,
-              assetId: driver.id,
-              make: driver.make,
-              model: driver.model,
-              isFlexible: true,
-              source: 'flexible',
-            })
-          : undefined;
-        await repo.upsertSlot(tx, {
-          userId,
-          slotId: slot.slot_id,
-          robotId: slot.robot_id,
-          licenseId: granted?.license.id ?? null,
-          now,
-        });
-      }
-      await repo.deleteFlexibleLicenses(tx, userId, removed);
+      await repo.lockUser(tx, userId);
+      // Read under the lock: a plan that shrank meanwhile is the count that holds.
+      const amount = await repo.amount(tx, userId);
+      slots.forEach((s, i) => {
+        if (s.slot_id >= amount)
+          throw new ApiError(
+            'VALIDATION',
+            `user_slots.${i}.slot_id: must be below your slot count (${amount})${amount === 0 ? '; your plan has no flexible slots' : ''}`,
+          );
+      });
+      await this.replace(tx, userId, amount, new Map(slots.map((s) => [s.slot_id, s.robot_id])), approved);
+    });
+    return this.get(userId, approved);
+  }
+
+  /** Empties every slot and deletes the user's flexible licenses. */
+  async clear(userId: string): Promise<FlexSlotsView> {
+    await this.db.transaction(async (tx) => {
+      await repo.lockUser(tx, userId);
+      await this.replace(tx, userId, await repo.amount(tx, userId), new Map(), new Map());
     });
     return this.get(userId);
   }
 
-  async clear(userId: string) {
-    await this.db.transaction(async (tx) => {
-      const now = this.clock.now();
-      const saved = await repo.slots(tx, userId);
-      for (const slot of saved)
-        await repo.upsertSlot(tx, { userId, slotId: slot.slotId, robotId: '', licenseId: null, now });
-      await repo.deleteFlexibleLicenses(
-        tx,
+  /** Inside the caller's locked transaction: the old flexible licenses go, the selection gets new ones. */
+  private async replace(
+    tx: Executor,
+    userId: string,
+    amount: number,
+    wanted: ReadonlyMap<number, string>,
+    approved: ReadonlyMap<string, ApprovedDriver>,
+  ): Promise<void> {
+    const now = this.clock.now();
+    await repo.deleteAllFlexibleLicenses(tx, userId);
+    await repo.deleteSlotsFrom(tx, userId, amount);
+    const assets = new Map((await repo.drivers(tx, [...new Set(wanted.values())])).map((a) => [a.id, a]));
+    for (let slotId = 0; slotId < amount; slotId++) {
+      const robotId = wanted.get(slotId) ?? '';
+      const driver = robotId ? approved.get(robotId) : undefined;
+      const asset = assets.get(robotId);
+      // The license names the robot as a bought driver does: the driver asset's make and model
+      // when the asset exists, else the catalogue's model.
+      const granted = driver
+        ? await this.licenses.grantRobotLicense(tx, {
+            userId,
+            assetId: robotId,
+            make: asset?.make || driver.model,
+            model: asset?.model || driver.model,
+            isFlexible: true,
+            source: 'flexible',
+          })
+        : undefined;
+      await repo.upsertSlot(tx, {
         userId,
-        saved.flatMap((s) => (s.licenseId ? [s.licenseId] : [])),
-      );
-    });
-    return this.get(userId);
+        slotId,
+        robotId: driver ? robotId : '',
+        licenseId: granted?.license.id ?? null,
+        now,
+      });
+    }
   }
 }

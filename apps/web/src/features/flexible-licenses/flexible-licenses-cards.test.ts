@@ -63,45 +63,52 @@ describe('sortLicenseCards', () => {
 
 describe('flexCardsFromProducts', () => {
   const product = (name: string, metadata: PaymentProduct['metadata']): PaymentProduct => ({
-    id: `prod_${name}`,
+    id: `prod_${name.replace(/\W+/g, '_')}`,
     name,
-    description: `${name} driver`,
+    description: `${name} license`,
     metadata,
     prices: [],
   });
+  // Named as the catalogue names them: "Nao driver" drives the model Nao.
   const products = [
-    product('Nao', {
+    product('Nao driver', {
       BOW_SORTING: 'driver',
-      BOW_UUID: 'r-nao',
+      BOW_UUID: 'driver-nao',
+      model: 'Nao',
       manufacturer: 'Aldebaran',
       robotType: 'Humanoid, Social',
-      features: 'Speech,Vision',
+      features: 'Speech,Vision,Support',
     }),
-    product('Roboy', { BOW_SORTING: 'driver', BOW_UUID: 'r-roboy' }),
-    product('Pepper', { BOW_SORTING: 'subscription', BOW_UUID: 'r-pepper' }),
-    product('Rhino', { BOW_SORTING: 'driver' }),
+    product('Tiago_Steel driver', { BOW_SORTING: 'driver', BOW_UUID: 'driver-tiago-steel', model: 'Tiago_Steel' }),
+    product('Roboy driver', { BOW_SORTING: 'driver', BOW_UUID: 'driver-roboy', model: 'Roboy' }),
+    product('Pepper plan', { BOW_SORTING: 'subscription', BOW_UUID: 'driver-pepper', model: 'Pepper' }),
+    product('Rhino driver', { BOW_SORTING: 'driver', model: 'Rhino' }),
   ];
+  const approved = ['driver-nao', 'driver-tiago-steel', 'driver-pepper', ''];
 
-  it('keeps approved driver products with a robot id', () => {
-    expect(flexCardsFromProducts(products)).toEqual([
-      {
-        id: 'prod_Nao',
-        robot_id: 'r-nao',
-        manufacturer: 'Aldebaran',
-        modelName: 'Nao',
-        description: 'Nao driver',
-        robotType: ['Humanoid', 'Social'],
-        features: ['Support', '1 Physical Robot License', 'Speech', 'Vision'],
-        img: '/images/robots/nao.svg',
-      },
-    ]);
+  it('builds a card from the model metadata, never the product name', () => {
+    expect(flexCardsFromProducts(products, approved)[0]).toEqual({
+      id: 'prod_Nao_driver',
+      robot_id: 'driver-nao',
+      manufacturer: 'Aldebaran',
+      modelName: 'Nao',
+      description: 'Nao driver license',
+      robotType: ['Humanoid', 'Social'],
+      features: ['Support', '1 Physical Robot License', 'Speech', 'Vision'],
+      img: '/images/robots/nao.svg',
+    });
   });
 
   it.each([
-    [['roboy'], ['Roboy']],
-    [[], []],
-  ])('approved list %o -> %o', (approved, names) => {
-    expect(flexCardsFromProducts(products, approved).map((c) => c.modelName)).toEqual(names);
+    ['the approved drivers only (no plan, no product without a robot id)', approved, ['Nao', 'Tiago_Steel']],
+    ['another list', ['driver-roboy'], ['Roboy']],
+    ['an empty list', [], []],
+  ])('%s', (_name, list, models) => {
+    expect(flexCardsFromProducts(products, list).map((c) => c.modelName)).toEqual(models);
+  });
+
+  it('pictures the model', () => {
+    expect(flexCardsFromProducts(products, approved)[1]?.img).toBe('/images/robots/tiago-steel.svg');
   });
 
   it.each([

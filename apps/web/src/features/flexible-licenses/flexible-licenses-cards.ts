@@ -1,9 +1,4 @@
-import {
-  type FlexibleLicenseCard,
-  type PaymentProduct,
-  ProductSorting,
-  SUPPORTED_ROBOT_MODELS,
-} from '@portal/contract';
+import { type FlexibleLicenseCard, type PaymentProduct, ProductSorting } from '@portal/contract';
 import { robotImage } from '@/lib/robot-models';
 import type { SlotEntry } from './flexible-licenses-slots';
 
@@ -48,29 +43,30 @@ const splitList = (text: string | undefined, separator: string) =>
     .filter(Boolean);
 
 /**
- * License cards from the catalogue's driver products whose model is approved (by default the
- * supported-model list, matched case-insensitively on the product name). Features always start
- * with "Support" and "1 Physical Robot License".
+ * License cards from the catalogue's driver products whose robot id (BOW_UUID) is on the server's
+ * approved list (GetSlots' approved_robot_ids, docs/decisions/022): the screen applies no model rule
+ * of its own. The model is the product's `model` metadata ("Pepper driver" drives Pepper). Features
+ * always start with "Support" and "1 Physical Robot License".
  */
 export function flexCardsFromProducts(
   products: readonly PaymentProduct[],
-  approved: readonly string[] = SUPPORTED_ROBOT_MODELS,
+  approvedRobotIds: readonly string[],
 ): FlexibleLicenseCard[] {
-  const allowed = new Set(approved.map((m) => m.toLowerCase()));
+  const approved = new Set(approvedRobotIds.filter(Boolean));
   return products
-    .filter((p) => p.metadata.BOW_SORTING === ProductSorting.Driver && p.metadata.BOW_UUID)
-    .filter((p) => allowed.has(p.name.trim().toLowerCase()))
+    .filter((p) => p.metadata.BOW_SORTING === ProductSorting.Driver && approved.has(p.metadata.BOW_UUID?.trim() ?? ''))
     .map((p) => {
       const extras = splitList(p.metadata.features, ',');
+      const model = p.metadata.model?.trim() || p.name.trim();
       return {
         id: p.id,
-        robot_id: p.metadata.BOW_UUID ?? '',
-        manufacturer: p.metadata.manufacturer ?? '',
-        modelName: p.name,
+        robot_id: p.metadata.BOW_UUID?.trim() ?? '',
+        manufacturer: p.metadata.manufacturer?.trim() ?? '',
+        modelName: model,
         description: p.description,
         robotType: splitList(p.metadata.robotType, ','),
         features: [...new Set<string>([...FIXED_LICENSE_FEATURES, ...extras])],
-        img: robotImage(p.name),
+        img: robotImage(model),
       };
     });
 }

@@ -3,16 +3,23 @@ import {
   allSlotsEmpty,
   clearAllDisabled,
   clearAllSlots,
+  type DragSource,
+  type DropKind,
+  type DropTarget,
+  dropResult,
   filledSlotCount,
   hasChangesToSync,
   isRemovalPending,
   isSlotUnsynced,
   licenseCountText,
   moveBetweenSlots,
+  nextKeyboardTarget,
   placeInSlot,
   removeFromSlot,
+  type SlotDrag,
   type SlotSelection,
   selectionFromServer,
+  slotDragState,
   slotPrompt,
   unsyncedSlotIds,
   updateDisabled,
@@ -122,5 +129,109 @@ describe('slotPrompt', () => {
     [{ filled: true, removalPending: false, drag: 'over-invalid' as const }, 'Invalid drop target', undefined],
   ])('%o -> %s', (input, text, detail) => {
     expect(slotPrompt(input)).toEqual(detail ? { text, detail } : { text });
+  });
+});
+
+describe('dropResult (spec/001 §5 drop rules)', () => {
+  const start = sel('nao', '', 'pepper');
+  it.each<[string, DragSource, DropTarget, DropKind, string[]]>([
+    [
+      'available onto an empty slot places',
+      { from: 'available', robot_id: 'tiago' },
+      { to: 'slot', slot_id: 1 },
+      'place',
+      ['nao', 'tiago', 'pepper'],
+    ],
+    [
+      'available onto a filled slot replaces',
+      { from: 'available', robot_id: 'tiago' },
+      { to: 'slot', slot_id: 0 },
+      'place',
+      ['tiago', '', 'pepper'],
+    ],
+    [
+      'available onto a slot holding it is invalid',
+      { from: 'available', robot_id: 'nao' },
+      { to: 'slot', slot_id: 0 },
+      'invalid',
+      ['nao', '', 'pepper'],
+    ],
+    [
+      'available onto an unknown slot is invalid',
+      { from: 'available', robot_id: 'nao' },
+      { to: 'slot', slot_id: 7 },
+      'invalid',
+      ['nao', '', 'pepper'],
+    ],
+    [
+      'available onto available does nothing',
+      { from: 'available', robot_id: 'nao' },
+      { to: 'available' },
+      'none',
+      ['nao', '', 'pepper'],
+    ],
+    [
+      'slot onto an empty slot moves',
+      { from: 'slot', slot_id: 0, robot_id: 'nao' },
+      { to: 'slot', slot_id: 1 },
+      'move',
+      ['', 'nao', 'pepper'],
+    ],
+    [
+      'slot onto a filled slot moves and replaces',
+      { from: 'slot', slot_id: 0, robot_id: 'nao' },
+      { to: 'slot', slot_id: 2 },
+      'move',
+      ['', '', 'nao'],
+    ],
+    [
+      'slot onto itself does nothing',
+      { from: 'slot', slot_id: 0, robot_id: 'nao' },
+      { to: 'slot', slot_id: 0 },
+      'none',
+      ['nao', '', 'pepper'],
+    ],
+    [
+      'slot onto available removes',
+      { from: 'slot', slot_id: 2, robot_id: 'pepper' },
+      { to: 'available' },
+      'remove',
+      ['nao', '', ''],
+    ],
+    [
+      'released nowhere does nothing',
+      { from: 'slot', slot_id: 2, robot_id: 'pepper' },
+      null,
+      'none',
+      ['nao', '', 'pepper'],
+    ],
+  ])('%s', (_name, source, target, kind, after) => {
+    const result = dropResult(start, source, target);
+    expect(result.kind).toBe(kind);
+    expect(robots(result.selection)).toEqual(after);
+    expect(robots(start)).toEqual(['nao', '', 'pepper']);
+  });
+
+  it.each<[DragSource, number, SlotDrag]>([
+    [{ from: 'available', robot_id: 'tiago' }, 1, 'over-valid'],
+    [{ from: 'available', robot_id: 'nao' }, 0, 'over-invalid'],
+    [{ from: 'slot', slot_id: 0, robot_id: 'nao' }, 2, 'over-valid'],
+    [{ from: 'slot', slot_id: 0, robot_id: 'nao' }, 0, 'none'],
+  ])('slotDragState %o over slot %i -> %s', (source, slotId, state) => {
+    expect(slotDragState(start, source, slotId)).toBe(state);
+  });
+});
+
+describe('nextKeyboardTarget', () => {
+  it.each([
+    [-1, 4, 1, 0],
+    [-1, 4, -1, 3],
+    [0, 4, 1, 1],
+    [3, 4, 1, 0],
+    [0, 4, -1, 3],
+    [2, 4, -1, 1],
+    [-1, 0, 1, -1],
+  ] as const)('from %i of %i by %i -> %i', (current, count, step, next) => {
+    expect(nextKeyboardTarget(current, count, step)).toBe(next);
   });
 });

@@ -130,3 +130,55 @@ export function slotPrompt(input: { filled: boolean; removalPending: boolean; dr
   if (input.removalPending) return { text: SLOT_TEXT.removalPending, detail: SLOT_TEXT.selectNew };
   return { text: SLOT_TEXT.selectEmpty };
 }
+
+// ---- drag and drop (spec/001 §5 drop rules) --------------------------------------------------
+
+/** What is being dragged: a card of the available list, or the card in a slot. */
+export type DragSource = { from: 'available'; robot_id: string } | { from: 'slot'; slot_id: number; robot_id: string };
+
+/** Where it is over or was released: a slot, the available list (removes a slot's card), or nowhere. */
+export type DropTarget = { to: 'slot'; slot_id: number } | { to: 'available' } | null;
+
+export type DropKind = 'place' | 'move' | 'remove' | 'invalid' | 'none';
+
+/**
+ * What releasing a drag does. A slot's card can go onto any other slot, filled or not (it moves
+ * and replaces), or back onto the available list (it is removed). A card of the available list is
+ * checked on release: a slot that already holds that very license is an invalid target. Anything
+ * else (back where it came from, nowhere) changes nothing.
+ */
+export function dropResult(
+  selection: SlotSelection,
+  source: DragSource,
+  target: DropTarget,
+): { kind: DropKind; selection: SlotEntry[] } {
+  const unchanged = (kind: DropKind) => ({ kind, selection: [...selection] });
+  if (!target) return unchanged('none');
+  if (source.from === 'available') {
+    if (target.to === 'available') return unchanged('none');
+    if (!selection.some((s) => s.slot_id === target.slot_id)) return unchanged('invalid');
+    if (robotIn(selection, target.slot_id) === source.robot_id) return unchanged('invalid');
+    return { kind: 'place', selection: placeInSlot(selection, target.slot_id, source.robot_id) };
+  }
+  if (target.to === 'available') return { kind: 'remove', selection: removeFromSlot(selection, source.slot_id) };
+  if (target.slot_id === source.slot_id) return unchanged('none');
+  if (!selection.some((s) => s.slot_id === target.slot_id)) return unchanged('invalid');
+  return { kind: 'move', selection: moveBetweenSlots(selection, source.slot_id, target.slot_id) };
+}
+
+/** How a slot looks while a drag hovers it: the prompt of slotPrompt. */
+export function slotDragState(selection: SlotSelection, source: DragSource, slotId: number): SlotDrag {
+  const { kind } = dropResult(selection, source, { to: 'slot', slot_id: slotId });
+  if (kind === 'invalid') return 'over-invalid';
+  return kind === 'place' || kind === 'move' ? 'over-valid' : 'none';
+}
+
+/**
+ * The next drop target for the keyboard: the slots in order, then the available list, wrapping
+ * around. `current` is the target the drag is over (-1 for none); `count` is slots plus one.
+ */
+export function nextKeyboardTarget(current: number, count: number, step: 1 | -1): number {
+  if (count <= 0) return -1;
+  if (current < 0) return step === 1 ? 0 : count - 1;
+  return (current + step + count) % count;
+}

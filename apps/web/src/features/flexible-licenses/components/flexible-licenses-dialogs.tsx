@@ -1,0 +1,177 @@
+import type { FlexibleLicenseCard } from '@portal/contract';
+import * as React from 'react';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { searchLicenseCards } from '../flexible-licenses-cards';
+import { licenseCountText } from '../flexible-licenses-slots';
+import { FLEX_TEXT } from '../flexible-licenses-text';
+import { LicenseCardBody, licenseLabel } from './flexible-licenses-license-card';
+
+/** "Select Robot License": pick the license for one slot, with its own search; a filled slot can be emptied. */
+export function SelectLicenseDialog({
+  slotId,
+  current,
+  cards,
+  onSelect,
+  onRemove,
+  onClose,
+}: {
+  slotId: number | null;
+  current: FlexibleLicenseCard | undefined;
+  cards: readonly FlexibleLicenseCard[];
+  onSelect: (card: FlexibleLicenseCard) => void;
+  onRemove: () => void;
+  onClose: () => void;
+}) {
+  const [search, setSearch] = React.useState('');
+  const searchId = React.useId();
+  const shown = searchLicenseCards(cards, search);
+  const open = slotId !== null;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) {
+          setSearch('');
+          onClose();
+        }
+      }}
+    >
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>{FLEX_TEXT.selectTitle}</DialogTitle>
+          <DialogDescription>
+            {slotId !== null &&
+              (current
+                ? `${FLEX_TEXT.slot(slotId)} holds the ${licenseLabel(current)} license. Choose another to replace it, or remove it.`
+                : `Choose the robot license for ${FLEX_TEXT.slot(slotId)}.`)}
+          </DialogDescription>
+        </DialogHeader>
+        <Label htmlFor={searchId} className="sr-only">
+          {FLEX_TEXT.searchLabel}
+        </Label>
+        <Input
+          id={searchId}
+          type="search"
+          placeholder={FLEX_TEXT.searchPlaceholder}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        {shown.length === 0 ? (
+          <p className="py-6 text-center text-sm text-muted-foreground">{FLEX_TEXT.noMatches}</p>
+        ) : (
+          <ul className="grid max-h-[50dvh] gap-2 overflow-y-auto sm:grid-cols-2" aria-label="Robot licenses">
+            {shown.map((card) => (
+              <li key={card.id}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setSearch('');
+                    onSelect(card);
+                  }}
+                  aria-current={current?.robot_id === card.robot_id ? 'true' : undefined}
+                  className="h-full w-full rounded-lg border p-3 text-left transition-colors hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring aria-[current=true]:border-primary"
+                >
+                  <LicenseCardBody card={card} compact />
+                  <span className="sr-only">{`, ${card.description}`}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {current && (
+          <DialogFooter>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => {
+                setSearch('');
+                onRemove();
+              }}
+            >
+              {FLEX_TEXT.removeFromSlot}
+            </Button>
+          </DialogFooter>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** "Confirm Sync": how many licenses, what syncing does, and "Don't show this message again". */
+export function ConfirmSyncDialog({
+  open,
+  count,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  count: number;
+  onConfirm: (dontShowAgain: boolean) => void;
+  onCancel: () => void;
+}) {
+  const [dontShow, setDontShow] = React.useState(false);
+  const checkboxId = React.useId();
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onCancel()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{FLEX_TEXT.confirmSyncTitle}</DialogTitle>
+          <DialogDescription>{FLEX_TEXT.confirmSyncBody(licenseCountText(count))}</DialogDescription>
+        </DialogHeader>
+        <div className="flex items-center gap-2">
+          <Checkbox id={checkboxId} checked={dontShow} onCheckedChange={(v) => setDontShow(v === true)} />
+          <Label htmlFor={checkboxId}>{FLEX_TEXT.dontShowAgain}</Label>
+        </div>
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={onCancel}>
+            {FLEX_TEXT.cancel}
+          </Button>
+          <Button type="button" onClick={() => onConfirm(dontShow)}>
+            {FLEX_TEXT.confirmSync}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** "Confirm Clear All": what clearing removes. */
+export function ConfirmClearDialog({
+  open,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onCancel()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{FLEX_TEXT.confirmClearTitle}</DialogTitle>
+          <DialogDescription>{FLEX_TEXT.confirmClearBody}</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={onCancel}>
+            {FLEX_TEXT.cancel}
+          </Button>
+          <Button type="button" variant="destructive" onClick={onConfirm}>
+            {FLEX_TEXT.clearAll}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
