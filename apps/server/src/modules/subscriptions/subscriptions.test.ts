@@ -1,5 +1,7 @@
 import { license, payment, robots, time, useraction } from '@portal/contract';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { robotLicenses } from '../../db/schema.ts';
 import {
   as,
   driverAsset,
@@ -50,6 +52,10 @@ async function later(user: SignedIn, ms: number): Promise<SignedIn> {
 
 const DECLINING_CARD = '4000000000000002';
 const GOOD_CARD = { card_number: '4242 4242 4242 4242', expiry: '12 / 40', cvc: '123' };
+
+/** The user's robot licenses as stored, ended ones included (GetLicenses lists only live ones). */
+const ownLicenseRows = (userId: string) =>
+  t.app.deps.db.select().from(robotLicenses).where(eq(robotLicenses.userId, userId));
 
 describe('a plan purchase', () => {
   it('creates the user subscription with the tier and slot count the plan grants', async () => {
@@ -249,11 +255,11 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     expect((await runLifecycle(t)).ended).toBeGreaterThanOrEqual(1);
     const [after] = (await listed(t, user)).robot_driver_subscriptions;
     expect(after?.status).toBe('cancelled');
-    const [lic] = await robotLicensesOf(t, user);
-    // The licence ended with its subscription: created_at + duration.
-    expect((lic?.robot_license as unknown as { end_date: number }).end_date).toBe(
-      (driver?.created_at ?? 0) + 365 * 86_400_000,
-    );
+    // The licence ended with its subscription (created_at + duration), so the Robot Manager no
+    // longer lists it.
+    const [lic] = await ownLicenseRows(user.id);
+    expect(lic?.endsAt.getTime()).toBe((driver?.created_at ?? 0) + 365 * 86_400_000);
+    expect(await robotLicensesOf(t, user)).toEqual([]);
     expect(mails(t, user, /stopped working/)[0]?.text).toContain('Pepper driver licence');
   });
 
@@ -350,10 +356,9 @@ describe('refunds', () => {
 
     expect((await listed(t, user)).robot_driver_subscriptions[0]?.status).toBe('cancelled');
     expect(await durableMinutes(t, user)).toBe(0);
-    const [lic] = await robotLicensesOf(t, user);
-    expect((lic?.robot_license as unknown as { end_date: number }).end_date).toBeLessThanOrEqual(
-      t.clock.now().getTime(),
-    );
+    const [lic] = await ownLicenseRows(user.id);
+    expect(lic?.endsAt.getTime()).toBeLessThanOrEqual(t.clock.now().getTime());
+    expect(await robotLicensesOf(t, user)).toEqual([]);
     expect(mails(t, user, /Your refund of/)).toHaveLength(2);
     expectFieldError(await ops(t)('RefundPayment', { payment_id: paid?.payment_id }), 409, 'payment_id');
   });
