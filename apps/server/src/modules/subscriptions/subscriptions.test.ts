@@ -251,7 +251,7 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     expect(after?.status).toBe('cancelled');
     const [lic] = await robotLicensesOf(t, user);
     // The licence ended with its subscription: created_at + duration.
-    expect((lic?.robot_license as unknown as { end_date: number }).end_date).toBe(
+    expect((lic?.robot_license as unknown as { end_date: number } | undefined)?.end_date).toBe(
       (driver?.created_at ?? 0) + 365 * 86_400_000,
     );
     expect(mails(t, user, /stopped working/)[0]?.text).toContain('Pepper driver licence');
@@ -351,7 +351,7 @@ describe('refunds', () => {
     expect((await listed(t, user)).robot_driver_subscriptions[0]?.status).toBe('cancelled');
     expect(await durableMinutes(t, user)).toBe(0);
     const [lic] = await robotLicensesOf(t, user);
-    expect((lic?.robot_license as unknown as { end_date: number }).end_date).toBeLessThanOrEqual(
+    expect((lic?.robot_license as unknown as { end_date: number } | undefined)?.end_date).toBeLessThanOrEqual(
       t.clock.now().getTime(),
     );
     expect(mails(t, user, /Your refund of/)).toHaveLength(2);
