@@ -339,7 +339,7 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
   }
 
   /** Runs a change; a refusal re-renders the page with its message, a success goes back to the page. */
-  const act = (name: string, run: (userId: string, body: Form) => Promise<void | string>) =>
+  const act = (name: string, run: (userId: string, body: Form) => Promise<string | undefined>) =>
     app.post<{ Params: { id: string } }>(`/sandbox/billing/:id/${name}`, async (request, reply) => {
       const p = await posted(request, reply);
       if (!p) return reply;
@@ -356,9 +356,16 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
 
   act('plan', async (userId, body) => {
     await billing.changePlan(userId, String(body.price_id ?? ''));
+    return undefined;
   });
-  act('cancel', async (userId, body) => billing.setCancelAtPeriodEnd(userId, String(body.subscription ?? ''), true));
-  act('resume', async (userId, body) => billing.setCancelAtPeriodEnd(userId, String(body.subscription ?? ''), false));
+  act('cancel', async (userId, body) => {
+    await billing.setCancelAtPeriodEnd(userId, String(body.subscription ?? ''), true);
+    return undefined;
+  });
+  act('resume', async (userId, body) => {
+    await billing.setCancelAtPeriodEnd(userId, String(body.subscription ?? ''), false);
+    return undefined;
+  });
   act('card', async (userId, body) => {
     const number = String(body.card_number ?? '').replace(/[\s-]/g, '');
     if (!/^\d{12,19}$/.test(number) || !luhn(number)) return 'Card number: not a valid card number';
@@ -370,6 +377,7 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
     if (Date.UTC(year, month, 1) <= services.payments.now().getTime()) return 'Expiry: the card has expired';
     if (!/^\d{3,4}$/.test(String(body.cvc ?? '').trim())) return 'CVC: 3 or 4 digits';
     await billing.updateCard(userId, number);
+    return undefined;
   });
   act('details', async (userId, body) => {
     const v = (k: string) => String(body[k] ?? '').trim();
@@ -390,6 +398,7 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
       company: v('company'),
       vatNumber: v('vat_number').replace(/\s/g, '').toUpperCase(),
     });
+    return undefined;
   });
 }
 
