@@ -85,20 +85,24 @@ async function billingPage(services: Services, userId: string, view: View): Prom
     .flatMap((p) =>
       p.prices.filter((x) => x.recurring).map((x) => ({ product: p, price: x, current: livePlan?.priceId === x.id })),
     )
-    .sort((a, b) => a.price.unit_amount - b.price.unit_amount);
+    .sort(
+      (a, b) =>
+        Number(a.price.recurring?.interval === 'year') - Number(b.price.recurring?.interval === 'year') ||
+        a.price.unit_amount - b.price.unit_amount,
+    );
   const planSection = livePlan
     ? `<p>Your plan: <strong>${escapeHtml(livePlan.tier)}</strong> (${escapeHtml(statusWord(livePlan.status, livePlan.cancelAtPeriodEnd))})${
         livePlan.endsAt ? `, ${livePlan.cancelAtPeriodEnd ? 'ends' : 'renews'} on ${day(livePlan.endsAt)}` : ''
       }.</p>
-<div class="wrap"><table><thead><tr><th scope="col">Plan</th><th scope="col">Price</th><th scope="col"><span class="hint">Change</span></th></tr></thead><tbody>${planRows
+<div class="wrap"><table class="stack"><thead><tr><th scope="col">Plan</th><th scope="col">Price</th><th scope="col"><span class="hint">Change</span></th></tr></thead><tbody>${planRows
         .map(
           (r) =>
-            `<tr><td>${escapeHtml(r.product.name)}</td><td>${money(r.price.unit_amount, r.price.currency)}/${escapeHtml(r.price.recurring?.interval ?? '')}</td><td>${
+            `<tr><td>${escapeHtml(r.product.name)}</td><td data-label="Price">${money(r.price.unit_amount, r.price.currency)}/${escapeHtml(r.price.recurring?.interval ?? '')}</td><td>${
               r.current
                 ? 'Current plan'
                 : form(
                     'plan',
-                    `<input type="hidden" name="price_id" value="${escapeHtml(r.price.id)}"><button class="pay" type="submit">Switch to ${escapeHtml(r.product.name)} ${escapeHtml(r.price.recurring?.interval === 'year' ? 'yearly' : 'monthly')}</button>`,
+                    `<input type="hidden" name="price_id" value="${escapeHtml(r.price.id)}"><button class="pay" type="submit">Switch<span class="vh"> to ${escapeHtml(r.product.name)} ${escapeHtml(r.price.recurring?.interval === 'year' ? 'yearly' : 'monthly')}</span></button>`,
                   )
             }</td></tr>`,
         )
@@ -134,14 +138,14 @@ async function billingPage(services: Services, userId: string, view: View): Prom
             )
           : form(
               'cancel',
-              `<input type="hidden" name="subscription" value="${escapeHtml(ref)}"><button class="cancel" type="submit">Cancel at period end</button>`,
+              `<input type="hidden" name="subscription" value="${escapeHtml(ref)}"><button class="cancel" type="submit">Cancel<span class="vh"> ${escapeHtml(what.join(', '))}</span> at period end</button>`,
             )
         : '';
-      return `<tr><td>${escapeHtml(what.join(', '))}</td><td>${escapeHtml(statusWord(status, cancelling))}</td><td>${day(end)}</td><td>${action}</td></tr>`;
+      return `<tr><td>${escapeHtml(what.join(', '))}</td><td data-label="Status">${escapeHtml(statusWord(status, cancelling))}</td><td data-label="Period ends">${day(end)}</td><td>${action}</td></tr>`;
     })
     .join('');
   const subsSection = subRows
-    ? `<div class="wrap"><table><thead><tr><th scope="col">Subscription</th><th scope="col">Status</th><th scope="col">Period ends</th><th scope="col"><span class="hint">Action</span></th></tr></thead><tbody>${subRows}</tbody></table></div>`
+    ? `<div class="wrap"><table class="stack"><thead><tr><th scope="col">Subscription</th><th scope="col">Status</th><th scope="col">Period ends</th><th scope="col"><span class="hint">Action</span></th></tr></thead><tbody>${subRows}</tbody></table></div>`
     : '<p>No subscriptions yet.</p>';
 
   const b: Partial<BillingDetails> = customer?.billing ?? {};
@@ -167,9 +171,9 @@ async function billingPage(services: Services, userId: string, view: View): Prom
   const paymentRows = payments
     .map(
       (p: PaymentRow) =>
-        `<tr><td>${day(p.createdAt)}</td><td>${escapeHtml(p.description)}</td><td>${money(p.amount, p.currency)}${
+        `<tr><td>${day(p.createdAt)}</td><td>${escapeHtml(p.description)}</td><td data-label="Amount">${money(p.amount, p.currency)}${
           p.refundedAmount ? ` <span class="hint">(refunded ${money(p.refundedAmount, p.currency)})</span>` : ''
-        }</td><td>${p.status === 'paid' ? 'Paid' : 'Failed'}</td><td>${
+        }</td><td data-label="Status">${p.status === 'paid' ? 'Paid' : 'Failed'}</td><td>${
           p.status === 'paid'
             ? `<a href="${view.base}/receipts/${p.id}">Receipt<span class="hint"> of ${day(p.createdAt)}</span></a>`
             : ''
@@ -204,7 +208,7 @@ async function billingPage(services: Services, userId: string, view: View): Prom
     )}</section>
 <section aria-labelledby="payments"><h2 id="payments">Payments</h2>${
       paymentRows
-        ? `<div class="wrap"><table><thead><tr><th scope="col">Date</th><th scope="col">Description</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col"><span class="hint">Receipt</span></th></tr></thead><tbody>${paymentRows}</tbody></table></div>`
+        ? `<div class="wrap"><table class="stack"><thead><tr><th scope="col">Date</th><th scope="col">Description</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col"><span class="hint">Receipt</span></th></tr></thead><tbody>${paymentRows}</tbody></table></div>`
         : '<p>No payments yet.</p>'
     }</section>
 <p><a href="${escapeHtml(view.returnUrl)}">Return to the portal</a></p>`,
@@ -335,7 +339,7 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
   }
 
   /** Runs a change; a refusal re-renders the page with its message, a success goes back to the page. */
-  const act = (name: string, run: (userId: string, body: Form) => Promise<void | string>) =>
+  const act = (name: string, run: (userId: string, body: Form) => Promise<string | undefined>) =>
     app.post<{ Params: { id: string } }>(`/sandbox/billing/:id/${name}`, async (request, reply) => {
       const p = await posted(request, reply);
       if (!p) return reply;
@@ -352,9 +356,16 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
 
   act('plan', async (userId, body) => {
     await billing.changePlan(userId, String(body.price_id ?? ''));
+    return undefined;
   });
-  act('cancel', async (userId, body) => billing.setCancelAtPeriodEnd(userId, String(body.subscription ?? ''), true));
-  act('resume', async (userId, body) => billing.setCancelAtPeriodEnd(userId, String(body.subscription ?? ''), false));
+  act('cancel', async (userId, body) => {
+    await billing.setCancelAtPeriodEnd(userId, String(body.subscription ?? ''), true);
+    return undefined;
+  });
+  act('resume', async (userId, body) => {
+    await billing.setCancelAtPeriodEnd(userId, String(body.subscription ?? ''), false);
+    return undefined;
+  });
   act('card', async (userId, body) => {
     const number = String(body.card_number ?? '').replace(/[\s-]/g, '');
     if (!/^\d{12,19}$/.test(number) || !luhn(number)) return 'Card number: not a valid card number';
@@ -366,6 +377,7 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
     if (Date.UTC(year, month, 1) <= services.payments.now().getTime()) return 'Expiry: the card has expired';
     if (!/^\d{3,4}$/.test(String(body.cvc ?? '').trim())) return 'CVC: 3 or 4 digits';
     await billing.updateCard(userId, number);
+    return undefined;
   });
   act('details', async (userId, body) => {
     const v = (k: string) => String(body[k] ?? '').trim();
@@ -386,6 +398,7 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
       company: v('company'),
       vatNumber: v('vat_number').replace(/\s/g, '').toUpperCase(),
     });
+    return undefined;
   });
 }
 

@@ -87,6 +87,8 @@ button{margin-top:16px;padding:10px 18px;font-size:16px;border-radius:6px;border
 th{text-align:left;font-size:14px;padding:4px 8px 4px 0}td{padding:4px 8px 4px 0;vertical-align:top}
 .inline{display:inline}.inline button{margin-top:6px;padding:6px 12px;font-size:14px}
 .wrap{overflow-x:auto}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:600px){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}table.stack tr{display:block;border-top:1px solid #d1d5db;padding:8px 0}table.stack td{display:block;padding:2px 0}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}
 @media (prefers-color-scheme:dark){body{background:#111418;color:#e6e8eb}section{background:#1b1f24}input{background:#111418;color:#e6e8eb}.cancel{background:#374151;color:#e6e8eb}.hint{color:#9ca3af}.banner{color:#1a1d21}.ok{background:#0f2a18;color:#b7e4c4}.error{background:#3a1111;color:#f8c4c4}a{color:#93c5fd}}`;
 
 const per = (interval: string | null) => (interval ? `/${interval}` : '');
