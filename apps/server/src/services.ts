@@ -10,6 +10,7 @@ import { type ArtifactStore, artifactsDir, LocalArtifactStore } from './modules/
 import { Sessions } from './modules/auth/auth.sessions.ts';
 import { FlexSlotService } from './modules/flexible-license/flexible-license.service.ts';
 import { LicenseService } from './modules/license/license.service.ts';
+import { ShareService } from './modules/license/license.sharing.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
 import type { PaymentProvider } from './modules/payment/payment.provider.ts';
@@ -42,16 +43,35 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
   const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
   const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
   const limiter = new RateLimiter(db, clock);
-  const accounts = new AccountService({ config, db, clock, mailer, limiter, sessions, tokens });
+  // Verifying an address claims the shares waiting for it; sharing is built after accounts, which it asks.
+  let sharing: ShareService | undefined;
+  const accounts = new AccountService({
+    config,
+    db,
+    clock,
+    mailer,
+    limiter,
+    sessions,
+    tokens,
+    onAddressVerified: (ex, account) => (sharing as ShareService).claimPending(ex, account),
+  });
   const subscriptions = new SubscriptionService();
   // Licensing and robots need each other (pairing checks the robot; a robot's view shows its
   // license): licensing gets lookups that reach the robot service once it exists.
   let robots: RobotService | undefined;
   const licenses = new LicenseService(db, clock, config.JWT_SECRET, {
-    accountByEmail: (email) => accounts.byEmail(email),
     ownRobot: (userId, robotId) => (robots as RobotService).ownRobot(userId, robotId),
   });
   robots = new RobotService(db, clock, licenses);
+  sharing = new ShareService({
+    db,
+    clock,
+    mailer,
+    limiter,
+    licenses,
+    publicUrl: config.PUBLIC_URL,
+    peers: { verifiedAccount: (email) => accounts.verifiedByEmail(email) },
+  });
   const slots = new FlexSlotService(db, clock, licenses);
   const time = new TimeService(db, clock, subscriptions);
   // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
@@ -81,6 +101,7 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     accounts,
     subscriptions,
     licenses,
+    sharing,
     robots,
     slots,
     time,
