@@ -22,13 +22,23 @@ describe('shareDurationS', () => {
     ['30 days', '30', '', { durationS: 30 * 86_400 }],
     ['90 days', '90', '', { durationS: 90 * 86_400 }],
     ['a listed period ignores the date', '7', '2020-01-01', { durationS: 7 * 86_400 }],
-    ['until today: to midnight tonight', 'until', '2026-03-05', { durationS: secondsTo(new Date(2026, 2, 6)) }],
-    ['until tomorrow: to the end of tomorrow', 'until', '2026-03-06', { durationS: secondsTo(new Date(2026, 2, 7)) }],
+    [
+      'until today: to its last second',
+      'until',
+      '2026-03-05',
+      { durationS: secondsTo(new Date(2026, 2, 5, 23, 59, 59)) },
+    ],
+    [
+      'until tomorrow: to its last second',
+      'until',
+      '2026-03-06',
+      { durationS: secondsTo(new Date(2026, 2, 6, 23, 59, 59)) },
+    ],
     ['until a day already past', 'until', '2026-03-04', { error: SHARE_UNTIL_PAST }],
     ['until no day', 'until', '', { error: SHARE_UNTIL_REQUIRED }],
     ['until a day that does not exist', 'until', '2026-02-30', { error: SHARE_UNTIL_REQUIRED }],
     ['until a malformed day', 'until', '05/03/2026', { error: SHARE_UNTIL_REQUIRED }],
-    ['until the latest day offered', 'until', '2027-03-05', { durationS: secondsTo(new Date(2027, 2, 6)) }],
+    ['until the latest day offered', 'until', '2027-03-05', { durationS: secondsTo(new Date(2027, 2, 5, 23, 59, 59)) }],
     ['until the day after that', 'until', '2027-03-06', { error: SHARE_UNTIL_TOO_LATE }],
   ])('%s', (_name, period, until, expected) => {
     expect(shareDurationS(period, until, NOW)).toEqual(expected);

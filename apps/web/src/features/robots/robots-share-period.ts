@@ -24,14 +24,14 @@ export function localDateValue(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/** The first instant after a `YYYY-MM-DD` day of the browser's calendar (its next midnight). */
+/** The last second of a `YYYY-MM-DD` day of the browser's calendar (23:59:59). */
 function endOfLocalDay(value: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const start = new Date(year, month - 1, day);
   if (start.getFullYear() !== year || start.getMonth() !== month - 1 || start.getDate() !== day) return undefined;
-  return new Date(year, month - 1, day + 1).getTime();
+  return new Date(year, month - 1, day, 23, 59, 59).getTime();
 }
 
 /** The last day the date input may offer: a share lasts at most MAX_SHARE_DURATION_S. */

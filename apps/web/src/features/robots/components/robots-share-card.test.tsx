@@ -29,6 +29,7 @@ beforeEach(() => {
   storeSession(tokenPair(), user({ email: EMAIL }), true);
 });
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
@@ -69,20 +70,20 @@ describe('Share card', () => {
     expect(recipientBox().value).toBe('');
   });
 
-  it('sends the time up to the end of the chosen day', async () => {
+  it('sends the time up to the last second of the chosen day', async () => {
+    // Only the date is fixed: the screen's promises and timers run as usual.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 2, 5, 14, 0, 0));
     const server = fakeServer({ GETSHAREDLICENSES: () => sharing([]), SHARELICENSE: () => sharing([]) });
     await renderScreen(<ShareCard email={EMAIL} licenseId={LICENSE} paired />);
     fireEvent.change(recipientBox(), { target: { value: 'dan@example.com' } });
     fireEvent.change(screen.getByRole('combobox', { name: 'Share for' }), { target: { value: 'until' } });
-    const day = new Date(Date.now() + 3 * 86_400_000);
-    const value = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
-    fireEvent.change(screen.getByLabelText('Last day of the share'), { target: { value } });
+    const until = screen.getByLabelText('Last day of the share') as HTMLInputElement;
+    expect([until.min, until.max]).toEqual(['2026-03-05', '2027-03-05']);
+    fireEvent.change(until, { target: { value: '2026-03-08' } });
     await submit();
-    const duration = Number(server.calls.find((c) => c.action === 'SHARELICENSE')?.body.duration);
-    const endOfDay = new Date(day.getFullYear(), day.getMonth(), day.getDate() + 1).getTime();
-    // Between the end of that day seen from before the click and from now.
-    expect(duration * 1000).toBeGreaterThanOrEqual(endOfDay - Date.now());
-    expect(duration * 1000).toBeLessThanOrEqual(endOfDay - Date.now() + 60_000);
+    const expected = (new Date(2026, 2, 8, 23, 59, 59).getTime() - new Date(2026, 2, 5, 14, 0, 0).getTime()) / 1000;
+    expect(server.calls.find((c) => c.action === 'SHARELICENSE')?.body.duration).toBe(expected);
   });
 
   it('refuses a malformed address and a missing day before asking the server', async () => {

@@ -251,9 +251,9 @@ function ShareForm({ email, licenseId }: { email: string; licenseId: string }) {
  */
 export function ShareCard({ email, licenseId, paired }: { email: string; licenseId: string; paired: boolean }) {
   return (
-    <Card>
+    <Card role="region" aria-labelledby="share-title">
       <CardHeader>
-        <CardTitle>{SHARE_TEXT.title}</CardTitle>
+        <CardTitle id="share-title">{SHARE_TEXT.title}</CardTitle>
         <CardDescription>{SHARE_TEXT.description}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
