@@ -462,6 +462,7 @@ export async function seedDemoData(
       licenseId: shared.license.id,
       ownerId: colleague.id,
       recipientId: demo.id,
+      recipientEmail: demo.email,
       startsAt: ago(5),
       endsAt: new Date(now.getTime() + 85 * DAY_MS),
       createdAt: ago(5),

@@ -10,6 +10,7 @@ import { type ArtifactStore, artifactsDir, LocalArtifactStore } from './modules/
 import { Sessions } from './modules/auth/auth.sessions.ts';
 import { FlexSlotService } from './modules/flexible-license/flexible-license.service.ts';
 import { LicenseService } from './modules/license/license.service.ts';
+import { ShareService } from './modules/license/license.sharing.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
 import { BillingService } from './modules/payment/billing.service.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
@@ -44,6 +45,8 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
   const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
   const limiter = new RateLimiter(db, clock);
   let beforeDelete: ((userId: string) => Promise<unknown>) | undefined;
+  // Verifying an address claims the shares waiting for it; sharing is built after accounts, which it asks.
+  let sharing: ShareService | undefined;
   const accounts = new AccountService({
     config,
     db,
@@ -53,15 +56,24 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     sessions,
     tokens,
     beforeDelete: (userId) => beforeDelete?.(userId) ?? Promise.resolve(),
+    onAddressVerified: (ex, account) => (sharing as ShareService).claimPending(ex, account),
   });
   // Licensing and robots need each other (pairing checks the robot; a robot's view shows its
   // license): licensing gets lookups that reach the robot service once it exists.
   let robots: RobotService | undefined;
   const licenses = new LicenseService(db, clock, config.JWT_SECRET, {
-    accountByEmail: (email) => accounts.byEmail(email),
     ownRobot: (userId, robotId) => (robots as RobotService).ownRobot(userId, robotId),
   });
   robots = new RobotService(db, clock, licenses);
+  sharing = new ShareService({
+    db,
+    clock,
+    mailer,
+    limiter,
+    licenses,
+    publicUrl: config.PUBLIC_URL,
+    peers: { verifiedAccount: (email) => accounts.verifiedByEmail(email) },
+  });
   // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
   const paymentProvider =
     provider ??
@@ -101,6 +113,7 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     accounts,
     subscriptions,
     licenses,
+    sharing,
     robots,
     slots,
     time,

@@ -119,13 +119,14 @@ export const license = service('license', '/api/license', {
   }),
   SHARELICENSE: action({
     summary:
-      "Share one of the signed-in user's robot licenses with another user's email for a duration (seconds), capped at the license's end.",
+      "Share a paired robot license of the signed-in user with an email address for a duration (seconds), capped at the license's end; the address is mailed. An address without a verified account gets an invitation and the share applies once it signs up with that address: the answer is the same either way (docs/decisions/023). Refused (400, recipient_email): the caller's own address, an address the license is already shared with. Invitations are capped per owner and per address (429).",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, license_id: licenseId, ...shareEntry.shape }),
     response: sharingResponse,
   }),
   STOPSHAREDLICENSE: action({
-    summary: 'Stop sharing a license: with one recipient, or with everyone when recipient_email is absent.',
+    summary:
+      'Stop sharing a license: with one address, or with everyone when recipient_email is absent. Every address that is not a live share of this license gets the same 404 naming recipient_email.',
     auth: 'bearer',
     request: z.object({
       token: bodyToken,
@@ -136,7 +137,8 @@ export const license = service('license', '/api/license', {
     response: sharingResponse,
   }),
   GETSHAREDLICENSES: action({
-    summary: 'The licenses the signed-in user shares, and with whom.',
+    summary:
+      'The live shares of the signed-in user, and with which address; an invitation still waiting for its address to sign up is listed like any other share.',
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail }),
     response: sharingResponse,

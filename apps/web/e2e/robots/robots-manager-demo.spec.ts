@@ -118,7 +118,8 @@ test('a paired card opens its manager page from the keyboard', async ({ page }) 
   await expect(details.getByText(/^\d{2}\/\d{2}\/\d{4}$/)).toBeVisible();
   await expect(page.getByText('Paired', { exact: true })).toBeVisible();
   await expect(page.getByText('Active', { exact: true })).toBeVisible();
-  await expect(page.getByText(/^\d+ days?$/)).toBeVisible();
+  // The license's remaining days (the Share section's periods are options, not definitions).
+  await expect(page.getByRole('definition').filter({ hasText: /^\d+ days?$/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Unpair robot' })).toBeVisible();
   await expectAccessible(page);
   await screenshots(page, 'robots-manage-demo');

@@ -44,7 +44,11 @@ export const robotLicenses = pgTable(
   (t) => [index('robot_licenses_user_idx').on(t.userId)],
 );
 
-/** A license shared with another account for a while; stopped early by setting `stopped_at`. */
+/**
+ * A license shared with an email address for a while; stopped early by setting `stopped_at`.
+ * `recipient_id` is the verified account of `recipient_email`: null while the share is a pending
+ * invitation, set when that address is verified (docs/decisions/023).
+ */
 export const licenseShares = pgTable(
   'license_shares',
   {
@@ -55,9 +59,9 @@ export const licenseShares = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    recipientId: uuid('recipient_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** the address the owner shared with, normalised; the account's email once bound */
+    recipientEmail: text('recipient_email').notNull(),
     startsAt: ts('starts_at').notNull(),
     endsAt: ts('ends_at').notNull(),
     stoppedAt: ts('stopped_at'),
@@ -65,7 +69,8 @@ export const licenseShares = pgTable(
   },
   (t) => [
     index('license_shares_recipient_idx').on(t.recipientId, t.endsAt),
-    index('license_shares_license_idx').on(t.licenseId),
+    index('license_shares_license_idx').on(t.licenseId, t.recipientEmail),
+    index('license_shares_email_idx').on(t.recipientEmail),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { assetLicenses, assets, licenseShares, robotLicenses, users } from '../../db/schema.ts';
+import { assetLicenses, assets, licenseShares, robotLicenses } from '../../db/schema.ts';
 
 export type RobotLicenseRow = typeof robotLicenses.$inferSelect;
 export type AssetLicenseRow = typeof assetLicenses.$inferSelect;
@@ -145,14 +145,33 @@ export const licenseRepository = {
 
   // ---- sharing ----
 
+  /** The owner's license, locked until the transaction ends: shares of one license are made one at a time. */
+  async lockOfOwner(tx: Executor, id: string, userId: string): Promise<RobotLicenseRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(robotLicenses)
+      .where(and(eq(robotLicenses.id, id), eq(robotLicenses.userId, userId)))
+      .for('update');
+    return row;
+  },
+
+  /** The live share of a license with an address, pending or not. */
+  async liveShareTo(db: Executor, licenseId: string, recipientEmail: string, now: Date): Promise<ShareRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(licenseShares)
+      .where(and(eq(licenseShares.licenseId, licenseId), eq(licenseShares.recipientEmail, recipientEmail), live(now)));
+    return row;
+  },
+
   async insertShare(db: Executor, row: typeof licenseShares.$inferInsert): Promise<ShareRow> {
     const [created] = await db.insert(licenseShares).values(row).returning();
     if (!created) throw new Error('share insert returned no row');
     return created;
   },
 
-  /** Stops the live shares of a license: with one recipient, or with everyone. Answers how many stopped. */
-  async stopShares(db: Executor, licenseId: string, recipientId: string | undefined, now: Date): Promise<number> {
+  /** Stops the live shares of a license: with one address, or with everyone. Answers how many stopped. */
+  async stopShares(db: Executor, licenseId: string, recipientEmail: string | undefined, now: Date): Promise<number> {
     const rows = await db
       .update(licenseShares)
       .set({ stoppedAt: now })
@@ -160,25 +179,34 @@ export const licenseRepository = {
         and(
           eq(licenseShares.licenseId, licenseId),
           live(now),
-          recipientId ? eq(licenseShares.recipientId, recipientId) : undefined,
+          recipientEmail !== undefined ? eq(licenseShares.recipientEmail, recipientEmail) : undefined,
         ),
       )
       .returning({ id: licenseShares.id });
     return rows.length;
   },
 
-  /** The owner's live shares with each recipient's email and the license. */
-  async sharesOfOwner(db: Executor, ownerId: string, now: Date) {
-    return db
-      .select({ share: licenseShares, license: robotLicenses, recipientEmail: users.email })
-      .from(licenseShares)
-      .innerJoin(robotLicenses, eq(robotLicenses.id, licenseShares.licenseId))
-      .innerJoin(users, eq(users.id, licenseShares.recipientId))
-      .where(and(eq(licenseShares.ownerId, ownerId), live(now)))
-      .orderBy(licenseShares.createdAt);
+  /** Binds the pending shares made to an address to the account that has just proved it owns it. */
+  async claimPending(db: Executor, userId: string, email: string): Promise<number> {
+    const rows = await db
+      .update(licenseShares)
+      .set({ recipientId: userId })
+      .where(and(isNull(licenseShares.recipientId), eq(licenseShares.recipientEmail, email)))
+      .returning({ id: licenseShares.id });
+    return rows.length;
   },
 
-  /** Licenses shared with the recipient that are live now, with their share. */
+  /** The owner's live shares, pending or not, with the license of each. */
+  async sharesOfOwner(db: Executor, ownerId: string, now: Date) {
+    return db
+      .select({ share: licenseShares, license: robotLicenses })
+      .from(licenseShares)
+      .innerJoin(robotLicenses, eq(robotLicenses.id, licenseShares.licenseId))
+      .where(and(eq(licenseShares.ownerId, ownerId), live(now)))
+      .orderBy(licenseShares.createdAt, licenseShares.id);
+  },
+
+  /** Licenses shared with the recipient's account that are live now, with their share. */
   async sharedWith(db: Executor, recipientId: string, now: Date) {
     return db
       .select({ share: licenseShares, license: robotLicenses })

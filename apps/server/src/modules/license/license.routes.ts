@@ -5,11 +5,9 @@ import type { RouteOptions } from '../../services.ts';
 
 /** The pairing-code window of RATE_PAIR_PER_ACCOUNT and RATE_PAIR_PER_ADDRESS. */
 export const PAIR_WINDOW_S = 15 * 60;
-/** Shares one account may start per hour: sharing answers whether an email has an account. */
-export const SHARES_PER_HOUR = 30;
 
 async function licenseRoutes(app: FastifyInstance, { config, services }: RouteOptions): Promise<void> {
-  const { licenses, accounts, limiter } = services;
+  const { licenses, sharing, accounts, limiter } = services;
 
   app.mountService(license, {
     async GetLicenses(_input, { caller }) {
@@ -33,29 +31,23 @@ async function licenseRoutes(app: FastifyInstance, { config, services }: RouteOp
       return { asset_license: granted.assetLicense };
     },
 
-    async SHARELICENSE(input, { caller }) {
-      await limiter.hit(
-        `share:acct:${caller.userId}`,
-        SHARES_PER_HOUR,
-        60 * 60,
-        'Too many shares. Please try again later.',
+    async SHARELICENSE(input, { caller, request }) {
+      return sharing.share(
+        caller,
+        { licenseId: input.license_id, recipientEmail: input.recipient_email, durationS: input.duration },
+        request.log,
       );
-      return licenses.share(caller, {
-        licenseId: input.license_id,
-        recipientEmail: input.recipient_email,
-        durationS: input.duration,
-      });
     },
 
     async STOPSHAREDLICENSE(input, { caller }) {
-      return licenses.stopSharing(caller, {
+      return sharing.stopSharing(caller, {
         licenseId: input.license_id,
         recipientEmail: input.recipient_email,
       });
     },
 
     async GETSHAREDLICENSES(_input, { caller }) {
-      return licenses.sharesOf(caller);
+      return sharing.sharesOf(caller);
     },
 
     async PAIRROBOT(input, { caller, ip }) {

@@ -6,7 +6,6 @@ import {
   DEFAULT_LICENSE_DURATION_S,
   type License,
   type RobotLicense,
-  type SharedRobotEntry,
   type UserLicenses,
 } from '@portal/contract';
 import { type Db, type Executor, pgErrorCode } from '../../db/client.ts';
@@ -29,11 +28,10 @@ const NO_LICENSE = 'license_id: no license with this id on your account';
 export type Account = Pick<Caller, 'userId' | 'email'>;
 
 /**
- * What licensing asks of the account and robot modules. Given as lookups rather than their
- * services, because the robot service itself needs this one (built in the composition root).
+ * What licensing asks of the robot module. Given as a lookup rather than its service, because the
+ * robot service itself needs this one (built in the composition root).
  */
 export interface LicensePeers {
-  accountByEmail(email: string): Promise<{ id: string } | undefined>;
   /** the robot, if it is registered to this user */
   ownRobot(userId: string, robotId: string): Promise<{ id: string } | undefined>;
 }
@@ -67,8 +65,8 @@ function licenseOf(row: {
 }
 
 /**
- * Robot licenses, pairing and sharing (docs/architecture.md#robots-licenses-and-dial-time, docs/decisions/007). Used by the license and
- * robot routes, the operator command line and the demo seed.
+ * Robot licenses and pairing (docs/architecture.md#robots-licenses-and-dial-time, docs/decisions/007); sharing is
+ * `ShareService` (license.sharing.ts). Used by the license and robot routes, the operator command line and the demo seed.
  */
 export class LicenseService {
   readonly codes: PairCodes;
@@ -352,64 +350,5 @@ export class LicenseService {
     if (!row) return;
     const code = await this.newCode(ex, row.id);
     await repo.unbind(ex, row.id, { hash: code.hash, sealed: code.sealed, issuedAt: this.clock.now() });
-  }
-
-  // ---- sharing ----
-
-  async sharesOf(account: Account): Promise<{ owner_email: string; sharees_robots: SharedRobotEntry[] }> {
-    const rows = await repo.sharesOfOwner(this.db, account.userId, this.clock.now());
-    return {
-      owner_email: account.email,
-      sharees_robots: rows.map(({ share, license, recipientEmail }) => ({
-        sharee_email: recipientEmail,
-        license: this.sharedView(license, share),
-      })),
-    };
-  }
-
-  /** SHARELICENSE: share a paired license with another account until min(now + duration, license end). */
-  async share(account: Account, input: { licenseId: string; recipientEmail: string; durationS: number }) {
-    if (input.recipientEmail === account.email)
-      throw new ApiError('VALIDATION', 'recipient_email: you cannot share a license with yourself');
-    const license = await this.ownLicense(account, input.licenseId);
-    const now = this.clock.now();
-    if (license.endsAt <= now) throw new ApiError('CONFLICT', 'license_id: the license has ended');
-    if (!license.robotId) throw new ApiError('CONFLICT', 'license_id: pair the license with a robot before sharing it');
-    const recipient = await this.peers.accountByEmail(input.recipientEmail);
-    if (!recipient) throw new ApiError('NOT_FOUND', 'recipient_email: no account with this email');
-    const endsAt = new Date(Math.min(now.getTime() + input.durationS * 1000, license.endsAt.getTime()));
-    // Sharing again with the same person replaces the share (a new period), never stacks two.
-    await this.db.transaction(async (tx) => {
-      await repo.stopShares(tx, license.id, recipient.id, now);
-      await repo.insertShare(tx, {
-        licenseId: license.id,
-        ownerId: account.userId,
-        recipientId: recipient.id,
-        startsAt: now,
-        endsAt,
-        createdAt: now,
-      });
-    });
-    return this.sharesOf(account);
-  }
-
-  /** STOPSHAREDLICENSE: with one recipient, or everyone when none is named. */
-  async stopSharing(account: Account, input: { licenseId: string; recipientEmail?: string | undefined }) {
-    const license = await this.ownLicense(account, input.licenseId);
-    let recipientId: string | undefined;
-    if (input.recipientEmail !== undefined) {
-      const recipient = await this.peers.accountByEmail(input.recipientEmail);
-      if (!recipient) throw new ApiError('NOT_FOUND', 'recipient_email: no account with this email');
-      recipientId = recipient.id;
-    }
-    const stopped = await repo.stopShares(this.db, license.id, recipientId, this.clock.now());
-    if (stopped === 0)
-      throw new ApiError(
-        'NOT_FOUND',
-        input.recipientEmail !== undefined
-          ? 'recipient_email: the license is not shared with this account'
-          : 'license_id: the license is not shared with anyone',
-      );
-    return this.sharesOf(account);
   }
 }

@@ -10,7 +10,7 @@ import {
 } from '@portal/contract';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -74,6 +74,8 @@ export class AccountService {
       tokens: TokenService;
       /** runs before an account is deleted: cancels its subscriptions at the provider (docs/decisions/019) */
       beforeDelete?: (userId: string) => Promise<unknown>;
+      /** runs in the transaction that marks an address verified (sharing claims its pending shares) */
+      onAddressVerified?: (ex: Executor, account: AccountRef) => Promise<void>;
     },
   ) {}
 
@@ -90,6 +92,12 @@ export class AccountService {
   async byEmail(email: string): Promise<AccountRef | undefined> {
     const user = await users.byEmail(this.deps.db, email);
     return user && { id: user.id, email: user.email };
+  }
+
+  /** The account of an email, only if its address is verified. */
+  async verifiedByEmail(email: string): Promise<AccountRef | undefined> {
+    const user = await users.byEmail(this.deps.db, email);
+    return user?.emailValidated ? { id: user.id, email: user.email } : undefined;
   }
 
   /** The account of an email; 404 naming `field` when there is none. */
@@ -226,7 +234,9 @@ export class AccountService {
     if (!row) throw new ApiError('INVALID_TOKEN', BAD_LINK);
     const user = await db.transaction(async (tx) => {
       if (!(await users.consumeEmailToken(tx, row.id, this.now()))) throw new ApiError('INVALID_TOKEN', BAD_LINK);
-      return users.update(tx, row.userId, { emailValidated: true }, this.now());
+      const verified = await users.update(tx, row.userId, { emailValidated: true }, this.now());
+      if (verified) await this.deps.onAddressVerified?.(tx, { id: verified.id, email: verified.email });
+      return verified;
     });
     return { email: user?.email ?? '' };
   }
@@ -272,6 +282,7 @@ export class AccountService {
       if (!(await users.consumeEmailToken(tx, row.id, this.now()))) throw new ApiError('INVALID_TOKEN', BAD_LINK);
       // Opening the emailed link proves the address, so it also counts as verified.
       await users.update(tx, user.id, { passwordHash, emailValidated: true }, this.now());
+      await this.deps.onAddressVerified?.(tx, { id: user.id, email: user.email });
       await users.clearFailures(tx, user.id);
       await sessions.revokeAll(tx, user.id, 'password reset');
     });

@@ -28,6 +28,7 @@ import { useUnpair } from '../api/robots-unpair';
 import { findManagedRobot, licensesWithRobot, robotStatusLabel } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
+import { ShareCard } from './robots-share-card';
 import { RobotStatus } from './robots-status';
 
 export const MANAGE_TEXT = {
@@ -260,7 +261,8 @@ function greetingName(name: string | undefined): string {
 
 /**
  * /dashboard/robot/manager/{robotID}: a robot of the user's own licenses with its details, license,
- * availability and pairing; the owner can unpair it, then regenerate the license's new code.
+ * availability and pairing; the owner can unpair it, then regenerate the license's new code, and
+ * share it with colleagues (robots-share-card.tsx).
  */
 export function RobotManageScreen({ email, userName, robotId }: { email: string; userName?: string; robotId: string }) {
   const licenses = useLicenses(email);
@@ -293,6 +295,13 @@ export function RobotManageScreen({ email, userName, robotId }: { email: string;
             onReleased={(license) => setReleased({ license, robot: current.robot })}
           />
           <LicenseDetails license={current.license} />
+        </div>
+        <div className="xl:col-span-2">
+          <ShareCard
+            email={email}
+            licenseId={current.license.robot_license.license_id}
+            paired={current.license.robot_id !== '' && !current.license.pair_code}
+          />
         </div>
       </div>
     );

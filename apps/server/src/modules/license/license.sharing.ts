@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { ApiError, type SharedRobotEntry } from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Executor } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { isUuid } from '../../lib/keys.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import type { RateLimiter } from '../../lib/rate-limit.ts';
+import { sharedWithYouMail, shareInvitationMail } from './license.mails.ts';
+import { type RobotLicenseRow, licenseRepository as repo } from './license.repository.ts';
+import type { Account, LicenseService } from './license.service.ts';
+
+/** The window of the two invitation caps below: one day (docs/decisions/023). */
+export const SHARE_INVITE_WINDOW_S = 24 * 60 * 60;
+/** Shares one owner may start per window: each one mails its recipient. */
+export const SHARE_INVITES_PER_SENDER = 20;
+/** Share mails one address may get per window, from every owner together. */
+export const SHARE_INVITES_PER_RECIPIENT = 5;
+
+export const SENDER_LIMITED = 'Too many shares today. Please try again tomorrow.';
+export const RECIPIENT_LIMITED =
+  'recipient_email: This address has had too many invitations today. Please try again tomorrow.';
+const NO_LICENSE = 'license_id: no license with this id on your account';
+
+/** What sharing asks of the account module. */
+export interface SharingPeers {
+  /** the account of an address, only if the address is verified */
+  verifiedAccount(email: string): Promise<{ id: string } | undefined>;
+}
+
+/** The per-recipient counter's key: the address is hashed, so the counters table holds no addresses. */
+const recipientKey = (email: string) => `share:to:${createHash('sha256').update(email).digest('hex').slice(0, 32)}`;
+
+/**
+ * Sharing a robot license with an email address (SHARELICENSE, STOPSHAREDLICENSE, GETSHAREDLICENSES).
+ * Every answer is the same whether or not the address has an account: an address without a verified
+ * account gets an invitation and the share waits, pending, until it is verified (docs/decisions/023).
+ */
+export class ShareService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      mailer: Mailer;
+      limiter: RateLimiter;
+      licenses: LicenseService;
+      publicUrl: string;
+      peers: SharingPeers;
+    },
+  ) {}
+
+  /** GETSHAREDLICENSES: the owner's live shares, pending ones looking exactly like the others. */
+  async sharesOf(account: Account): Promise<{ owner_email: string; sharees_robots: SharedRobotEntry[] }> {
+    const rows = await repo.sharesOfOwner(this.deps.db, account.userId, this.deps.clock.now());
+    return {
+      owner_email: account.email,
+      sharees_robots: rows.map(({ share, license }) => ({
+        sharee_email: share.recipientEmail,
+        license: this.deps.licenses.sharedView(license, share),
+      })),
+    };
+  }
+
+  private async ownLicense(ex: Executor, account: Account, licenseId: string): Promise<RobotLicenseRow> {
+    const row = isUuid(licenseId) ? await repo.byIdOfOwner(ex, licenseId, account.userId) : undefined;
+    if (!row) throw new ApiError('NOT_FOUND', NO_LICENSE);
+    return row;
+  }
+
+  /** The refusals that depend only on what the owner sent and owns; none of them reads another account. */
+  private async refusal(ex: Executor, account: Account, licenseId: string, recipientEmail: string, now: Date) {
+    if (recipientEmail === account.email)
+      throw new ApiError('VALIDATION', 'recipient_email: You cannot share a robot with yourself');
+    const license = await this.ownLicense(ex, account, licenseId);
+    if (license.endsAt <= now) throw new ApiError('CONFLICT', 'license_id: the license has ended');
+    if (!license.robotId) throw new ApiError('CONFLICT', 'license_id: pair the license with a robot before sharing it');
+    if (await repo.liveShareTo(ex, license.id, recipientEmail, now))
+      throw new ApiError(
+        'VALIDATION',
+        'recipient_email: This robot is already shared with this address. Stop that share first to change it.',
+      );
+    return license;
+  }
+
+  /**
+   * SHARELICENSE: shares a paired license with an address until min(now + duration, license end)
+   * and mails the address. Refusals come first and change nothing; then the invitation caps; then
+   * the share, made under a lock on the license so the same address cannot be added twice at once.
+   */
+  async share(
+    account: Account,
+    input: { licenseId: string; recipientEmail: string; durationS: number },
+    log?: FastifyBaseLogger,
+  ) {
+    const { db, clock, limiter, peers } = this.deps;
+    const email = input.recipientEmail;
+    const now = clock.now();
+    await this.refusal(db, account, input.licenseId, email, now);
+    // Counted for every share alike, before the address is looked up: a limit that only some
+    // addresses reach would tell which ones have accounts.
+    await limiter.hit(`share:from:${account.userId}`, SHARE_INVITES_PER_SENDER, SHARE_INVITE_WINDOW_S, SENDER_LIMITED);
+    await limiter.hit(recipientKey(email), SHARE_INVITES_PER_RECIPIENT, SHARE_INVITE_WINDOW_S, RECIPIENT_LIMITED);
+    const recipient = await peers.verifiedAccount(email);
+    const { license, share } = await db.transaction(async (tx) => {
+      const locked = await repo.lockOfOwner(tx, input.licenseId, account.userId);
+      if (!locked) throw new ApiError('NOT_FOUND', NO_LICENSE);
+      const license = await this.refusal(tx, account, locked.id, email, now);
+      const share = await repo.insertShare(tx, {
+        licenseId: license.id,
+        ownerId: account.userId,
+        recipientId: recipient?.id ?? null,
+        recipientEmail: email,
+        startsAt: now,
+        endsAt: new Date(Math.min(now.getTime() + input.durationS * 1000, license.endsAt.getTime())),
+        createdAt: now,
+      });
+      return { license, share };
+    });
+    const mail = { to: email, ownerEmail: account.email, model: license.robotModel, until: share.endsAt };
+    // The share stands either way: a mail that fails must not make the owner share twice.
+    await this.deps.mailer
+      .send(
+        recipient
+          ? sharedWithYouMail(mail, `${this.deps.publicUrl}/dashboard`)
+          : shareInvitationMail(mail, `${this.deps.publicUrl}/auth/signup`),
+      )
+      .catch((err: unknown) => log?.warn({ err, share: share.id }, 'share mail not sent'));
+    return this.sharesOf(account);
+  }
+
+  /**
+   * STOPSHAREDLICENSE: with one address, or everyone when none is named. An address that is not a
+   * live share of this license gets one answer, whatever it is (docs/decisions/023).
+   */
+  async stopSharing(account: Account, input: { licenseId: string; recipientEmail?: string | undefined }) {
+    const license = await this.ownLicense(this.deps.db, account, input.licenseId);
+    const stopped = await repo.stopShares(this.deps.db, license.id, input.recipientEmail, this.deps.clock.now());
+    if (stopped === 0)
+      throw new ApiError(
+        'NOT_FOUND',
+        input.recipientEmail !== undefined
+          ? 'recipient_email: This robot is not shared with this address'
+          : 'license_id: the license is not shared with anyone',
+      );
+    return this.sharesOf(account);
+  }
+
+  /** The account has just proved it owns its address: the shares waiting for that address become its own. */
+  async claimPending(ex: Executor, account: { id: string; email: string }): Promise<void> {
+    await repo.claimPending(ex, account.id, account.email);
+  }
+}
