@@ -1,0 +1,22 @@
+/** The subscription screens' texts (spec/001 §2, §4 and §8). */
+export const SUBSCRIPTIONS_TEXT = {
+  managerTitle: 'Subscription Manager',
+  currentPlan: 'Current Plan',
+  plans: 'Plans',
+  updatePaymentInfo: 'Update Payment Info',
+  refresh: 'Refresh Subscriptions',
+  driversTitle: 'Robot Driver Subscriptions',
+  loadErrorTitle: 'Error',
+  loadFailed: 'Failed to load subscriptions',
+  filterPlaceholder: 'Filter by robot model...',
+  noDrivers: 'No robot driver subscriptions.',
+  loading: 'Loading subscriptions...',
+  manageTitle: 'Manage Subscription Page',
+  fetchError: 'Error Fetching Subscription',
+  returnToDashboard: 'Return to Dashboard',
+  notFound: 'No subscription found',
+  details: 'Subscription Details',
+  updateOrCancel: 'Update Payment Info / Cancel',
+  items: 'Subscription Items',
+  view: 'View',
+} as const;
