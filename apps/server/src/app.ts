@@ -121,7 +121,24 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     services.limiter.prune().catch((err: unknown) => app.log.warn({ err }, 'rate-limit pruning failed'));
   }, RATE_LIMIT_PRUNE_INTERVAL_MS);
   prune.unref();
-  app.addHook('onClose', async () => clearInterval(prune));
+  // docs/decisions/019: the subscription lifecycle job (sandbox renewals and expiries, reminders).
+  // Every step is keyed or conditional, so instances running it at once do each thing once.
+  const lifecycle = config.LIFECYCLE_INTERVAL_S
+    ? setInterval(() => {
+        services.billing
+          .runLifecycle()
+          .then((run) => {
+            if (run.renewed + run.payment_failed + run.ended + run.reminders > 0)
+              app.log.info({ run }, 'lifecycle run');
+          })
+          .catch((err: unknown) => app.log.warn({ err }, 'lifecycle run failed'));
+      }, config.LIFECYCLE_INTERVAL_S * 1000)
+    : undefined;
+  lifecycle?.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(prune);
+    if (lifecycle) clearInterval(lifecycle);
+  });
 
   // Cross-cutting plugins first (each declares what it needs), then one plugin per service.
   await app.register(errorsPlugin);

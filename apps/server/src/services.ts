@@ -11,6 +11,7 @@ import { Sessions } from './modules/auth/auth.sessions.ts';
 import { FlexSlotService } from './modules/flexible-license/flexible-license.service.ts';
 import { LicenseService } from './modules/license/license.service.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
+import { BillingService } from './modules/payment/billing.service.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
 import type { PaymentProvider } from './modules/payment/payment.provider.ts';
 import { PaymentService } from './modules/payment/payment.service.ts';
@@ -42,8 +43,17 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
   const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
   const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
   const limiter = new RateLimiter(db, clock);
-  const accounts = new AccountService({ config, db, clock, mailer, limiter, sessions, tokens });
-  const subscriptions = new SubscriptionService();
+  let beforeDelete: ((userId: string) => Promise<unknown>) | undefined;
+  const accounts = new AccountService({
+    config,
+    db,
+    clock,
+    mailer,
+    limiter,
+    sessions,
+    tokens,
+    beforeDelete: (userId) => beforeDelete?.(userId) ?? Promise.resolve(),
+  });
   // Licensing and robots need each other (pairing checks the robot; a robot's view shows its
   // license): licensing gets lookups that reach the robot service once it exists.
   let robots: RobotService | undefined;
@@ -53,26 +63,35 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
   });
   robots = new RobotService(db, clock, licenses);
   const slots = new FlexSlotService(db, clock, licenses);
-  const time = new TimeService(db, clock, subscriptions);
   // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
-  const payments = new PaymentService(
-    db,
-    clock,
-    mailer,
+  const paymentProvider =
     provider ??
-      (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
-        ? new StripeProvider(
-            {
-              secretKey: config.STRIPE_SECRET_KEY,
-              webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-              apiBase: config.STRIPE_API_BASE,
-            },
-            clock,
-          )
-        : new SandboxProvider(db, loadCatalogue(), config.PUBLIC_URL)),
-    config.PUBLIC_URL,
-    { licenses, time, subscriptions },
-  );
+    (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+      ? new StripeProvider(
+          {
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            apiBase: config.STRIPE_API_BASE,
+          },
+          clock,
+        )
+      : new SandboxProvider(db, loadCatalogue(), config.PUBLIC_URL, clock));
+  // docs/decisions/019: the one tier rule and the lifecycle, whichever provider bills.
+  const subscriptions = new SubscriptionService(db, clock, mailer, config.PUBLIC_URL, {
+    licenses,
+    slots,
+    products: () => paymentProvider.products(),
+  });
+  const time = new TimeService(db, clock, subscriptions);
+  const billing = new BillingService(db, clock, mailer, paymentProvider, config.PUBLIC_URL, { subscriptions, time });
+  const payments = new PaymentService(db, clock, mailer, paymentProvider, config.PUBLIC_URL, {
+    licenses,
+    time,
+    subscriptions,
+    billing,
+  });
+  // UserDelete cancels the account's subscriptions at the provider before the rows go.
+  beforeDelete = (userId) => billing.cancelForDeletion(userId);
   const downloadLinks = new DownloadLinks(config.JWT_SECRET, config.DOWNLOAD_LINK_TTL_S, clock);
   return {
     tokens,
@@ -84,11 +103,12 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     robots,
     slots,
     time,
+    billing,
     payments,
     downloadLinks,
     assets: new AssetService(db, clock, store ?? new LocalArtifactStore(artifactsDir(config.dataDir)), downloadLinks),
     support: new SupportService(db, clock, mailer),
-    operators: new OperatorService(db, clock, { accounts, subscriptions, slots }),
+    operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing }),
   };
 }
 

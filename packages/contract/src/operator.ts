@@ -3,7 +3,7 @@ import { epochMs, normalisedEmail } from './common.ts';
 import { OverrideKind, TIER_SHORT } from './constants.ts';
 import { action, response, service } from './define.ts';
 import { MAX_FLEX_SLOTS } from './flexible-license.ts';
-import { overrideKind, subscriptionTier } from './payment.ts';
+import { Currency, minorUnits, overrideKind, subscriptionStatus, subscriptionTier } from './payment.ts';
 
 /**
  * Operator actions over HTTP (docs/operations.md, docs/decisions/009): what the operator
@@ -42,10 +42,40 @@ export const subscriptionSummary = z.object({
 });
 export type SubscriptionSummary = z.infer<typeof subscriptionSummary>;
 
+/** A payment as the operator sees it (ListPayments, RefundPayment). Amounts in minor units. */
+export const operatorPayment = z.object({
+  payment_id: z.string(),
+  user_email: z.string(),
+  /** checkout, renewal or plan_change */
+  kind: z.string(),
+  description: z.string(),
+  amount: minorUnits,
+  currency: Currency,
+  /** paid or failed */
+  status: z.string(),
+  refunded_amount: minorUnits,
+  /** epoch ms */
+  created_at: epochMs,
+  /** the checkout session it paid, '' for a renewal */
+  session_id: z.string().default(''),
+  /** whether a whole refund took back what it granted */
+  revoked: z.boolean().default(false),
+});
+export type OperatorPayment = z.infer<typeof operatorPayment>;
+
+/** What one run of the subscription lifecycle job did (docs/decisions/019). */
+export const lifecycleRun = z.object({
+  renewed: z.number().int().min(0),
+  payment_failed: z.number().int().min(0),
+  ended: z.number().int().min(0),
+  reminders: z.number().int().min(0),
+});
+export type LifecycleRun = z.infer<typeof lifecycleRun>;
+
 export const operator = service('operator', '/api/operator', {
   GrantSubscription: action({
     summary:
-      "Give the account of `email` a subscription without payment, starting now: its active subscriptions end and the new one begins (granting Lite only ends them). Operators only (x-operator-token); the command line's grant-subscription does the same.",
+      "Give the account of `email` a subscription without payment, starting now: its earlier grants end and the new one begins (granting Lite only ends them). While a grant lasts it decides the tier and the flexible slots, whatever plan is paid for (docs/decisions/019). Operators only (x-operator-token); the command line's grant-subscription does the same.",
     auth: 'operator',
     caller: 'operator',
     request: z.object({
@@ -77,5 +107,48 @@ export const operator = service('operator', '/api/operator', {
         .max(MAX_FLEX_SLOTS, { error: `Amount must be at most ${MAX_FLEX_SLOTS}` }),
     }),
     response: response({ user_slot_amount: z.number().int().min(0) }),
+  }),
+  ListPayments: action({
+    summary: 'The payments of the account of `email`, newest first, with what was refunded. Operators only.',
+    auth: 'operator',
+    caller: 'operator',
+    request: z.object({ email: normalisedEmail }),
+    response: response({ payments: z.array(operatorPayment).default([]) }),
+  }),
+  RefundPayment: action({
+    summary:
+      "Refund a payment through the payment provider, whole (no `refund_amount`) or in part (minor units). A refund that completes the whole amount takes back what the payment granted, once; the customer gets an email. Operators only; the command line's refund does the same.",
+    auth: 'operator',
+    caller: 'operator',
+    request: z.object({
+      payment_id: z.uuid({ error: 'Payment id must be a payment id' }),
+      /** minor units; the rest of the payment when absent */
+      refund_amount: z
+        .number()
+        .int({ error: 'Refund amount must be a whole number of minor units' })
+        .min(1, { error: 'Refund amount must be at least 1' })
+        .optional(),
+    }),
+    response: response({ payment: operatorPayment }),
+  }),
+  EndSubscriptionPeriod: action({
+    summary:
+      "Sandbox only: the current period of a subscription (a row's uuid or stripe_id) ends now and the lifecycle job runs for it at once: it renews, or ends if it was cancelled at period end or its payment fails. How tests and demos move a subscription on without waiting a month. Operators only.",
+    auth: 'operator',
+    caller: 'operator',
+    request: z.object({ subscription_id: z.string().min(1).max(255) }),
+    response: response({
+      run: lifecycleRun,
+      /** the statuses of the subscription's rows after the run */
+      statuses: z.array(subscriptionStatus).default([]),
+    }),
+  }),
+  RunLifecycle: action({
+    summary:
+      'Run the subscription lifecycle job now (the server runs it periodically): sandbox renewals and expiries, reminders 30 and 7 days ahead, notices. Operators only.',
+    auth: 'operator',
+    caller: 'operator',
+    request: z.object({}),
+    response: response({ run: lifecycleRun }),
   }),
 });

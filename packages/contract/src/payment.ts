@@ -156,6 +156,11 @@ export const subscriptionBase = z.object({
   stripe_customer_id: z.string().default(''),
   /** Gifted subscriptions name their kind (badge FreeTrial, BowOverride, Other); 99 when paid for. */
   overrideReason: overrideKind.default(OverrideKind.None),
+  /**
+   * The customer cancelled at the period's end: the status stays active (and the subscription keeps
+   * working) until created_at + duration, then becomes cancelled (docs/decisions/019).
+   */
+  cancel_at_period_end: z.boolean().default(false),
 });
 export type SubscriptionBase = z.infer<typeof subscriptionBase>;
 
@@ -182,8 +187,10 @@ export const paymentProviderSubscription = z.object({
   duration: z.number().int().min(0),
   starts_at: epochSeconds,
   ends_at: epochSeconds,
-  /** the provider's own status word (active, past_due, canceled...) */
+  /** the portal's status word of the subscription (active, cancelled, expired, inactive, pending_assignment) */
   status: z.string(),
+  /** the customer cancelled at the period's end (ends_at); it works until then */
+  cancel_at_period_end: z.boolean().default(false),
   payment_method_id: z.string().default(''),
   stripe_customer_id: z.string().default(''),
   user_subscriptions: z.array(userSubscription).default([]),
@@ -219,11 +226,9 @@ export type Purchase = z.infer<typeof purchase>;
 
 // ---- the service -----------------------------------------------------------------------------
 
-// Live for the buying path (commerce issue); the subscription actions are planned: the
-// subscriptions issue builds them, and until then the server answers UNKNOWN_ACTION.
+// The buying path (docs/decisions/017) and the subscriptions (docs/decisions/019).
 export const payment = service('payment', '/api/stripe', {
   GetActiveUserSubscription: action({
-    status: 'planned',
     summary: "The signed-in user's active tier subscriptions and the override kind of a gifted one.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
@@ -242,7 +247,6 @@ export const payment = service('payment', '/api/stripe', {
     response: response({ customer_id: z.string().optional() }),
   }),
   ListSubscriptions: action({
-    status: 'planned',
     summary: "The signed-in user's tier and robot-driver subscriptions, every status.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
@@ -252,8 +256,8 @@ export const payment = service('payment', '/api/stripe', {
     }),
   }),
   GetSubscription: action({
-    status: 'planned',
-    summary: "One of the signed-in user's payment-provider subscriptions, with its items.",
+    summary:
+      "One of the signed-in user's payment-provider subscriptions (`subscription_id` is a row's stripe_id, or a row's uuid when it has none), with its plan and robot-driver items.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, subscription_id: stripeId }),
     response: response({ subscription: paymentProviderSubscription.optional() }),
@@ -297,8 +301,8 @@ export const payment = service('payment', '/api/stripe', {
     response: response({ purchase: purchase }),
   }),
   CreateBillingPortalSession: action({
-    status: 'planned',
-    summary: "Open the payment provider's billing portal for the signed-in user; answers its address.",
+    summary:
+      "Open the billing portal for the signed-in user: Stripe's in Stripe mode, the server's sandbox billing page otherwise; answers its address, which returns to return_url.",
     auth: 'bearer',
     request: z.object({
       token: bodyToken,

@@ -1,5 +1,5 @@
 import { SUBSCRIPTION_STATUSES } from '@portal/contract';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { robotLicenses } from './license.ts';
 
@@ -27,6 +27,9 @@ export interface BillingDetails {
   city: string;
   postcode: string;
   country: string;
+  /** set on the sandbox billing page; shown on receipts */
+  company?: string;
+  vatNumber?: string;
 }
 
 /** A user's payment-provider customer id (GetCustomerID), one per user and provider. */
@@ -36,6 +39,11 @@ export const paymentCustomers = pgTable('payment_customers', {
     .references(() => users.id, { onDelete: 'cascade' }),
   customerId: text('customer_id').notNull().unique(),
   provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+  /** the latest billing details: the checkout's, then the sandbox billing page's (receipts show them) */
+  billing: jsonb('billing').$type<BillingDetails>(),
+  /** the sandbox's card on file: its last four digits, and whether charges to it fail (a test card) */
+  cardLast4: text('card_last4'),
+  cardDeclines: boolean('card_declines').notNull().default(false),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -109,10 +117,85 @@ export const robotDriverSubscriptions = pgTable(
     /** the provider's subscription id ('' in the sandbox) */
     stripeId: text('stripe_id').notNull().default(''),
     stripeCustomerId: text('stripe_customer_id').notNull().default(''),
+    /** seconds from created_at to the end of the current period: a renewal adds a year */
     durationS: integer('duration_s').notNull(),
     status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull().default('pending_assignment'),
+    /** the price it renews at ('' for demo or operator rows) */
+    priceId: text('price_id').notNull().default(''),
+    /** the customer cancelled at the period's end: still active until then */
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('robot_driver_subscriptions_user_idx').on(t.userId)],
+  (t) => [
+    index('robot_driver_subscriptions_user_idx').on(t.userId),
+    index('robot_driver_subscriptions_stripe_idx').on(t.stripeId),
+  ],
 );
+
+/** A payment line as receipts show it. */
+export interface PaymentLine {
+  name: string;
+  quantity: number;
+  /** minor units */
+  unit_amount: number;
+}
+
+/**
+ * Every charge: a paid checkout, a renewal, a plan change, or a renewal that failed
+ * (docs/decisions/019). Receipts and refunds are of these rows.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    kind: text('kind', { enum: ['checkout', 'renewal', 'plan_change'] }).notNull(),
+    /** the checkout session it paid; null for a renewal */
+    sessionId: text('session_id').references(() => checkoutSessions.id, { onDelete: 'set null' }),
+    /** the provider's subscription it renewed or changed */
+    subscriptionRef: text('subscription_ref'),
+    /** what the provider refunds against: a payment intent (pi_…), an invoice (in_…), or the sandbox's id */
+    providerRef: text('provider_ref').notNull().default(''),
+    description: text('description').notNull(),
+    lines: jsonb('lines').$type<PaymentLine[]>().notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['paid', 'failed'] }).notNull(),
+    refundedAmount: integer('refunded_amount').notNull().default(0),
+    /** when a whole refund took back what it granted (once) */
+    revokedAt: ts('revoked_at'),
+    /** billing details when it was charged: the receipt shows them */
+    billing: jsonb('billing').$type<BillingDetails>(),
+    /** the provider's own id of the charge (an invoice id): a replayed event records it once */
+    externalId: text('external_id').unique(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('payments_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * A sandbox billing-page visit: the capability the browser carries (as Stripe's portal session
+ * URL does), made by CreateBillingPortalSession for the signed-in user, short-lived.
+ */
+export const billingPortalSessions = pgTable('billing_portal_sessions', {
+  id: text('id').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  returnUrl: text('return_url').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
+
+/** Lifecycle emails sent, by a key naming what and which period: each goes out once. */
+export const lifecycleNotices = pgTable('lifecycle_notices', {
+  key: text('key').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sentAt: ts('sent_at').notNull(),
+});

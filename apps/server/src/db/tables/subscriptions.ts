@@ -1,14 +1,15 @@
 import { OverrideKind, SUBSCRIPTION_STATUSES, TIERS } from '@portal/contract';
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * A user's subscriptions. The tier is derived from the active ones (spec/001 §4, deriveTier): Lite is
- * the absence of an active subscription, so an active Lite row is refused by a check. Operators grant
- * rows today (override kinds 0, 1, 2); the commerce issue fills the provider ids from Stripe.
+ * A user's tier subscriptions: plans bought (override kind 99, with the provider's ids) and operator
+ * grants (0, 1, 2). The tier and the flexible slots come from the ones in force (docs/decisions/019):
+ * Lite is the absence of one, so an active Lite row is refused by a check. `starts_at` is the first
+ * day (dial-time periods count from it), `ends_at` the end of the current period.
  */
 export const subscriptions = pgTable(
   'subscriptions',
@@ -26,6 +27,15 @@ export const subscriptions = pgTable(
     endsAt: ts('ends_at'),
     stripeId: text('stripe_id').unique(),
     stripeCustomerId: text('stripe_customer_id'),
+    /** the plan product and price it renews at ('' for a grant) */
+    productId: text('product_id').notNull().default(''),
+    priceId: text('price_id').notNull().default(''),
+    /** flexible license slots it grants (the plan's BOW_FLEX_SLOTS when it started or changed) */
+    flexSlots: integer('flex_slots').notNull().default(0),
+    /** the customer cancelled at the period's end: still active until ends_at */
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** the checkout session that sold it; null for a grant */
+    sessionId: text('session_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

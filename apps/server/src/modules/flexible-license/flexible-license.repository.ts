@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, gte, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { assets, flexSlotAllowances, flexSlots, robotLicenses } from '../../db/schema.ts';
 
@@ -12,6 +12,19 @@ export const flexSlotRepository = {
       .from(flexSlotAllowances)
       .where(eq(flexSlotAllowances.userId, userId));
     return row?.amount ?? 0;
+  },
+
+  async allowance(db: Executor, userId: string) {
+    const [row] = await db.select().from(flexSlotAllowances).where(eq(flexSlotAllowances.userId, userId)).for('update');
+    return row;
+  },
+
+  /** Deletes the user's slots numbered `from` and above; answers what they held. */
+  async deleteSlotsFrom(db: Executor, userId: string, from: number): Promise<FlexSlotRow[]> {
+    return db
+      .delete(flexSlots)
+      .where(and(eq(flexSlots.userId, userId), gte(flexSlots.slotId, from)))
+      .returning();
   },
 
   async setAmount(db: Executor, userId: string, amount: number, source: 'operator' | 'subscription', now: Date) {

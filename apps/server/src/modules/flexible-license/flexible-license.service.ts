@@ -4,6 +4,13 @@ import type { Clock } from '../../lib/clock.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import { flexSlotRepository as repo } from './flexible-license.repository.ts';
 
+/** What a change of the slot count did: the slots emptied held these models. */
+export interface SlotChange {
+  from: number;
+  to: number;
+  emptied: { slot: number; model: string }[];
+}
+
 /**
  * Flexible license slots (docs/architecture.md#commerce), served for now under /api/dial_manager (GET_SLOTS,
  * UPDATE_SLOTS, CLEAR_SLOTS); /api/flexible_license will mount the same service. A slot holds the id
@@ -25,8 +32,39 @@ export class FlexSlotService {
 
   /** Sets the user's slot count (an operator's grant or a subscription's); answers the new count. */
   async setAmount(userId: string, amount: number, source: Parameters<typeof repo.setAmount>[3]): Promise<number> {
-    await repo.setAmount(this.db, userId, amount, source, this.clock.now());
+    await this.applyAmount(userId, amount, source);
     return repo.amount(this.db, userId);
+  }
+
+  /**
+   * Sets the slot count (docs/decisions/019). An operator's count wins: a subscription's never
+   * replaces it. When the count shrinks, the highest-numbered slots are emptied and their flexible
+   * licenses deleted, so they stop working. Answers the change, or undefined when nothing changed.
+   */
+  async applyAmount(
+    userId: string,
+    amount: number,
+    source: 'operator' | 'subscription',
+  ): Promise<SlotChange | undefined> {
+    return this.db.transaction(async (tx) => {
+      const current = await repo.allowance(tx, userId);
+      if (source === 'subscription' && current?.source === 'operator') return undefined;
+      if (current && current.amount === amount && current.source === source) return undefined;
+      if (!current && amount === 0 && source === 'subscription') return undefined;
+      const now = this.clock.now();
+      await repo.setAmount(tx, userId, amount, source, now);
+      const removed = await repo.deleteSlotsFrom(tx, userId, amount);
+      const licenseIds = removed.flatMap((r) => (r.licenseId ? [r.licenseId] : []));
+      const models = new Map((await this.licenses.byIds(tx, licenseIds)).map((l) => [l.id, l.robotModel]));
+      await repo.deleteFlexibleLicenses(tx, userId, licenseIds);
+      return {
+        from: current?.amount ?? 0,
+        to: amount,
+        emptied: removed
+          .filter((r) => r.licenseId)
+          .map((r) => ({ slot: r.slotId, model: models.get(r.licenseId as string) ?? r.robotId })),
+      };
+    });
   }
 
   async get(userId: string): Promise<{ user_slots: FlexSlot[]; user_slot_amount: number }> {

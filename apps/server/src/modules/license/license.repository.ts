@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { assetLicenses, assets, licenseShares, robotLicenses, users } from '../../db/schema.ts';
 
@@ -36,6 +36,26 @@ export const licenseRepository = {
       .from(robotLicenses)
       .where(and(eq(robotLicenses.id, id), eq(robotLicenses.userId, userId)));
     return row;
+  },
+
+  async byIds(db: Executor, ids: readonly string[]): Promise<RobotLicenseRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(robotLicenses)
+      .where(inArray(robotLicenses.id, [...ids]));
+  },
+
+  /** Moves a license's end and keeps its duration in step (a renewal extends it, a revocation ends it). */
+  async setEnd(db: Executor, id: string, endsAt: Date, now: Date): Promise<void> {
+    await db
+      .update(robotLicenses)
+      .set({
+        endsAt,
+        durationS: sql`greatest(0, floor(extract(epoch from (${endsAt}::timestamptz - ${robotLicenses.startsAt}))))::int`,
+        updatedAt: now,
+      })
+      .where(eq(robotLicenses.id, id));
   },
 
   async byRobot(db: Executor, robotId: string): Promise<RobotLicenseRow | undefined> {

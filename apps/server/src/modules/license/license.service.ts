@@ -93,6 +93,19 @@ export class LicenseService {
     return repo.byRobots(this.db, robotIds);
   }
 
+  /** Robot licenses by id: the subscription lifecycle names their models in its emails. */
+  byIds(ex: Executor, ids: readonly string[]): Promise<RobotLicenseRow[]> {
+    return repo.byIds(ex, ids);
+  }
+
+  /**
+   * Moves the end of a license (docs/decisions/019): a driver subscription's renewal extends it, a
+   * refund or an account's deletion ends it now. A license stops working at its end (coversRobot).
+   */
+  setEnd(ex: Executor, licenseId: string, endsAt: Date): Promise<void> {
+    return repo.setEnd(ex, licenseId, endsAt, this.clock.now());
+  }
+
   /** The live shares others gave this user, with their licenses. */
   sharedWith(userId: string, now: Date) {
     return repo.sharedWith(this.db, userId, now);

@@ -1,11 +1,11 @@
-import { operator } from '@portal/contract';
+import { operator, type SubscriptionStatus } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RouteOptions } from '../../services.ts';
 
 /** /api/operator: the operator command line's grants over HTTP, for operators only (x-operator-token). */
 async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
-  const { operators } = services;
+  const { operators, billing } = services;
 
   app.mountService(operator, {
     async GrantSubscription(input, { request }) {
@@ -27,6 +27,28 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
       const user_slot_amount = await operators.setSlotAmount(account, input.amount);
       request.log.info({ user: account.id, amount: user_slot_amount }, 'operator set the flexible slot count');
       return { user_slot_amount };
+    },
+
+    async ListPayments(input) {
+      return { payments: await operators.payments(await operators.account(input.email)) };
+    },
+
+    async RefundPayment(input, { request }) {
+      const payment = await operators.refund(input.payment_id, input.refund_amount);
+      request.log.info(
+        { payment: payment.payment_id, refunded: payment.refunded_amount, revoked: payment.revoked },
+        'operator refunded a payment',
+      );
+      return { payment };
+    },
+
+    async EndSubscriptionPeriod(input) {
+      const { run, statuses } = await billing.endPeriodNow(input.subscription_id);
+      return { run, statuses: statuses as SubscriptionStatus[] };
+    },
+
+    async RunLifecycle() {
+      return { run: await billing.runLifecycle() };
     },
   });
 }

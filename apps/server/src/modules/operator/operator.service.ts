@@ -1,6 +1,7 @@
 import {
   ApiError,
   MAX_FLEX_SLOTS,
+  type OperatorPayment,
   OverrideKind,
   type OverrideKindValue,
   type SubscriptionSummary,
@@ -9,6 +10,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
+import type { BillingService } from '../payment/billing.service.ts';
 import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import type { AccountRef, AccountService } from '../useraction/useraction.service.ts';
 
@@ -23,7 +25,12 @@ export class OperatorService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly peers: { accounts: AccountService; subscriptions: SubscriptionService; slots: FlexSlotService },
+    private readonly peers: {
+      accounts: AccountService;
+      subscriptions: SubscriptionService;
+      slots: FlexSlotService;
+      billing: BillingService;
+    },
   ) {}
 
   /** The account of an email (stored lower-cased); 404 naming `email` when there is none. */
@@ -49,6 +56,7 @@ export class OperatorService {
         endsAt: new Date(now.getTime() + input.durationS * 1_000),
       }),
     );
+    await this.peers.subscriptions.reconcile(account.id);
     const tier = (await this.peers.subscriptions.tierOf(this.db, account.id, now))?.tier ?? 'Lite';
     if (!row)
       return {
@@ -78,5 +86,19 @@ export class OperatorService {
     if (!Number.isInteger(amount) || amount < 0 || amount > MAX_FLEX_SLOTS)
       throw new ApiError('VALIDATION', `amount: must be a whole number from 0 to ${MAX_FLEX_SLOTS}`);
     return this.peers.slots.setAmount(account.id, amount, 'operator');
+  }
+
+  /** The account's payments, newest first. */
+  async payments(account: OperatedAccount): Promise<OperatorPayment[]> {
+    return (await this.peers.billing.paymentsOf(account.id)).map((p) =>
+      this.peers.billing.operatorView(p, account.email),
+    );
+  }
+
+  /** Refunds a payment whole or in part through the provider (docs/decisions/019). */
+  async refund(paymentId: string, amount: number | undefined): Promise<OperatorPayment> {
+    const row = await this.peers.billing.refund(paymentId, amount);
+    const user = await this.peers.subscriptions.userOf(row.userId);
+    return this.peers.billing.operatorView(row, user?.email ?? '');
   }
 }

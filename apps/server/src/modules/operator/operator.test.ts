@@ -163,7 +163,9 @@ describe('operators only', () => {
     }
   });
 
-  it.each(Object.keys(operator.actions))('%s answers junk with a 4xx naming what is wrong', async (action) => {
+  // RunLifecycle takes no input, so no body is junk to it.
+  const withInput = Object.keys(operator.actions).filter((a) => a !== 'RunLifecycle');
+  it.each(withInput)('%s answers junk with a 4xx naming what is wrong', async (action) => {
     for (const body of JUNK_BODIES) {
       const res = await ops()(action as keyof typeof operator.actions, body);
       expect(res.status, `${action} ${JSON.stringify(body)} -> ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(

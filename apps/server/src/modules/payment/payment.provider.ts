@@ -16,6 +16,19 @@ export interface PaymentProvider {
   createCheckoutSession(input: CheckoutInput): Promise<{ id: string; url: string }>;
   /** Whether the provider holds the session as paid, with what its checkout collected. */
   retrieveSession(id: string): Promise<ProviderSession>;
+
+  // Subscriptions (docs/decisions/019). The sandbox's subscriptions are the portal's own rows, so
+  // its versions only answer; the portal's lifecycle applies the change for both.
+  /** Moves the plan item of a provider subscription to another price, prorated at once. */
+  changePlan(input: { subscriptionId: string; toPriceId: string; planPriceIds: readonly string[] }): Promise<void>;
+  /** Cancels at the end of the current period (true) or takes that back (false). */
+  setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<void>;
+  /** Cancels now: nothing more is charged. */
+  cancelNow(subscriptionId: string): Promise<void>;
+  /** A billing-portal session for the customer; answers where to send the browser. */
+  billingPortal(input: { customerId: string; userId: string; returnUrl: string }): Promise<string>;
+  /** Refunds `amount` minor units of a charge; answers the refund's id. The key makes a retry refund once. */
+  refund(input: { providerRef: string; amount: number; idempotencyKey: string }): Promise<string>;
 }
 
 export interface CheckoutInput {
@@ -34,6 +47,8 @@ export interface ProviderSession {
   expired: boolean;
   billing?: BillingDetails | undefined;
   subscriptionId?: string | undefined;
+  /** the charge a refund is made against (Stripe: a payment intent or an invoice) */
+  paymentRef?: string | undefined;
 }
 
 /** The success URL with `session_id` appended, as the success page reads it (ConfirmPurchase). */

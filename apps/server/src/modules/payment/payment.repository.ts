@@ -1,16 +1,20 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   type BillingDetails,
+  billingPortalSessions,
   checkoutSessions,
   fulfilments,
   paymentCustomers,
+  payments,
   providerEvents,
   robotDriverSubscriptions,
 } from '../../db/schema.ts';
 
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 export type DriverSubscriptionRow = typeof robotDriverSubscriptions.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
+export type CustomerRow = typeof paymentCustomers.$inferSelect;
 
 /** The commerce tables (docs/architecture.md#data-model). Every method takes the executor. */
 export const paymentRepository = {
@@ -108,5 +112,52 @@ export const paymentRepository = {
       .onConflictDoNothing({ target: providerEvents.id })
       .returning({ id: providerEvents.id });
     return rows.length === 1;
+  },
+
+  async updateCustomer(
+    ex: Executor,
+    userId: string,
+    set: { billing?: BillingDetails; cardLast4?: string; cardDeclines?: boolean },
+  ): Promise<void> {
+    await ex.update(paymentCustomers).set(set).where(eq(paymentCustomers.userId, userId));
+  },
+
+  /** Records a payment; with an external id, a replay records nothing and answers undefined. */
+  async insertPayment(ex: Executor, row: typeof payments.$inferInsert): Promise<PaymentRow | undefined> {
+    const [created] = await ex
+      .insert(payments)
+      .values(row)
+      .onConflictDoNothing({ target: payments.externalId })
+      .returning();
+    return created;
+  },
+
+  paymentsOf(ex: Executor, userId: string): Promise<PaymentRow[]> {
+    return ex.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt));
+  },
+
+  async payment(ex: Executor, id: string): Promise<PaymentRow | undefined> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+    const [row] = await ex.select().from(payments).where(eq(payments.id, id));
+    return row;
+  },
+
+  /** The payment, locked until the transaction ends: refunds of it queue here. */
+  async lockPayment(ex: Executor, id: string): Promise<PaymentRow | undefined> {
+    const [row] = await ex.select().from(payments).where(eq(payments.id, id)).for('update');
+    return row;
+  },
+
+  async updatePayment(ex: Executor, id: string, set: Partial<typeof payments.$inferInsert>): Promise<void> {
+    await ex.update(payments).set(set).where(eq(payments.id, id));
+  },
+
+  async insertPortalSession(ex: Executor, row: typeof billingPortalSessions.$inferInsert): Promise<void> {
+    await ex.insert(billingPortalSessions).values(row);
+  },
+
+  async portalSession(ex: Executor, id: string) {
+    const [row] = await ex.select().from(billingPortalSessions).where(eq(billingPortalSessions.id, id));
+    return row;
   },
 };

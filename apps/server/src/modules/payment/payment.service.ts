@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   ApiError,
   type CheckoutLine,
@@ -7,8 +8,6 @@ import {
   type PaymentPrice,
   type PaymentProduct,
   type Purchase,
-  TIERS,
-  type TierName,
   timePackagePrice,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,11 +17,13 @@ import type { Clock } from '../../lib/clock.ts';
 import { escapeHtml, type Mailer } from '../../lib/mailer.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
 import type { LicenseService } from '../license/license.service.ts';
-import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
+import { planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import type { TimeService } from '../time/time.service.ts';
-import { isFreePlan, kindOf, MINUTES_KEY, TIER_KEY } from './catalogue.ts';
-import type { PaymentProvider } from './payment.provider.ts';
+import { type BillingService, billingLines } from './billing.service.ts';
+import { isFreePlan, kindOf, MINUTES_KEY } from './catalogue.ts';
+import { type PaymentProvider, withSessionId } from './payment.provider.ts';
 import { type CheckoutSessionRow, paymentRepository as repo } from './payment.repository.ts';
+import { sandboxSubscriptionId } from './sandbox.provider.ts';
 
 /** A robot-driver license sold is a yearly subscription (spec/001 §3 duration in seconds). */
 export const DRIVER_TERM_S = 365 * 86_400;
@@ -38,6 +39,7 @@ export interface PaymentPeers {
   licenses: LicenseService;
   time: TimeService;
   subscriptions: SubscriptionService;
+  billing: BillingService;
 }
 
 /** What a fulfilment granted: for the receipt, the logs and the tests. */
@@ -45,6 +47,8 @@ export interface Granted {
   sessionId: string;
   licenses: { licenseId: string; code: string; model: string }[];
   minutes: number;
+  /** provider subscriptions of plans a plan bought here replaced */
+  replacedPlans: string[];
 }
 
 /**
@@ -177,6 +181,15 @@ export class PaymentService {
       });
     });
     if (!currency) throw new ApiError('VALIDATION', 'session.products: The cart is empty');
+    const planAt = lines.findIndex((l) => l.kind === 'plan');
+    if (planAt >= 0 && (await this.peers.subscriptions.livePlan(caller.userId)))
+      return this.changePlanAsPurchase(caller, {
+        lines,
+        planAt,
+        customerId,
+        successUrl: input.successUrl,
+        cancelUrl: input.cancelUrl,
+      });
     const amount = lines.reduce((sum, l) => sum + l.unit_amount * l.quantity, 0);
 
     const created = await this.provider.createCheckoutSession({
@@ -206,6 +219,54 @@ export class PaymentService {
     return { session_id: created.id, session_url: created.url, amount, currency };
   }
 
+  /**
+   * A plan bought by a user who has one already (docs/decisions/019): an upgrade or downgrade of the
+   * existing subscription in place, never a second plan. It is recorded as a paid session of the
+   * plan line (what was charged now, prorated), so the browser goes straight to the success page.
+   */
+  private async changePlanAsPurchase(
+    caller: Pick<Caller, 'userId' | 'email'>,
+    input: { lines: SessionLine[]; planAt: number; customerId: string; successUrl: string; cancelUrl: string },
+  ) {
+    const line = input.lines[input.planAt] as SessionLine;
+    if (input.lines.length > 1 || line.quantity !== 1)
+      throw new ApiError(
+        'VALIDATION',
+        `session.products.${input.planAt}.id: you have a plan; changing it is a checkout of the new plan alone, quantity 1`,
+      );
+    const changed = await this.peers.billing.changePlan(
+      caller.userId,
+      line.price_id,
+      `session.products.${input.planAt}.selected_price_id`,
+    );
+    const now = this.clock.now();
+    const id = `${this.provider.kind === 'sandbox' ? 'cs_sandbox' : 'cs_change'}_${randomBytes(16).toString('hex')}`;
+    const lines: SessionLine[] = [{ ...line, name: `${line.name} (plan change)`, unit_amount: changed.amount }];
+    await repo.insertSession(this.db, {
+      id,
+      userId: caller.userId,
+      userEmail: caller.email,
+      provider: this.provider.kind,
+      customerId: input.customerId,
+      lines,
+      amount: changed.amount,
+      currency: changed.currency,
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+      url: withSessionId(input.successUrl, id),
+      status: 'paid',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await repo.claimFulfilment(this.db, id, now);
+    return {
+      session_id: id,
+      session_url: withSessionId(input.successUrl, id),
+      amount: changed.amount,
+      currency: changed.currency,
+    };
+  }
+
   /** A session as the success page shows it. */
   purchaseView(row: CheckoutSessionRow): Purchase {
     return {
@@ -231,7 +292,12 @@ export class PaymentService {
     if (!row) throw new ApiError('NOT_FOUND', 'session_id: no checkout session with this id on your account');
     if (row.status === 'open') {
       const remote = await this.provider.retrieveSession(sessionId);
-      if (remote.paid) await this.fulfil(sessionId, { billing: remote.billing, subscriptionId: remote.subscriptionId });
+      if (remote.paid)
+        await this.fulfil(sessionId, {
+          billing: remote.billing,
+          subscriptionId: remote.subscriptionId,
+          paymentRef: remote.paymentRef,
+        });
       else if (remote.expired) await this.expire(sessionId);
     }
     const after = await repo.session(this.db, sessionId);
@@ -252,29 +318,68 @@ export class PaymentService {
    */
   async fulfil(
     sessionId: string,
-    paid: { billing?: BillingDetails | undefined; subscriptionId?: string | undefined } = {},
+    paid: {
+      billing?: BillingDetails | undefined;
+      subscriptionId?: string | undefined;
+      paymentRef?: string | undefined;
+    } = {},
   ): Promise<Granted | undefined> {
     const done = await this.db.transaction(async (tx) => {
       const session = await repo.lockSession(tx, sessionId);
       if (!session) return undefined;
       const now = this.clock.now();
       if (!(await repo.claimFulfilment(tx, sessionId, now))) return undefined;
-      await repo.markPaid(tx, sessionId, {
-        billing: paid.billing ?? null,
-        subscriptionId: paid.subscriptionId ?? null,
-        now,
+      // The sandbox names one subscription per checkout of recurring lines, as Stripe does.
+      const subscriptionId =
+        paid.subscriptionId ??
+        (session.provider === 'sandbox' && session.lines.some((l) => l.interval)
+          ? sandboxSubscriptionId(session.id)
+          : '');
+      // The customer's company and VAT number (the billing page's) join the checkout's details.
+      const customer = await repo.customerOf(tx, session.userId);
+      const given = paid.billing ?? session.billing ?? undefined;
+      const billing = given
+        ? { ...given, company: customer?.billing?.company ?? '', vatNumber: customer?.billing?.vatNumber ?? '' }
+        : (customer?.billing ?? undefined);
+      await repo.markPaid(tx, sessionId, { billing: billing ?? null, subscriptionId: subscriptionId || null, now });
+      if (billing && customer) await repo.updateCustomer(tx, session.userId, { billing });
+      const granted = await this.grantLines(tx, session, subscriptionId, now);
+      await repo.insertPayment(tx, {
+        userId: session.userId,
+        provider: session.provider,
+        kind: 'checkout',
+        sessionId: session.id,
+        subscriptionRef: subscriptionId || null,
+        providerRef:
+          paid.paymentRef ?? (session.provider === 'sandbox' ? `py_sandbox_${randomBytes(12).toString('hex')}` : ''),
+        description: session.lines.map((l) => `${l.quantity} × ${l.name}`).join(', '),
+        lines: session.lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_amount: l.unit_amount })),
+        amount: session.amount,
+        currency: session.currency,
+        status: 'paid',
+        billing: billing ?? null,
+        createdAt: now,
       });
-      const granted = await this.grantLines(tx, session, paid.subscriptionId ?? '', now);
-      return { session, granted };
+      return { session, granted, billing };
     });
     if (!done) return undefined;
-    await this.sendReceipt(done.session, paid.billing ?? done.session.billing ?? undefined);
+    // A second plan never keeps running: the one a new plan replaced is cancelled at the provider.
+    for (const ref of done.granted.replacedPlans) {
+      try {
+        await this.provider.cancelNow(ref);
+      } catch (err) {
+        this.log?.error({ err, ref }, 'could not cancel a replaced plan at the provider');
+      }
+    }
+    await this.peers.subscriptions.reconcile(done.session.userId);
+    await this.sendReceipt(done.session, done.billing);
     return done.granted;
   }
 
   private async grantLines(tx: Executor, session: CheckoutSessionRow, subscriptionId: string, now: Date) {
-    const granted: Granted = { sessionId: session.id, licenses: [], minutes: 0 };
-    const catalogue = new Map((await this.provider.products()).map((p) => [p.id, p]));
+    const granted: Granted = { sessionId: session.id, licenses: [], minutes: 0, replacedPlans: [] };
+    const products = await this.provider.products();
+    const catalogue = new Map(products.map((p) => [p.id, p]));
     for (const [index, line] of session.lines.entries()) {
       const product = catalogue.get(line.product_id);
       const m = product?.metadata ?? {};
@@ -293,8 +398,9 @@ export class PaymentService {
             assetId: m.BOW_UUID ?? '',
             sessionId: session.id,
             stripeId: subscriptionId,
-            stripeCustomerId: session.provider === 'stripe' ? session.customerId : '',
+            stripeCustomerId: session.customerId,
             durationS: DRIVER_TERM_S,
+            priceId: line.price_id,
             status: 'active',
             createdAt: now,
             updatedAt: now,
@@ -313,15 +419,19 @@ export class PaymentService {
           granted.minutes += minutes;
         }
       } else if (line.kind === 'plan') {
-        const tier = m[TIER_KEY] as TierName | undefined;
-        if (tier && (TIERS as readonly string[]).includes(tier) && line.interval)
-          await this.peers.subscriptions.grant(tx, {
-            userId: session.userId,
-            tier,
-            overrideKind: 99,
-            now,
-            endsAt: new Date(now.getTime() + INTERVAL_S[line.interval] * 1000),
-          });
+        const plan = planOfPrice(products, line.price_id);
+        if (plan && line.interval)
+          granted.replacedPlans.push(
+            ...(await this.peers.subscriptions.startPlan(tx, {
+              userId: session.userId,
+              plan,
+              ref: subscriptionId || `sub_unbilled_${session.id}`,
+              customerId: session.customerId,
+              sessionId: session.id,
+              now,
+              periodEnd: new Date(now.getTime() + INTERVAL_S[line.interval] * 1000),
+            })),
+          );
       }
     }
     return granted;
@@ -333,11 +443,7 @@ export class PaymentService {
       (l) => `${l.quantity} × ${l.name} — ${formatPrice(l.unit_amount * l.quantity, session.currency)}`,
     );
     const total = `Total: ${formatPrice(session.amount, session.currency)}`;
-    const address = billing
-      ? [billing.name, billing.email, billing.line1, `${billing.city} ${billing.postcode}`, billing.country].filter(
-          Boolean,
-        )
-      : [];
+    const address = billing ? billingLines(billing) : [];
     const sandbox = session.provider === 'sandbox' ? 'Sandbox purchase: no real payment was taken.' : '';
     const text = [
       'Thank you for your purchase.',

@@ -1,4 +1,4 @@
-import { ErrorCodes, payment } from '@portal/contract';
+import { payment } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { robotDriverSubscriptions } from '../../db/schema.ts';
@@ -150,11 +150,16 @@ describe('HandlePurchase prices the cart itself', () => {
       }
   });
 
-  it('answers UNKNOWN_ACTION for the planned subscription actions', async () => {
+  it('a new account has no subscriptions, and GetSubscription of another id is a 404 naming it', async () => {
     const user = await signIn(t);
     const res = await as(t, user, payment)('ListSubscriptions', {});
-    expect(res.status).toBe(400);
-    expect(res.body.error.Code).toBe(ErrorCodes.UNKNOWN_ACTION.code);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ user_subscriptions: [], robot_driver_subscriptions: [] });
+    expectFieldError(
+      await as(t, user, payment)('GetSubscription', { subscription_id: 'sub_nope' }),
+      404,
+      'subscription_id',
+    );
   });
 });
 

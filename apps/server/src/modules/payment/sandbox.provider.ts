@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentProduct } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { CheckoutInput, PaymentProvider, ProviderSession } from './payment.provider.ts';
 import { paymentRepository as repo } from './payment.repository.ts';
@@ -17,6 +18,7 @@ export class SandboxProvider implements PaymentProvider {
     private readonly db: Db,
     private readonly catalogue: Catalogue,
     private readonly publicUrl: string,
+    private readonly clock: Clock,
   ) {}
 
   async products(): Promise<PaymentProduct[]> {
@@ -35,6 +37,42 @@ export class SandboxProvider implements PaymentProvider {
 
   async retrieveSession(id: string): Promise<ProviderSession> {
     const row = await repo.session(this.db, id);
-    return { paid: row?.status === 'paid', expired: row?.status === 'expired', billing: row?.billing ?? undefined };
+    return {
+      paid: row?.status === 'paid',
+      expired: row?.status === 'expired',
+      billing: row?.billing ?? undefined,
+      subscriptionId: row?.lines.some((l) => l.interval) ? sandboxSubscriptionId(id) : undefined,
+    };
   }
+
+  // The sandbox's subscriptions are the portal's rows: the lifecycle changes them (docs/decisions/019).
+  async changePlan(): Promise<void> {}
+  async setCancelAtPeriodEnd(): Promise<void> {}
+  async cancelNow(): Promise<void> {}
+
+  async billingPortal(input: { customerId: string; userId: string; returnUrl: string }): Promise<string> {
+    // 128 random bits, short-lived: the capability to open the billing page, like Stripe's portal URL.
+    const id = `bps_sandbox_${randomBytes(16).toString('hex')}`;
+    const now = this.clock.now();
+    await repo.insertPortalSession(this.db, {
+      id,
+      userId: input.userId,
+      returnUrl: input.returnUrl,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + BILLING_PORTAL_TTL_MS),
+    });
+    return `${this.publicUrl}/sandbox/billing/${id}`;
+  }
+
+  async refund(): Promise<string> {
+    return `re_sandbox_${randomBytes(12).toString('hex')}`;
+  }
+}
+
+/** How long a sandbox billing-page address works (Stripe's portal sessions are short-lived too). */
+export const BILLING_PORTAL_TTL_MS = 60 * 60 * 1000;
+
+/** The sandbox's subscription id of a session's recurring lines, as Stripe names one per checkout. */
+export function sandboxSubscriptionId(sessionId: string): string {
+  return `sub_sandbox_${sessionId.replace(/^cs_sandbox_/, '')}`;
 }

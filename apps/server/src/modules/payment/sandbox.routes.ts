@@ -211,6 +211,7 @@ async function sandboxRoutes(app: FastifyInstance, { config, services }: RouteOp
       country: form.country?.trim() ?? '',
     };
     await payments.fulfil(session.id, { billing });
+    await services.billing.rememberCard(session.userId, number);
     return reply.redirect(withSessionId(session.successUrl, session.id), 303);
   });
 

@@ -15,7 +15,7 @@ export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
  * handled: a replay changes nothing, and a failed handling is retried by Stripe.
  */
 async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
-  const { payments } = services;
+  const { payments, billing } = services;
 
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_request, body, done) =>
     done(null, body),
@@ -42,7 +42,11 @@ async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOpti
       case 'checkout.session.async_payment_succeeded': {
         const state = sessionState(event.data.object);
         if (state.paid)
-          await payments.fulfil(event.data.object.id, { billing: state.billing, subscriptionId: state.subscriptionId });
+          await payments.fulfil(event.data.object.id, {
+            billing: state.billing,
+            subscriptionId: state.subscriptionId,
+            paymentRef: state.paymentRef,
+          });
         break;
       }
       case 'checkout.session.expired':
@@ -50,7 +54,8 @@ async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOpti
         await payments.expire(event.data.object.id);
         break;
       default:
-        // Subscription lifecycle events belong to the subscriptions issue; recorded, not acted on.
+        // Subscription and invoice events: the lifecycle (docs/decisions/019); others are ignored.
+        await billing.stripeEvent(event);
         break;
     }
     await payments.recordEvent(event.id, event.type);

@@ -113,6 +113,55 @@ export class StripeProvider implements PaymentProvider {
     return sessionState(await this.stripe.checkout.sessions.retrieve(id));
   }
 
+  async changePlan(input: { subscriptionId: string; toPriceId: string; planPriceIds: readonly string[] }) {
+    const sub = await this.stripe.subscriptions.retrieve(input.subscriptionId);
+    const item = sub.items.data.find((i) => input.planPriceIds.includes(i.price.id)) ?? sub.items.data[0];
+    if (!item) throw new Error(`Stripe subscription ${sub.id} has no items`);
+    // One subscription changes price in place: never a second plan. The difference is invoiced now.
+    await this.stripe.subscriptions.update(
+      sub.id,
+      { items: [{ id: item.id, price: input.toPriceId }], proration_behavior: 'always_invoice' },
+      { idempotencyKey: `portal-plan-${sub.id}-${item.id}-${input.toPriceId}` },
+    );
+  }
+
+  async setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean) {
+    await this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel });
+  }
+
+  async cancelNow(subscriptionId: string) {
+    try {
+      await this.stripe.subscriptions.cancel(subscriptionId);
+    } catch (err) {
+      // Already cancelled at Stripe: nothing is billing, which is what was asked.
+      if ((err as { code?: string }).code !== 'resource_missing') throw err;
+    }
+  }
+
+  async billingPortal(input: { customerId: string; returnUrl: string }) {
+    const session = await this.stripe.billingPortal.sessions.create({
+      customer: input.customerId,
+      return_url: input.returnUrl,
+    });
+    return session.url;
+  }
+
+  async refund(input: { providerRef: string; amount: number; idempotencyKey: string }) {
+    let paymentIntent = input.providerRef;
+    if (paymentIntent.startsWith('in_')) {
+      // A subscription's invoice: its payment is the payment intent to refund.
+      const invoice = await this.stripe.invoices.retrieve(paymentIntent, { expand: ['payments'] });
+      const pi = invoice.payments?.data.find((p) => p.payment.payment_intent)?.payment.payment_intent;
+      paymentIntent = typeof pi === 'string' ? pi : (pi?.id ?? '');
+    }
+    if (!paymentIntent.startsWith('pi_')) throw new Error(`no Stripe payment to refund for ${input.providerRef}`);
+    const refund = await this.stripe.refunds.create(
+      { payment_intent: paymentIntent, amount: input.amount },
+      { idempotencyKey: input.idempotencyKey },
+    );
+    return refund.id;
+  }
+
   /** The event of a webhook call, if its signature over the raw body verifies; throws otherwise. */
   verifyEvent(rawBody: Buffer | string, signature: string): Stripe.Event {
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
@@ -136,5 +185,10 @@ export function sessionState(s: Stripe.Checkout.Session): ProviderSession {
         }
       : undefined,
     subscriptionId: typeof s.subscription === 'string' ? s.subscription : (s.subscription?.id ?? undefined),
+    // What a refund is made against: the payment (one-time mode) or the first invoice (subscription mode).
+    paymentRef:
+      (typeof s.payment_intent === 'string' ? s.payment_intent : s.payment_intent?.id) ??
+      (typeof s.invoice === 'string' ? s.invoice : s.invoice?.id) ??
+      undefined,
   };
 }

@@ -1,50 +1,88 @@
-import { deriveTier, type TierName, type TierShort } from '@portal/contract';
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import type { SubscriptionStatus, TierName, TierShort } from '@portal/contract';
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { subscriptions, users } from '../../db/schema.ts';
+import { lifecycleNotices, robotDriverSubscriptions, subscriptions, users } from '../../db/schema.ts';
+import { entitlementOf, inForce } from './subscriptions.rules.ts';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type DriverSubscriptionRow = typeof robotDriverSubscriptions.$inferSelect;
 
 export interface TierInfo {
   tier: TierShort;
   /** where the dial-time periods are counted from: the deciding subscription's start, else the join date */
   anchor: Date;
-  /** the deciding subscription's end; null for Lite or an open-ended one */
+  /** the deciding subscription's current period end; null for Lite or an open-ended one */
   endsAt: Date | null;
+  /** flexible slots the deciding subscription grants */
+  slots: number;
+  deciding: SubscriptionRow | undefined;
+  /** the rows the tier comes from (GetActiveUserSubscription) */
+  pool: SubscriptionRow[];
 }
 
+/** Statuses of a subscription that may still renew or recover (docs/decisions/019). */
+export const LIVE_STATUSES: readonly SubscriptionStatus[] = ['active', 'inactive', 'pending_assignment'];
+
+/** The end of a driver subscription's current period: created_at + duration (spec/001 §9). */
+export const driverEnd = (row: Pick<DriverSubscriptionRow, 'createdAt' | 'durationS'>): Date =>
+  new Date(row.createdAt.getTime() + row.durationS * 1000);
+
 /**
- * Subscriptions as the tier sees them (spec/001 §4 via deriveTier). A row counts as active while its
- * status is active and its end, if any, has not passed: the lifecycle job may run late.
+ * Tier subscriptions and robot-driver subscriptions (docs/decisions/018, 019). Every method takes
+ * the executor so the lifecycle runs inside its callers' transactions.
  */
 export const subscriptionRepository = {
-  async active(db: Executor, userId: string, now: Date): Promise<SubscriptionRow[]> {
-    return db
-      .select()
-      .from(subscriptions)
-      .where(
-        and(
-          eq(subscriptions.userId, userId),
-          eq(subscriptions.status, 'active'),
-          or(isNull(subscriptions.endsAt), gt(subscriptions.endsAt, now)),
-        ),
-      );
+  async user(db: Executor, userId: string) {
+    const [row] = await db
+      .select({ id: users.id, email: users.email, name: users.name, joinedAt: users.joinedAt })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row;
   },
 
-  /** The user's tier and the period anchor of their dial time; undefined for an unknown user. */
+  /** The user's tier subscriptions in force (active, period not ended). */
+  async active(db: Executor, userId: string, now: Date): Promise<SubscriptionRow[]> {
+    return (await this.ofUser(db, userId)).filter((r) => inForce(r, now));
+  },
+
+  /** The user's tier by the one rule (subscriptions.rules.ts); undefined for an unknown user. */
   async tierOf(db: Executor, userId: string, now: Date): Promise<TierInfo | undefined> {
-    const [user] = await db.select({ joinedAt: users.joinedAt }).from(users).where(eq(users.id, userId));
+    const user = await this.user(db, userId);
     if (!user) return undefined;
-    const active = await this.active(db, userId, now);
-    const tier = deriveTier({
-      user_subscriptions: active.map((s) => ({ status: s.status, subscription_tier: s.tier })),
-    });
-    if (tier === 'Lite') return { tier, anchor: user.joinedAt, endsAt: null };
-    // The subscription that decides the tier; of several, the latest started (its period is current).
-    const deciding = active
-      .filter((s) => tier !== 'Pro' || s.tier === 'Pro Subscription')
-      .sort((a, b) => b.startsAt.getTime() - a.startsAt.getTime())[0]!;
-    return { tier, anchor: deciding.startsAt, endsAt: deciding.endsAt };
+    const e = entitlementOf(await this.ofUser(db, userId), now);
+    return {
+      tier: e.tier,
+      anchor: e.deciding?.startsAt ?? user.joinedAt,
+      endsAt: e.deciding?.endsAt ?? null,
+      slots: e.slots,
+      deciding: e.deciding,
+      pool: e.pool,
+    };
+  },
+
+  /**
+   * An operator's grant: the user's earlier grants end and the new one starts now (granting Lite only
+   * ends them). Paid plans are left alone: they keep billing, and the grant wins while it lasts.
+   */
+  async grant(
+    db: Executor,
+    input: { userId: string; tier: TierName; overrideKind: number; now: Date; endsAt: Date | null; flexSlots?: number },
+  ): Promise<SubscriptionRow | undefined> {
+    await this.endGrants(db, input.userId, input.now);
+    if (input.tier === 'Lite Subscription') return undefined;
+    return this.insertGrant(db, { ...input, flexSlots: input.flexSlots ?? 0 });
+  },
+
+  ofUser(db: Executor, userId: string): Promise<SubscriptionRow[]> {
+    return db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(subscriptions.startsAt);
+  },
+
+  driversOf(db: Executor, userId: string): Promise<DriverSubscriptionRow[]> {
+    return db
+      .select()
+      .from(robotDriverSubscriptions)
+      .where(eq(robotDriverSubscriptions.userId, userId))
+      .orderBy(robotDriverSubscriptions.createdAt);
   },
 
   async insert(db: Executor, row: typeof subscriptions.$inferInsert): Promise<SubscriptionRow> {
@@ -53,32 +91,152 @@ export const subscriptionRepository = {
     return created;
   },
 
-  /**
-   * An operator's grant: the user's active subscriptions end and the new one starts now. Granting
-   * Lite only ends them (Lite is the absence of a subscription).
-   */
-  async grant(
-    db: Executor,
-    input: { userId: string; tier: TierName; overrideKind: number; now: Date; endsAt: Date | null },
-  ): Promise<SubscriptionRow | undefined> {
+  /** The rows of a provider subscription, locked until the transaction ends: events for it queue here. */
+  async lockRef(db: Executor, ref: string) {
+    const plans = await db.select().from(subscriptions).where(eq(subscriptions.stripeId, ref)).for('update');
+    const drivers = await db
+      .select()
+      .from(robotDriverSubscriptions)
+      .where(eq(robotDriverSubscriptions.stripeId, ref))
+      .for('update');
+    return { plans, drivers };
+  },
+
+  async updatePlan(db: Executor, id: string, set: Partial<typeof subscriptions.$inferInsert>) {
+    await db.update(subscriptions).set(set).where(eq(subscriptions.id, id));
+  },
+
+  async updateDriver(db: Executor, id: string, set: Partial<typeof robotDriverSubscriptions.$inferInsert>) {
+    await db.update(robotDriverSubscriptions).set(set).where(eq(robotDriverSubscriptions.id, id));
+  },
+
+  /** Operator grants (override kind other than 99) of the user that are active end now. */
+  async endGrants(db: Executor, userId: string, now: Date) {
     await db
       .update(subscriptions)
-      .set({ status: 'cancelled', updatedAt: input.now })
-      .where(and(eq(subscriptions.userId, input.userId), eq(subscriptions.status, 'active')));
-    if (input.tier === 'Lite Subscription') return undefined;
-    const [row] = await db
-      .insert(subscriptions)
-      .values({
-        userId: input.userId,
-        tier: input.tier,
-        status: 'active',
-        overrideKind: input.overrideKind,
-        startsAt: input.now,
-        endsAt: input.endsAt,
-        createdAt: input.now,
-        updatedAt: input.now,
-      })
-      .returning();
-    return row;
+      .set({ status: 'cancelled', endsAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(subscriptions.userId, userId),
+          eq(subscriptions.status, 'active'),
+          or(ne(subscriptions.overrideKind, 99), sql`${subscriptions.stripeId} is null`),
+        ),
+      );
   },
+
+  async insertGrant(
+    db: Executor,
+    input: { userId: string; tier: TierName; overrideKind: number; now: Date; endsAt: Date | null; flexSlots: number },
+  ) {
+    return this.insert(db, {
+      userId: input.userId,
+      tier: input.tier,
+      status: 'active',
+      overrideKind: input.overrideKind,
+      startsAt: input.now,
+      endsAt: input.endsAt,
+      flexSlots: input.flexSlots,
+      createdAt: input.now,
+      updatedAt: input.now,
+    });
+  },
+
+  /** Provider subscription ids with a row whose period has ended and that is still live. */
+  async dueRefs(db: Executor, now: Date): Promise<string[]> {
+    const plans = await db
+      .selectDistinct({ ref: subscriptions.stripeId })
+      .from(subscriptions)
+      .where(
+        and(
+          inArray(subscriptions.status, [...LIVE_STATUSES]),
+          sql`${subscriptions.stripeId} is not null and ${subscriptions.stripeId} <> ''`,
+          sql`${subscriptions.endsAt} <= ${now}`,
+        ),
+      );
+    const drivers = await db
+      .selectDistinct({ ref: robotDriverSubscriptions.stripeId })
+      .from(robotDriverSubscriptions)
+      .where(
+        and(
+          inArray(robotDriverSubscriptions.status, [...LIVE_STATUSES]),
+          ne(robotDriverSubscriptions.stripeId, ''),
+          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${now}`,
+        ),
+      );
+    return [...new Set([...plans, ...drivers].map((r) => r.ref ?? '').filter(Boolean))];
+  },
+
+  /** Rows without a provider subscription (grants, demo and operator drivers) whose end has passed while live. */
+  async dueUnbilled(db: Executor, now: Date) {
+    const plans = await db
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          inArray(subscriptions.status, [...LIVE_STATUSES]),
+          or(sql`${subscriptions.stripeId} is null`, eq(subscriptions.stripeId, '')),
+          sql`${subscriptions.endsAt} <= ${now}`,
+        ),
+      );
+    const drivers = await db
+      .select()
+      .from(robotDriverSubscriptions)
+      .where(
+        and(
+          inArray(robotDriverSubscriptions.status, [...LIVE_STATUSES]),
+          eq(robotDriverSubscriptions.stripeId, ''),
+          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${now}`,
+        ),
+      );
+    return { plans, drivers };
+  },
+
+  /** Active rows whose period ends within `until`: the reminders' candidates. */
+  async endingBefore(db: Executor, now: Date, until: Date) {
+    const plans = await db
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.status, 'active'),
+          sql`${subscriptions.endsAt} > ${now} and ${subscriptions.endsAt} <= ${until}`,
+        ),
+      );
+    const drivers = await db
+      .select()
+      .from(robotDriverSubscriptions)
+      .where(
+        and(
+          eq(robotDriverSubscriptions.status, 'active'),
+          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) > ${now}`,
+          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${until}`,
+        ),
+      );
+    return { plans, drivers };
+  },
+
+  /** Claims a notice's key; false when it was sent before (each notice goes out once). */
+  async claimNotice(db: Executor, key: string, userId: string, now: Date): Promise<boolean> {
+    const rows = await db
+      .insert(lifecycleNotices)
+      .values({ key, userId, sentAt: now })
+      .onConflictDoNothing({ target: lifecycleNotices.key })
+      .returning({ key: lifecycleNotices.key });
+    return rows.length === 1;
+  },
+
+  /** The provider subscription id of a tier or driver row by its uuid. */
+  async rowById(db: Executor, id: string): Promise<{ ref: string } | undefined> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+    const [plan] = await db.select({ ref: subscriptions.stripeId }).from(subscriptions).where(eq(subscriptions.id, id));
+    if (plan) return { ref: plan.ref ?? '' };
+    const [driver] = await db
+      .select({ ref: robotDriverSubscriptions.stripeId })
+      .from(robotDriverSubscriptions)
+      .where(eq(robotDriverSubscriptions.id, id));
+    return driver ? { ref: driver.ref } : undefined;
+  },
+
+  /** Sandbox provider subscription ids look like this (docs/decisions/019). */
+  isSandboxRef: (ref: string) => ref.startsWith('sub_sandbox_'),
 };

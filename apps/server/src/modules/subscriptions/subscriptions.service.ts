@@ -1,22 +1,632 @@
-import type { TierName } from '@portal/contract';
-import type { Executor } from '../../db/client.ts';
-import { subscriptionRepository as repo, type SubscriptionRow, type TierInfo } from './subscriptions.repository.ts';
+import {
+  OverrideKind,
+  type OverrideKindValue,
+  type PaymentProduct,
+  type PaymentProviderSubscription,
+  type RobotDriverSubscription,
+  type SubscriptionStatus,
+  TIERS,
+  type TierName,
+  type UserSubscription,
+} from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Executor } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Mail, Mailer } from '../../lib/mailer.ts';
+import type { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
+import type { LicenseService } from '../license/license.service.ts';
+import {
+  paymentFailedMail,
+  planChangedMail,
+  reminderMail,
+  slotsTrimmedMail,
+  stoppedMail,
+} from './subscriptions.mails.ts';
+import {
+  type DriverSubscriptionRow,
+  driverEnd,
+  LIVE_STATUSES,
+  subscriptionRepository as repo,
+  type SubscriptionRow,
+  type TierInfo,
+} from './subscriptions.repository.ts';
+
+export type { TierInfo } from './subscriptions.repository.ts';
+
+const DAY_MS = 86_400_000;
+/** Reminders go out this many days before a driver licence or a yearly plan renews or ends. */
+export const REMINDER_DAYS = [30, 7] as const;
+/**
+ * A subscription Stripe still calls active this long after its period ended, with no renewal
+ * event, is taken as expired (a webhook was lost); the sandbox renews on time itself.
+ */
+export const MISSED_RENEWAL_GRACE_MS = 3 * DAY_MS;
+
+/** A plan as the catalogue describes it: what a plan subscription row copies. */
+export interface PlanTerms {
+  productId: string;
+  priceId: string;
+  tier: TierName;
+  flexSlots: number;
+  interval: 'day' | 'week' | 'month' | 'year';
+}
+
+/** The plan of a catalogue price, if it is one (BOW_SORTING subscription with BOW_TIER). */
+export function planOfPrice(products: readonly PaymentProduct[], priceId: string): PlanTerms | undefined {
+  for (const p of products) {
+    const tier = p.metadata.BOW_TIER;
+    if (p.metadata.BOW_SORTING !== 'subscription' || !tier || !(TIERS as readonly string[]).includes(tier)) continue;
+    const price = p.prices.find((x) => x.id === priceId);
+    if (!price?.recurring) continue;
+    return {
+      productId: p.id,
+      priceId,
+      tier: tier as TierName,
+      flexSlots: Number(p.metadata.BOW_FLEX_SLOTS ?? 0) || 0,
+      interval: price.recurring.interval,
+    };
+  }
+  return undefined;
+}
+
+export interface SubscriptionPeers {
+  licenses: LicenseService;
+  slots: FlexSlotService;
+  /** the provider's catalogue (plans' tiers and slots, prices' intervals) */
+  products(): Promise<PaymentProduct[]>;
+}
+
+/** The rows of one provider subscription. */
+interface RefRows {
+  plans: SubscriptionRow[];
+  drivers: DriverSubscriptionRow[];
+}
 
 /**
- * Subscriptions as other modules need them: the tier that decides dial time, and an operator's
- * grant. Methods take the executor so callers can run them inside their own transaction.
+ * Subscriptions (docs/decisions/019): the one tier rule, the views of /api/stripe's subscription
+ * actions, and the lifecycle. Every lifecycle change, from Stripe's webhook or from the sandbox's
+ * billing clock, comes through `renew`, `paymentFailed`, `end`, `setCancelAtPeriodEnd` and
+ * `applyPlan`, each keyed by the provider's subscription id; after each, `reconcile` brings the
+ * flexible slot count in line with the tier and tells the customer what stopped.
  */
 export class SubscriptionService {
-  /** The user's tier and the period anchor of their dial time; undefined for an unknown user. */
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly mailer: Mailer,
+    private readonly publicUrl: string,
+    private readonly peers: SubscriptionPeers,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  private get manageUrl() {
+    return `${this.publicUrl}/dashboard/subscriptions/manage`;
+  }
+
+  // ---- the tier ---------------------------------------------------------------------------
+
+  /** The account a subscription belongs to (emails). */
+  userOf(userId: string) {
+    return repo.user(this.db, userId);
+  }
+
+  /** The user's tier, by the one rule; undefined for an unknown user. */
   tierOf(ex: Executor, userId: string, now: Date): Promise<TierInfo | undefined> {
     return repo.tierOf(ex, userId, now);
   }
 
-  /** Ends the user's active subscriptions and starts the granted one (none for Lite). */
-  grant(
+  /** The flexible slots the catalogue's plan of a tier grants (0 for Lite or an unknown tier). */
+  async slotsOfTier(tier: TierName): Promise<number> {
+    const plan = (await this.peers.products()).find((p) => p.metadata.BOW_TIER === tier);
+    return Number(plan?.metadata.BOW_FLEX_SLOTS ?? 0) || 0;
+  }
+
+  /**
+   * An operator's grant: earlier grants end, the new one starts now with its tier's slots, and wins
+   * over any paid plan while it lasts. Lite only ends the grants.
+   */
+  async grant(
     ex: Executor,
     input: { userId: string; tier: TierName; overrideKind: number; now: Date; endsAt: Date | null },
   ): Promise<SubscriptionRow | undefined> {
-    return repo.grant(ex, input);
+    return repo.grant(ex, { ...input, flexSlots: await this.slotsOfTier(input.tier) });
+  }
+
+  /**
+   * Brings the flexible slot count in line with the tier (an operator's count wins), and tells the
+   * customer when slots were emptied. Runs after a change has committed.
+   */
+  async reconcile(userId: string): Promise<void> {
+    const now = this.clock.now();
+    const info = await repo.tierOf(this.db, userId, now);
+    if (!info) return;
+    const change = await this.peers.slots.applyAmount(userId, info.slots, 'subscription');
+    if (change && change.to < change.from) {
+      const user = await repo.user(this.db, userId);
+      if (user)
+        await this.send(
+          slotsTrimmedMail(user.email, change, `${this.publicUrl}/dashboard/subscriptions/flexible_licenses`),
+        );
+    }
+  }
+
+  // ---- views ------------------------------------------------------------------------------
+
+  private userView(row: SubscriptionRow, email: string): UserSubscription {
+    const end = row.endsAt?.getTime() ?? 0;
+    return {
+      uuid: row.id,
+      type: row.overrideKind === OverrideKind.None ? 'plan' : 'grant',
+      stripe_id: row.stripeId ?? '',
+      user_id: row.userId,
+      user_email: email,
+      asset_id: row.productId,
+      license_id: '',
+      duration: end ? Math.max(0, Math.round((end - row.startsAt.getTime()) / 1000)) : 0,
+      created_at: row.startsAt.getTime(),
+      last_updated_at: row.updatedAt.getTime(),
+      status: row.status,
+      stripe_customer_id: row.stripeCustomerId ?? '',
+      overrideReason: row.overrideKind as OverrideKindValue,
+      cancel_at_period_end: row.cancelAtPeriodEnd,
+      subscription_tier: row.tier,
+      credits: 0,
+    };
+  }
+
+  private driverView(row: DriverSubscriptionRow, email: string): RobotDriverSubscription {
+    return {
+      uuid: row.id,
+      type: 'robot_driver',
+      stripe_id: row.stripeId,
+      user_id: row.userId,
+      user_email: email,
+      asset_id: row.assetId,
+      license_id: row.robotLicenseId,
+      duration: row.durationS,
+      created_at: row.createdAt.getTime(),
+      last_updated_at: row.updatedAt.getTime(),
+      status: row.status,
+      stripe_customer_id: row.stripeCustomerId,
+      overrideReason: OverrideKind.None,
+      cancel_at_period_end: row.cancelAtPeriodEnd,
+      robot_license_id: row.robotLicenseId,
+      credit_used: false,
+      credit_entry_uuid: '',
+    };
+  }
+
+  /**
+   * GetActiveUserSubscription: the rows the tier comes from (the grants in force, else the paid plans
+   * in force), so the spec's derivation over them gives the server's tier; the override kind of the
+   * deciding grant, 99 when the tier is paid for or Lite.
+   */
+  async activeView(user: { userId: string; email: string }) {
+    const info = await repo.tierOf(this.db, user.userId, this.clock.now());
+    return {
+      user_subscriptions: (info?.pool ?? []).map((r) => this.userView(r, user.email)),
+      overrideReason: (info?.deciding?.overrideKind ?? OverrideKind.None) as OverrideKindValue,
+    };
+  }
+
+  /** ListSubscriptions: every tier and robot-driver subscription of the user, every status. */
+  async listView(user: { userId: string; email: string }) {
+    const [plans, drivers] = await Promise.all([
+      repo.ofUser(this.db, user.userId),
+      repo.driversOf(this.db, user.userId),
+    ]);
+    return {
+      user_subscriptions: plans.map((r) => this.userView(r, user.email)),
+      robot_driver_subscriptions: drivers.map((r) => this.driverView(r, user.email)),
+    };
+  }
+
+  /** GetSubscription: a provider subscription of the user (by its id, or one row's uuid), with its items. */
+  async providerView(
+    user: { userId: string; email: string },
+    id: string,
+  ): Promise<PaymentProviderSubscription | undefined> {
+    const [plans, drivers] = await Promise.all([
+      repo.ofUser(this.db, user.userId),
+      repo.driversOf(this.db, user.userId),
+    ]);
+    const byRef = (ref: string | null) => Boolean(ref) && ref === id;
+    let p = plans.filter((r) => byRef(r.stripeId));
+    let d = drivers.filter((r) => byRef(r.stripeId));
+    if (p.length + d.length === 0) {
+      p = plans.filter((r) => r.id === id);
+      d = drivers.filter((r) => r.id === id);
+    }
+    if (p.length + d.length === 0) return undefined;
+    const starts = [...p.map((r) => r.startsAt), ...d.map((r) => r.createdAt)].map((x) => x.getTime());
+    const ends = [...p.map((r) => r.endsAt?.getTime() ?? 0), ...d.map((r) => driverEnd(r).getTime())];
+    const startMs = Math.min(...starts);
+    const endMs = Math.max(...ends);
+    const statuses = [...p, ...d].map((r) => r.status);
+    const status = statuses.includes('active') ? 'active' : (statuses[0] ?? 'inactive');
+    return {
+      subscription_id: p[0]?.stripeId || d[0]?.stripeId || id,
+      user_id: user.userId,
+      user_email: user.email,
+      duration: Math.max(0, Math.round((endMs - startMs) / 1000)),
+      starts_at: Math.floor(startMs / 1000),
+      ends_at: Math.floor(endMs / 1000),
+      status,
+      cancel_at_period_end: [...p, ...d].some((r) => r.cancelAtPeriodEnd),
+      payment_method_id: '',
+      stripe_customer_id: p[0]?.stripeCustomerId || d[0]?.stripeCustomerId || '',
+      user_subscriptions: p.map((r) => this.userView(r, user.email)),
+      robot_driver_subscriptions: d.map((r) => this.driverView(r, user.email)),
+    };
+  }
+
+  /** The provider subscription ids of the user, with whether the user owns each (billing page, refunds). */
+  async refsOf(userId: string): Promise<Map<string, RefRows>> {
+    const [plans, drivers] = await Promise.all([repo.ofUser(this.db, userId), repo.driversOf(this.db, userId)]);
+    const out = new Map<string, RefRows>();
+    const at = (ref: string) => {
+      let rows = out.get(ref);
+      if (!rows) {
+        rows = { plans: [], drivers: [] };
+        out.set(ref, rows);
+      }
+      return rows;
+    };
+    for (const r of plans) if (r.stripeId) at(r.stripeId).plans.push(r);
+    for (const r of drivers) if (r.stripeId) at(r.stripeId).drivers.push(r);
+    return out;
+  }
+
+  /** The user's paid plan that still renews or may recover (active or payment failed), if any. */
+  async livePlan(userId: string): Promise<SubscriptionRow | undefined> {
+    return (await repo.ofUser(this.db, userId)).find(
+      (r) => r.overrideKind === OverrideKind.None && r.stripeId && (r.status === 'active' || r.status === 'inactive'),
+    );
+  }
+
+  /** Rows of a provider subscription, whoever owns them. */
+  async rowsOfRef(ref: string): Promise<RefRows> {
+    return this.db.transaction((tx) => repo.lockRef(tx, ref));
+  }
+
+  // ---- starting ---------------------------------------------------------------------------
+
+  /**
+   * A plan bought at checkout (inside fulfilment's transaction): the user subscription with the
+   * plan's tier and slot count. Any other live paid plan of the user ends now, so two plans never
+   * run; answers their provider ids, which the caller cancels at the provider after the commit.
+   */
+  async startPlan(
+    tx: Executor,
+    input: {
+      userId: string;
+      plan: PlanTerms;
+      ref: string;
+      customerId: string;
+      sessionId: string;
+      now: Date;
+      periodEnd: Date;
+    },
+  ): Promise<string[]> {
+    const others = (await repo.ofUser(tx, input.userId)).filter(
+      (r) =>
+        r.overrideKind === OverrideKind.None &&
+        r.stripeId !== input.ref &&
+        (r.status === 'active' || r.status === 'inactive'),
+    );
+    for (const o of others)
+      await repo.updatePlan(tx, o.id, { status: 'cancelled', endsAt: input.now, updatedAt: input.now });
+    await repo.insert(tx, {
+      userId: input.userId,
+      tier: input.plan.tier,
+      status: 'active',
+      overrideKind: OverrideKind.None,
+      startsAt: input.now,
+      endsAt: input.periodEnd,
+      stripeId: input.ref,
+      stripeCustomerId: input.customerId,
+      productId: input.plan.productId,
+      priceId: input.plan.priceId,
+      flexSlots: input.plan.flexSlots,
+      sessionId: input.sessionId,
+      createdAt: input.now,
+      updatedAt: input.now,
+    });
+    return others.flatMap((o) => (o.stripeId ? [o.stripeId] : []));
+  }
+
+  // ---- lifecycle transitions (Stripe's webhook and the sandbox's clock) --------------------
+
+  /**
+   * The provider subscription was paid for a new period ending at `periodEnd`: its rows are active
+   * again (a failed payment recovered) until then, driver licences with them. Answers whether
+   * anything changed; a replay changes nothing.
+   */
+  async renew(ref: string, periodEnd: Date): Promise<boolean> {
+    const now = this.clock.now();
+    const users = await this.db.transaction(async (tx) => {
+      const { plans, drivers } = await repo.lockRef(tx, ref);
+      const touched = new Set<string>();
+      for (const r of plans) {
+        if (!LIVE_STATUSES.includes(r.status) || (r.endsAt && r.endsAt >= periodEnd && r.status === 'active')) continue;
+        await repo.updatePlan(tx, r.id, { status: 'active', endsAt: periodEnd, updatedAt: now });
+        touched.add(r.userId);
+      }
+      for (const r of drivers) {
+        if (!LIVE_STATUSES.includes(r.status) || (driverEnd(r) >= periodEnd && r.status === 'active')) continue;
+        const durationS = Math.round((periodEnd.getTime() - r.createdAt.getTime()) / 1000);
+        await repo.updateDriver(tx, r.id, { status: 'active', durationS, updatedAt: now });
+        await this.peers.licenses.setEnd(tx, r.robotLicenseId, periodEnd);
+        touched.add(r.userId);
+      }
+      return touched;
+    });
+    for (const u of users) await this.reconcile(u);
+    return users.size > 0;
+  }
+
+  /**
+   * A renewal's payment failed: the rows stop working (inactive) until a payment goes through; the
+   * customer is told once per failure.
+   */
+  async paymentFailed(ref: string): Promise<boolean> {
+    const now = this.clock.now();
+    const changed = await this.db.transaction(async (tx) => {
+      const { plans, drivers } = await repo.lockRef(tx, ref);
+      const names: { userId: string; what: string }[] = [];
+      for (const r of plans.filter((x) => x.status === 'active')) {
+        await repo.updatePlan(tx, r.id, { status: 'inactive', updatedAt: now });
+        names.push({ userId: r.userId, what: `your ${r.tier}` });
+      }
+      const licenses = await this.peers.licenses.byIds(
+        tx,
+        drivers.map((d) => d.robotLicenseId),
+      );
+      for (const r of drivers.filter((x) => x.status === 'active' || x.status === 'pending_assignment')) {
+        await repo.updateDriver(tx, r.id, { status: 'inactive', updatedAt: now });
+        const model = licenses.find((l) => l.id === r.robotLicenseId)?.robotModel ?? 'robot';
+        names.push({ userId: r.userId, what: `your ${model} driver licence` });
+      }
+      return names;
+    });
+    await this.notify(changed, (email, what) => paymentFailedMail(email, what, this.manageUrl));
+    for (const u of new Set(changed.map((c) => c.userId))) await this.reconcile(u);
+    return changed.length > 0;
+  }
+
+  /**
+   * The provider subscription ended: `cancelled` (the customer or an operator ended it) or
+   * `expired` (it ran out: unpaid, or not renewed). `immediately` ends it now (a refund, a deleted
+   * account); otherwise it ended at its period's end. Driver licences stop working at that end.
+   */
+  async end(ref: string, status: 'cancelled' | 'expired', opts: { immediately?: boolean; notify?: boolean } = {}) {
+    const now = this.clock.now();
+    const changed = await this.db.transaction(async (tx) => {
+      const { plans, drivers } = await repo.lockRef(tx, ref);
+      return this.endRows(tx, { plans, drivers }, status, now, opts.immediately ?? false);
+    });
+    if (opts.notify ?? true)
+      await this.notify(changed, (email, what) =>
+        stoppedMail(
+          email,
+          what,
+          status === 'cancelled' ? 'the subscription was cancelled' : 'the subscription ended',
+          this.manageUrl,
+        ),
+      );
+    for (const u of new Set(changed.map((c) => c.userId))) await this.reconcile(u);
+    return changed.length > 0;
+  }
+
+  private async endRows(tx: Executor, rows: RefRows, status: SubscriptionStatus, now: Date, immediately: boolean) {
+    const names: { userId: string; what: string }[] = [];
+    for (const r of rows.plans.filter((x) => LIVE_STATUSES.includes(x.status))) {
+      const endsAt = immediately && (!r.endsAt || r.endsAt > now) ? now : r.endsAt;
+      await repo.updatePlan(tx, r.id, { status, endsAt, cancelAtPeriodEnd: false, updatedAt: now });
+      names.push({ userId: r.userId, what: `your ${r.tier}` });
+    }
+    const live = rows.drivers.filter((x) => LIVE_STATUSES.includes(x.status));
+    const licenses = await this.peers.licenses.byIds(
+      tx,
+      live.map((d) => d.robotLicenseId),
+    );
+    for (const r of live) {
+      const end = driverEnd(r);
+      const endsAt = immediately && end > now ? now : end;
+      const durationS = Math.max(0, Math.round((endsAt.getTime() - r.createdAt.getTime()) / 1000));
+      await repo.updateDriver(tx, r.id, { status, durationS, cancelAtPeriodEnd: false, updatedAt: now });
+      await this.peers.licenses.setEnd(tx, r.robotLicenseId, endsAt);
+      const model = licenses.find((l) => l.id === r.robotLicenseId)?.robotModel ?? 'robot';
+      names.push({ userId: r.userId, what: `your ${model} driver licence` });
+    }
+    return names;
+  }
+
+  /** Cancel at period end (true) or resume (false): the rows keep working until their end either way. */
+  async setCancelAtPeriodEnd(ref: string, cancel: boolean): Promise<void> {
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      const { plans, drivers } = await repo.lockRef(tx, ref);
+      for (const r of plans.filter((x) => LIVE_STATUSES.includes(x.status)))
+        await repo.updatePlan(tx, r.id, { cancelAtPeriodEnd: cancel, updatedAt: now });
+      for (const r of drivers.filter((x) => LIVE_STATUSES.includes(x.status)))
+        await repo.updateDriver(tx, r.id, { cancelAtPeriodEnd: cancel, updatedAt: now });
+    });
+  }
+
+  /**
+   * The plan of a provider subscription changed (an upgrade or a downgrade): the same row takes the
+   * new tier, price and slot count; slots shrink at once when the new plan has fewer. With
+   * `periodEnd`, a new period starts (a change of interval). Answers the tiers before and after.
+   */
+  async applyPlan(ref: string, plan: PlanTerms, periodEnd?: Date) {
+    const now = this.clock.now();
+    const done = await this.db.transaction(async (tx) => {
+      const { plans } = await repo.lockRef(tx, ref);
+      const row = plans.find((r) => LIVE_STATUSES.includes(r.status));
+      if (!row || (row.priceId === plan.priceId && !periodEnd)) return undefined;
+      await repo.updatePlan(tx, row.id, {
+        tier: plan.tier,
+        productId: plan.productId,
+        priceId: plan.priceId,
+        flexSlots: plan.flexSlots,
+        ...(periodEnd ? { endsAt: periodEnd } : {}),
+        updatedAt: now,
+      });
+      return { userId: row.userId, from: row.tier, to: plan.tier };
+    });
+    if (!done) return undefined;
+    if (done.from !== done.to) {
+      const user = await repo.user(this.db, done.userId);
+      if (user) await this.send(planChangedMail(user.email, done.from, done.to, this.manageUrl));
+    }
+    await this.reconcile(done.userId);
+    return done;
+  }
+
+  /**
+   * What a refunded checkout granted, taken back (inside the refund's transaction): its plan and
+   * driver subscriptions end now. Answers the provider subscriptions to cancel and the users to reconcile.
+   */
+  async revokeSession(tx: Executor, sessionId: string, ref: string | null) {
+    const now = this.clock.now();
+    if (!ref) return [];
+    const rows = await repo.lockRef(tx, ref);
+    const mine: RefRows = {
+      plans: rows.plans.filter((r) => r.sessionId === sessionId || !r.sessionId),
+      drivers: rows.drivers.filter((r) => r.sessionId === sessionId || !r.sessionId),
+    };
+    return this.endRows(tx, mine, 'cancelled', now, true);
+  }
+
+  /** A refunded renewal or plan change takes back the period: the provider subscription ends now. */
+  async revokeRef(tx: Executor, ref: string) {
+    const rows = await repo.lockRef(tx, ref);
+    return this.endRows(tx, rows, 'cancelled', this.clock.now(), true);
+  }
+
+  /** Live provider subscription ids of the user: what account deletion cancels first. */
+  async liveRefsOf(userId: string): Promise<string[]> {
+    const refs = await this.refsOf(userId);
+    return [...refs.entries()]
+      .filter(([, rows]) => [...rows.plans, ...rows.drivers].some((r) => LIVE_STATUSES.includes(r.status)))
+      .map(([ref]) => ref);
+  }
+
+  // ---- the clock ----------------------------------------------------------------------------
+
+  /** Provider subscription ids whose period has ended while live: the sandbox renews or ends them. */
+  dueRefs(now: Date): Promise<string[]> {
+    return repo.dueRefs(this.db, now);
+  }
+
+  /** Ends a row's current period now (the sandbox's EndSubscriptionPeriod): by row uuid or provider id. */
+  async endPeriodNow(id: string): Promise<string | undefined> {
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      let rows = await repo.lockRef(tx, id);
+      if (rows.plans.length + rows.drivers.length === 0) {
+        const byId = await repo.rowById(tx, id);
+        if (!byId?.ref) return undefined;
+        rows = await repo.lockRef(tx, byId.ref);
+      }
+      const ref = rows.plans[0]?.stripeId ?? rows.drivers[0]?.stripeId;
+      if (!ref) return undefined;
+      for (const r of rows.plans.filter((x) => LIVE_STATUSES.includes(x.status)))
+        await repo.updatePlan(tx, r.id, { endsAt: now, updatedAt: now });
+      for (const r of rows.drivers.filter((x) => LIVE_STATUSES.includes(x.status))) {
+        const durationS = Math.max(0, Math.floor((now.getTime() - r.createdAt.getTime()) / 1000));
+        await repo.updateDriver(tx, r.id, { durationS, updatedAt: now });
+        await this.peers.licenses.setEnd(tx, r.robotLicenseId, now);
+      }
+      return ref;
+    });
+  }
+
+  /**
+   * Rows no provider bills (operator grants, demo and operator drivers) whose end passed: expired.
+   * Stripe rows long past their end with no renewal event: expired too. Answers how many ended.
+   */
+  async expireUnbilled(): Promise<number> {
+    const now = this.clock.now();
+    const due = await repo.dueUnbilled(this.db, now);
+    const changed = await this.db.transaction((tx) => this.endRows(tx, due, 'expired', now, false));
+    await this.notify(changed, (email, what) => stoppedMail(email, what, 'it reached its end date', this.manageUrl));
+    let ended = changed.length;
+    for (const ref of await repo.dueRefs(this.db, new Date(now.getTime() - MISSED_RENEWAL_GRACE_MS)))
+      if (!repo.isSandboxRef(ref) && (await this.end(ref, 'expired'))) ended += 1;
+    for (const u of new Set(changed.map((c) => c.userId))) await this.reconcile(u);
+    return ended;
+  }
+
+  /**
+   * Reminders 30 and 7 days before a driver licence or a yearly plan renews or ends, once per
+   * period each (the key names the period's end). A reminder whose window has passed is skipped:
+   * a 30-day notice arriving 5 days ahead would mislead. Answers how many were sent.
+   */
+  async sendReminders(): Promise<number> {
+    const now = this.clock.now();
+    const { plans, drivers } = await repo.endingBefore(this.db, now, new Date(now.getTime() + 30 * DAY_MS));
+    const products = await this.peers.products();
+    const licenses = new Map(
+      (
+        await this.peers.licenses.byIds(
+          this.db,
+          drivers.map((d) => d.robotLicenseId),
+        )
+      ).map((l) => [l.id, l]),
+    );
+    const candidates = [
+      ...plans
+        .filter((r) => planOfPrice(products, r.priceId)?.interval === 'year')
+        .map((r) => ({
+          id: r.id,
+          userId: r.userId,
+          endsAt: r.endsAt as Date,
+          renews: Boolean(r.stripeId) && !r.cancelAtPeriodEnd,
+          what: `Your ${r.tier}`,
+        })),
+      ...drivers.map((r) => ({
+        id: r.id,
+        userId: r.userId,
+        endsAt: driverEnd(r),
+        renews: Boolean(r.stripeId) && !r.cancelAtPeriodEnd,
+        what: `Your ${licenses.get(r.robotLicenseId)?.robotModel ?? 'robot'} driver licence`,
+      })),
+    ];
+    let sent = 0;
+    for (const c of candidates) {
+      const left = c.endsAt.getTime() - now.getTime();
+      const days = left <= 7 * DAY_MS ? 7 : 30;
+      const key = `reminder:${days}:${c.id}:${c.endsAt.getTime()}`;
+      if (!(await repo.claimNotice(this.db, key, c.userId, now))) continue;
+      const user = await repo.user(this.db, c.userId);
+      if (!user) continue;
+      await this.send(
+        reminderMail(user.email, { what: c.what, endsAt: c.endsAt, renews: c.renews, days }, this.manageUrl),
+      );
+      sent += 1;
+    }
+    return sent;
+  }
+
+  // ---- mail ---------------------------------------------------------------------------------
+
+  private async notify(changed: { userId: string; what: string }[], make: (email: string, what: string[]) => Mail) {
+    const byUser = new Map<string, string[]>();
+    for (const c of changed) byUser.set(c.userId, [...(byUser.get(c.userId) ?? []), c.what]);
+    for (const [userId, what] of byUser) {
+      const user = await repo.user(this.db, userId);
+      if (user) await this.send(make(user.email, what));
+    }
+  }
+
+  /** A lifecycle email; a mail failure is logged and never undoes the change. */
+  private async send(mail: Mail) {
+    try {
+      await this.mailer.send(mail);
+    } catch (err) {
+      this.log?.warn({ err, subject: mail.subject }, 'lifecycle mail failed');
+    }
   }
 }

@@ -92,6 +92,33 @@ export class TimeService {
     });
   }
 
+  /**
+   * Takes back durable minutes a refunded purchase added (docs/decisions/019): as many as are left
+   * of the durable pool, never more, so the balance never goes below 0. A repeated key takes nothing.
+   */
+  async revoke(
+    userId: string,
+    input: { minutes: number; reason: string; idempotencyKey: string },
+    ex?: Executor,
+  ): Promise<UserTime> {
+    const key = `revoke:${input.idempotencyKey}`;
+    return (ex ?? this.db).transaction(async (tx) => {
+      const now = this.clock.now();
+      await repo.lock(tx, userId, now);
+      const ctx = await this.context(tx, userId, now);
+      if (await repo.byIdempotencyKey(tx, userId, key)) return userTimeFromLedger(await repo.sums(tx, userId), ctx);
+      const entries = await this.openCurrentPeriod(tx, userId, ctx, now);
+      const before = userTimeFromLedger(entries, ctx);
+      const left = Math.max(0, before.total_durable_time - before.used_durable_time);
+      const taken = Math.min(left, input.minutes);
+      if (taken === 0) return before;
+      const base = creditEntry(ctx, 'purchase', 0);
+      const entry = { ...base, durable: -taken, minutes: taken };
+      await repo.append(tx, userId, [{ ...entry, reason: input.reason, idempotencyKey: key, createdAt: now }]);
+      return userTimeFromLedger([...entries, entry], ctx);
+    });
+  }
+
   /** Writes the current period's allocation and closes earlier periods; answers the ledger after it. */
   private async openCurrentPeriod(tx: Executor, userId: string, ctx: LedgerContext, now: Date) {
     const entries = await repo.sums(tx, userId);

@@ -72,6 +72,8 @@ export class AccountService {
       limiter: RateLimiter;
       sessions: Sessions;
       tokens: TokenService;
+      /** runs before an account is deleted: cancels its subscriptions at the provider (docs/decisions/019) */
+      beforeDelete?: (userId: string) => Promise<unknown>;
     },
   ) {}
 
@@ -326,6 +328,10 @@ export class AccountService {
     const user = await this.signedInUser(caller);
     if (!(await verifyPassword(user.passwordHash, input.user.password)))
       throw new ApiError('VALIDATION', 'user.password: Password is incorrect');
+    // Nothing may keep billing a deleted account: its subscriptions are cancelled at the provider
+    // first, and a provider failure leaves the account in place. Deleting the row then ends its
+    // shares both ways (they cascade) with everything else it owns.
+    await this.deps.beforeDelete?.(user.id);
     await this.deps.db.transaction(async (tx) => {
       await this.deps.sessions.revokeAll(tx, user.id, 'account deleted');
       await users.delete(tx, user.id);

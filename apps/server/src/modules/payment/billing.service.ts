@@ -1,0 +1,567 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ApiError,
+  type Currency,
+  formatPrice,
+  type LifecycleRun,
+  type OperatorPayment,
+  type PaymentProduct,
+} from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type Stripe from 'stripe';
+import type { Db, Executor } from '../../db/client.ts';
+import type { BillingDetails, PaymentLine } from '../../db/tables/payment.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import type { Caller } from '../auth/auth.sessions.ts';
+import { lifecycleMail, mailDate } from '../subscriptions/subscriptions.mails.ts';
+import { driverEnd } from '../subscriptions/subscriptions.repository.ts';
+import { type PlanTerms, planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
+import type { TimeService } from '../time/time.service.ts';
+import { isFreePlan, MINUTES_KEY } from './catalogue.ts';
+import type { PaymentProvider } from './payment.provider.ts';
+import { type CheckoutSessionRow, type PaymentRow, paymentRepository as repo } from './payment.repository.ts';
+
+const DAY_MS = 86_400_000;
+const INTERVAL_MS: Record<PlanTerms['interval'], number> = {
+  day: DAY_MS,
+  week: 7 * DAY_MS,
+  month: 30 * DAY_MS,
+  year: 365 * DAY_MS,
+};
+/** A sandbox subscription whose renewal failed ends (expired) this long after its period ended. */
+export const PAYMENT_RETRY_WINDOW_MS = 7 * DAY_MS;
+
+export interface BillingPeers {
+  subscriptions: SubscriptionService;
+  time: TimeService;
+}
+
+/** The card-on-file test numbers of the sandbox (decision 017's test cards). */
+const DECLINING_CARDS = new Set(['4000000000000002', '4000000000009995']);
+export const SANDBOX_GOOD_CARD = '4242424242424242';
+
+/** Whether a sandbox test card fails every charge. */
+export function cardDeclines(number: string): boolean {
+  return DECLINING_CARDS.has(number);
+}
+
+/**
+ * The money side of subscriptions (docs/decisions/019): plan changes, cancel at period end and
+ * resume, the billing portal, the sandbox's billing clock (renewals, failed payments, expiry),
+ * Stripe's subscription events, refunds and what account deletion cancels. Every state change goes
+ * through SubscriptionService's lifecycle functions, whichever provider made it.
+ */
+export class BillingService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly mailer: Mailer,
+    private readonly provider: PaymentProvider,
+    private readonly publicUrl: string,
+    private readonly peers: BillingPeers,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  private get subs() {
+    return this.peers.subscriptions;
+  }
+
+  // ---- the billing portal -----------------------------------------------------------------
+
+  /** CreateBillingPortalSession: Stripe's portal, or the sandbox's billing page, returning to return_url. */
+  async portal(caller: Pick<Caller, 'userId'>, input: { customerId: string; returnUrl: string }): Promise<string> {
+    if (new URL(input.returnUrl).origin !== new URL(this.publicUrl).origin)
+      throw new ApiError('VALIDATION', `return_url: must be an address on ${new URL(this.publicUrl).origin}`);
+    return this.provider.billingPortal({
+      customerId: input.customerId,
+      userId: caller.userId,
+      returnUrl: input.returnUrl,
+    });
+  }
+
+  /** A sandbox billing-page session that has not expired; undefined otherwise. */
+  async portalSession(id: string) {
+    if (this.provider.kind !== 'sandbox') return undefined;
+    const row = await repo.portalSession(this.db, id);
+    return row && row.expiresAt > this.clock.now() ? row : undefined;
+  }
+
+  customer(userId: string) {
+    return repo.customerOf(this.db, userId);
+  }
+
+  /** The billing page's details form: shown on later receipts. */
+  async saveBillingDetails(userId: string, billing: BillingDetails): Promise<void> {
+    await repo.updateCustomer(this.db, userId, { billing });
+  }
+
+  /** The card a sandbox checkout was paid with becomes the card on file (renewals charge it). */
+  async rememberCard(userId: string, number: string): Promise<void> {
+    await repo.updateCustomer(this.db, userId, { cardLast4: number.slice(-4), cardDeclines: cardDeclines(number) });
+  }
+
+  /**
+   * The sandbox's card on file changes; payments that failed are tried again at once with it
+   * (Stripe retries an open invoice when the customer updates the card). Answers how many renewed.
+   */
+  async updateCard(userId: string, number: string): Promise<number> {
+    await repo.updateCustomer(this.db, userId, { cardLast4: number.slice(-4), cardDeclines: cardDeclines(number) });
+    let renewed = 0;
+    for (const [ref, rows] of await this.subs.refsOf(userId))
+      if (
+        [...rows.plans, ...rows.drivers].some((r) => r.status === 'inactive') &&
+        (await this.sandboxCharge(ref)) === 'renewed'
+      )
+        renewed += 1;
+    return renewed;
+  }
+
+  // ---- plan changes, cancel, resume -------------------------------------------------------
+
+  private async products(): Promise<PaymentProduct[]> {
+    return this.provider.products();
+  }
+
+  /**
+   * An upgrade or a downgrade of the user's paid plan: the same subscription changes price (Stripe:
+   * its item, invoiced with proration at once; the sandbox charges the prorated difference to the
+   * card on file), never a second plan. Answers the change and what was charged.
+   */
+  async changePlan(userId: string, toPriceId: string, field = 'price_id') {
+    const products = await this.products();
+    const plan = planOfPrice(products, toPriceId);
+    const product = products.find((p) => p.id === plan?.productId);
+    if (!plan || !product) throw new ApiError('VALIDATION', `${field}: not the price of a plan`);
+    if (isFreePlan(product))
+      throw new ApiError(
+        'VALIDATION',
+        `${field}: Lite is the tier without a plan; cancel the plan at period end instead`,
+      );
+    const live = await this.subs.livePlan(userId);
+    if (!live?.stripeId) throw new ApiError('CONFLICT', `${field}: there is no plan to change; buy one at checkout`);
+    if (live.status !== 'active')
+      throw new ApiError('PAYMENT', `${field}: the last payment of your plan failed; update your card first`);
+    if (live.priceId === toPriceId) throw new ApiError('CONFLICT', `${field}: this is already your plan`);
+    const from = planOfPrice(products, live.priceId);
+    const price = product.prices.find((p) => p.id === toPriceId);
+    const fromPrice = products.flatMap((p) => p.prices).find((p) => p.id === live.priceId);
+    const now = this.clock.now();
+    const end = live.endsAt ?? now;
+    const newPeriod = from?.interval !== plan.interval;
+    // The unused part of the current period, credited against the new price.
+    const fromMs = INTERVAL_MS[from?.interval ?? plan.interval];
+    const unused = Math.max(0, Math.min(1, (end.getTime() - now.getTime()) / fromMs));
+    const credit = Math.round((fromPrice?.unit_amount ?? 0) * unused);
+    const amount = newPeriod
+      ? Math.max(0, (price?.unit_amount ?? 0) - credit)
+      : Math.max(0, Math.round((price?.unit_amount ?? 0) * unused) - credit);
+    const currency = (price?.currency ?? 'gbp') as Currency;
+    const periodEnd = newPeriod ? new Date(now.getTime() + INTERVAL_MS[plan.interval]) : undefined;
+
+    if (this.provider.kind === 'sandbox') {
+      const customer = await repo.customerOf(this.db, userId);
+      if (amount > 0 && customer?.cardDeclines)
+        throw new ApiError('PAYMENT', `${field}: the card on file was declined; update it in the billing portal`);
+      if (amount > 0)
+        await repo.insertPayment(this.db, {
+          userId,
+          provider: 'sandbox',
+          kind: 'plan_change',
+          subscriptionRef: live.stripeId,
+          providerRef: `py_sandbox_${randomBytes(12).toString('hex')}`,
+          description: `${from?.tier ?? live.tier} to ${plan.tier} (prorated)`,
+          lines: [{ name: `${product.name} (prorated)`, quantity: 1, unit_amount: amount }],
+          amount,
+          currency,
+          status: 'paid',
+          billing: customer?.billing ?? null,
+          createdAt: now,
+        });
+    } else {
+      const planPriceIds = products.flatMap((p) => (p.metadata.BOW_TIER ? p.prices.map((x) => x.id) : []));
+      await this.provider.changePlan({ subscriptionId: live.stripeId, toPriceId, planPriceIds });
+    }
+    await this.subs.applyPlan(live.stripeId, plan, periodEnd);
+    return { from: live.tier, to: plan.tier, amount: this.provider.kind === 'sandbox' ? amount : 0, currency, product };
+  }
+
+  /** Cancel at period end, or resume, one of the user's provider subscriptions. */
+  async setCancelAtPeriodEnd(userId: string, ref: string, cancel: boolean): Promise<void> {
+    const rows = (await this.subs.refsOf(userId)).get(ref);
+    if (!rows) throw new ApiError('NOT_FOUND', 'subscription: no subscription with this id on your account');
+    const live = [...rows.plans, ...rows.drivers].filter(
+      (r) => r.status === 'active' || r.status === 'pending_assignment',
+    );
+    if (live.length === 0) throw new ApiError('CONFLICT', 'subscription: it has ended and cannot be changed');
+    await this.provider.setCancelAtPeriodEnd(ref, cancel);
+    await this.subs.setCancelAtPeriodEnd(ref, cancel);
+  }
+
+  // ---- the sandbox's billing clock ------------------------------------------------------------
+
+  /**
+   * One run of the lifecycle job (docs/decisions/019): the sandbox renews, fails or ends each
+   * subscription whose period has ended; rows no provider bills expire; reminders go out.
+   */
+  async runLifecycle(): Promise<LifecycleRun> {
+    const run: LifecycleRun = { renewed: 0, payment_failed: 0, ended: 0, reminders: 0 };
+    if (this.provider.kind === 'sandbox')
+      for (const ref of await this.subs.dueRefs(this.clock.now())) {
+        const outcome = await this.sandboxCharge(ref);
+        if (outcome === 'renewed') run.renewed += 1;
+        else if (outcome === 'failed') run.payment_failed += 1;
+        else if (outcome === 'ended') run.ended += 1;
+      }
+    run.ended += await this.subs.expireUnbilled();
+    run.reminders = await this.subs.sendReminders();
+    return run;
+  }
+
+  /** EndSubscriptionPeriod: the sandbox ends a subscription's period now and runs the job for it. */
+  async endPeriodNow(id: string): Promise<{ run: LifecycleRun; statuses: string[] }> {
+    if (this.provider.kind !== 'sandbox')
+      throw new ApiError(
+        'VALIDATION',
+        'subscription_id: only the sandbox moves subscriptions on; Stripe bills on its own clock',
+      );
+    const ref = await this.subs.endPeriodNow(id);
+    if (!ref) throw new ApiError('NOT_FOUND', 'subscription_id: no subscription with this id');
+    const run: LifecycleRun = { renewed: 0, payment_failed: 0, ended: 0, reminders: 0 };
+    const outcome = await this.sandboxCharge(ref);
+    if (outcome === 'renewed') run.renewed = 1;
+    else if (outcome === 'failed') run.payment_failed = 1;
+    else if (outcome === 'ended') run.ended = 1;
+    const rows = await this.subs.rowsOfRef(ref);
+    return { run, statuses: [...rows.plans, ...rows.drivers].map((r) => r.status) };
+  }
+
+  /**
+   * What the sandbox does with a subscription whose period has ended, as Stripe would: cancelled at
+   * period end ends it; otherwise the card on file is charged for the next period (renewed) or the
+   * charge fails (payment failed, retried when the card changes); a failure older than the retry
+   * window ends it (expired).
+   */
+  private async sandboxCharge(ref: string): Promise<'renewed' | 'failed' | 'ended' | 'none'> {
+    const now = this.clock.now();
+    const { plans, drivers } = await this.subs.rowsOfRef(ref);
+    const live = [...plans, ...drivers].filter((r) => ['active', 'inactive', 'pending_assignment'].includes(r.status));
+    if (live.length === 0) return 'none';
+    const userId = live[0]?.userId as string;
+    const ends = [...plans.map((r) => r.endsAt?.getTime() ?? 0), ...drivers.map((r) => driverEnd(r).getTime())];
+    const periodEnd = Math.max(...ends);
+    if (live.some((r) => r.cancelAtPeriodEnd)) {
+      if (periodEnd > now.getTime()) return 'none';
+      return (await this.subs.end(ref, 'cancelled')) ? 'ended' : 'none';
+    }
+    const failedBefore = live.some((r) => r.status === 'inactive');
+    if (failedBefore && periodEnd + PAYMENT_RETRY_WINDOW_MS <= now.getTime())
+      return (await this.subs.end(ref, 'expired')) ? 'ended' : 'none';
+
+    const products = await this.products();
+    const prices = new Map(products.flatMap((p) => p.prices.map((x) => [x.id, { price: x, product: p }] as const)));
+    const lines: PaymentLine[] = [];
+    let interval: PlanTerms['interval'] = 'year';
+    let currency: Currency = 'gbp';
+    for (const r of [...plans, ...drivers].filter((x) => live.includes(x))) {
+      const found = prices.get(r.priceId);
+      if (!found) continue;
+      interval = found.price.recurring?.interval ?? interval;
+      currency = found.price.currency;
+      const existing = lines.find((l) => l.name === found.product.name);
+      if (existing) existing.quantity += 1;
+      else lines.push({ name: found.product.name, quantity: 1, unit_amount: found.price.unit_amount });
+    }
+    const amount = lines.reduce((n, l) => n + l.unit_amount * l.quantity, 0);
+    const customer = await repo.customerOf(this.db, userId);
+    const declined = Boolean(customer?.cardDeclines) && amount > 0;
+    // The next period runs from the end of the last one (Stripe keeps the billing anchor).
+    let next = periodEnd + INTERVAL_MS[interval];
+    while (next <= now.getTime()) next += INTERVAL_MS[interval];
+    const recorded = await repo.insertPayment(this.db, {
+      userId,
+      provider: 'sandbox',
+      kind: 'renewal',
+      subscriptionRef: ref,
+      providerRef: `py_sandbox_${randomBytes(12).toString('hex')}`,
+      description: declined
+        ? `Renewal failed: ${lines.map((l) => l.name).join(', ')}`
+        : `Renewal until ${mailDate(new Date(next))}`,
+      lines,
+      amount,
+      currency,
+      status: declined ? 'failed' : 'paid',
+      billing: customer?.billing ?? null,
+      // One charge per subscription and period: a second run of the job records nothing.
+      externalId: `sandbox:${ref}:${periodEnd}:${declined ? 'failed' : 'paid'}`,
+      createdAt: now,
+    });
+    if (declined) {
+      if (recorded) await this.subs.paymentFailed(ref);
+      return recorded ? 'failed' : 'none';
+    }
+    await this.subs.renew(ref, new Date(next));
+    if (recorded) await this.sendReceipt(recorded, customer?.billing ?? undefined);
+    return 'renewed';
+  }
+
+  // ---- Stripe's subscription events -------------------------------------------------------
+
+  /** A Stripe subscription or invoice event, in the lifecycle's words; other events are ignored. */
+  async stripeEvent(event: Stripe.Event): Promise<void> {
+    switch (event.type) {
+      case 'customer.subscription.updated':
+      case 'customer.subscription.created': {
+        const sub = event.data.object;
+        const products = await this.products();
+        const planItem = sub.items.data.find((i) => planOfPrice(products, i.price.id));
+        const periodEnd = Math.max(0, ...sub.items.data.map((i) => i.current_period_end ?? 0));
+        if (planItem) {
+          const plan = planOfPrice(products, planItem.price.id);
+          if (plan) await this.subs.applyPlan(sub.id, plan);
+        }
+        await this.subs.setCancelAtPeriodEnd(sub.id, sub.cancel_at_period_end);
+        if (sub.status === 'active' || sub.status === 'trialing') {
+          if (periodEnd) await this.subs.renew(sub.id, new Date(periodEnd * 1000));
+        } else if (sub.status === 'past_due' || sub.status === 'unpaid') await this.subs.paymentFailed(sub.id);
+        return;
+      }
+      case 'customer.subscription.deleted': {
+        const sub = event.data.object;
+        const failed = sub.cancellation_details?.reason === 'payment_failed';
+        await this.subs.end(sub.id, failed ? 'expired' : 'cancelled');
+        return;
+      }
+      case 'invoice.payment_failed': {
+        const ref = invoiceSubscription(event.data.object);
+        if (ref) await this.subs.paymentFailed(ref);
+        return;
+      }
+      case 'invoice.paid': {
+        const invoice = event.data.object;
+        const ref = invoiceSubscription(invoice);
+        // The first invoice is the checkout's payment, recorded by fulfilment.
+        if (!ref || invoice.billing_reason === 'subscription_create') return;
+        const rows = await this.subs.rowsOfRef(ref);
+        const userId = rows.plans[0]?.userId ?? rows.drivers[0]?.userId;
+        if (!userId) return;
+        const customer = await repo.customerOf(this.db, userId);
+        await repo.insertPayment(this.db, {
+          userId,
+          provider: 'stripe',
+          kind: invoice.billing_reason === 'subscription_update' ? 'plan_change' : 'renewal',
+          subscriptionRef: ref,
+          providerRef: invoice.id ?? '',
+          description: invoice.billing_reason === 'subscription_update' ? 'Plan change (prorated)' : 'Renewal',
+          lines: invoice.lines.data.map((l) => ({
+            name: l.description ?? 'Subscription',
+            quantity: l.quantity ?? 1,
+            unit_amount: Math.round(l.amount / (l.quantity || 1)),
+          })),
+          amount: invoice.amount_paid,
+          currency: invoice.currency as Currency,
+          status: 'paid',
+          billing: customer?.billing ?? null,
+          externalId: invoice.id ?? null,
+          createdAt: this.clock.now(),
+        });
+        const periodEnd = Math.max(0, ...invoice.lines.data.map((l) => l.period?.end ?? 0));
+        if (periodEnd) await this.subs.renew(ref, new Date(periodEnd * 1000));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // ---- payments and refunds -----------------------------------------------------------------
+
+  paymentsOf(userId: string): Promise<PaymentRow[]> {
+    return repo.paymentsOf(this.db, userId);
+  }
+
+  async payment(id: string): Promise<PaymentRow | undefined> {
+    return repo.payment(this.db, id);
+  }
+
+  operatorView(row: PaymentRow, email: string): OperatorPayment {
+    return {
+      payment_id: row.id,
+      user_email: email,
+      kind: row.kind,
+      description: row.description,
+      amount: row.amount,
+      currency: row.currency as Currency,
+      status: row.status,
+      refunded_amount: row.refundedAmount,
+      created_at: row.createdAt.getTime(),
+      session_id: row.sessionId ?? '',
+      revoked: row.revokedAt !== null,
+    };
+  }
+
+  /**
+   * An operator's refund (docs/decisions/019), whole or in part, through the provider. The refund
+   * that completes the payment takes back what it granted: a checkout's licences, plan and minutes,
+   * a renewal's period. The payment row is locked throughout and its revocation recorded in the
+   * same transaction, so two refunds never revoke twice; the provider's idempotency key makes a
+   * retried refund refund once. The customer is emailed.
+   */
+  async refund(paymentId: string, amount: number | undefined): Promise<PaymentRow> {
+    const result = await this.db.transaction(async (tx) => {
+      const row = await repo.lockPayment(tx, paymentId);
+      if (!row) throw new ApiError('NOT_FOUND', 'payment_id: no payment with this id');
+      if (row.status !== 'paid')
+        throw new ApiError('CONFLICT', 'payment_id: this payment failed; there is nothing to refund');
+      const left = row.amount - row.refundedAmount;
+      if (left <= 0) throw new ApiError('CONFLICT', 'payment_id: this payment is refunded already');
+      const refund = amount ?? left;
+      if (refund > left)
+        throw new ApiError(
+          'VALIDATION',
+          `refund_amount: at most ${left} (${formatPrice(left, row.currency as Currency)} is left of this payment)`,
+        );
+      await this.provider.refund({
+        providerRef: row.providerRef,
+        amount: refund,
+        idempotencyKey: `portal-refund-${row.id}-${row.refundedAmount}-${refund}`,
+      });
+      const whole = row.refundedAmount + refund === row.amount;
+      const now = this.clock.now();
+      let cancelRefs: string[] = [];
+      if (whole && !row.revokedAt) cancelRefs = await this.revoke(tx, row);
+      await repo.updatePayment(tx, row.id, {
+        refundedAmount: row.refundedAmount + refund,
+        ...(whole ? { revokedAt: now } : {}),
+      });
+      const after = await repo.lockPayment(tx, row.id);
+      return { row: after as PaymentRow, refund, whole, cancelRefs };
+    });
+    // Nothing may renew what was refunded: the provider cancels it too (the rows ended already).
+    for (const ref of result.cancelRefs) await this.provider.cancelNow(ref);
+    for (const ref of result.cancelRefs) {
+      const rows = await this.subs.rowsOfRef(ref);
+      for (const u of new Set([...rows.plans, ...rows.drivers].map((r) => r.userId))) await this.subs.reconcile(u);
+    }
+    await this.sendRefundMail(result.row, result.refund, result.whole);
+    return result.row;
+  }
+
+  /** Takes back what a payment granted, inside the refund's transaction; answers the subscriptions to cancel. */
+  private async revoke(tx: Executor, row: PaymentRow): Promise<string[]> {
+    if (row.kind !== 'checkout') {
+      if (!row.subscriptionRef) return [];
+      await this.subs.revokeRef(tx, row.subscriptionRef);
+      return [row.subscriptionRef];
+    }
+    const session = row.sessionId ? await repo.session(tx, row.sessionId) : undefined;
+    if (!session) return [];
+    const ref = session.providerSubscriptionId;
+    if (ref) await this.subs.revokeSession(tx, session.id, ref);
+    await this.revokeMinutes(tx, session);
+    return ref ? [ref] : [];
+  }
+
+  private async revokeMinutes(tx: Executor, session: CheckoutSessionRow) {
+    const products = new Map((await this.products()).map((p) => [p.id, p]));
+    let minutes = 0;
+    for (const line of session.lines)
+      if (line.kind === 'time')
+        minutes += Number(products.get(line.product_id)?.metadata[MINUTES_KEY] ?? 0) * line.quantity;
+    if (minutes > 0)
+      await this.peers.time.revoke(
+        session.userId,
+        { minutes, reason: `refund of ${session.id}`, idempotencyKey: `refund:${session.id}` },
+        tx,
+      );
+  }
+
+  private async sendRefundMail(row: PaymentRow, refund: number, whole: boolean) {
+    const user = await this.subs.userOf(row.userId);
+    if (!user) return;
+    const money = formatPrice(refund, row.currency as Currency);
+    try {
+      await this.mailer.send(
+        lifecycleMail(
+          user.email,
+          `Your refund of ${money}`,
+          [
+            `We have refunded ${money} of your payment of ${formatPrice(row.amount, row.currency as Currency)} (${row.description}).`,
+            whole
+              ? 'As the whole payment was refunded, what it paid for has ended: licences stop working and bought minutes are taken back.'
+              : 'What the payment paid for is unchanged.',
+            this.provider.kind === 'sandbox'
+              ? 'Sandbox: no real money moved.'
+              : 'It reaches your card within 5 to 10 days.',
+          ],
+          { href: `${this.publicUrl}/dashboard/subscriptions/manage`, label: 'View subscriptions' },
+        ),
+      );
+    } catch (err) {
+      this.log?.warn({ err, payment: row.id }, 'refund mail failed');
+    }
+  }
+
+  /** A renewal's receipt. A mail failure never undoes the renewal. */
+  private async sendReceipt(row: PaymentRow, billing: BillingDetails | undefined) {
+    const user = await this.subs.userOf(row.userId);
+    if (!user) return;
+    const lines = row.lines.map(
+      (l) => `${l.quantity} × ${l.name} — ${formatPrice(l.unit_amount * l.quantity, row.currency as Currency)}`,
+    );
+    try {
+      await this.mailer.send(
+        lifecycleMail(
+          user.email,
+          'Your Robot Portal receipt',
+          [
+            `${row.description}.`,
+            ...lines,
+            `Total: ${formatPrice(row.amount, row.currency as Currency)}`,
+            ...(billing ? [`Billed to: ${billingLines(billing).join(', ')}`] : []),
+            ...(row.provider === 'sandbox' ? ['Sandbox: no real payment was taken.'] : []),
+          ],
+          { href: `${this.publicUrl}/dashboard/subscriptions/manage`, label: 'View subscriptions' },
+        ),
+      );
+    } catch (err) {
+      this.log?.warn({ err, payment: row.id }, 'receipt mail failed');
+    }
+  }
+
+  // ---- account deletion -------------------------------------------------------------------
+
+  /**
+   * Before an account is deleted: every live subscription is cancelled at the provider, so nothing
+   * bills a deleted account, then ended here. A provider failure stops the deletion.
+   */
+  async cancelForDeletion(userId: string): Promise<number> {
+    const refs = await this.subs.liveRefsOf(userId);
+    for (const ref of refs) {
+      await this.provider.cancelNow(ref);
+      await this.subs.end(ref, 'cancelled', { immediately: true, notify: false });
+    }
+    return refs.length;
+  }
+}
+
+/** The billing details as receipt lines: company and VAT number first when given. */
+export function billingLines(b: BillingDetails): string[] {
+  return [
+    b.company ?? '',
+    b.vatNumber ? `VAT ${b.vatNumber}` : '',
+    b.name,
+    b.email,
+    b.line1,
+    `${b.city} ${b.postcode}`.trim(),
+    b.country,
+  ].filter(Boolean);
+}
+
+/** The subscription an invoice bills (its parent in current API versions). */
+function invoiceSubscription(invoice: Stripe.Invoice): string | undefined {
+  const parent = invoice.parent?.subscription_details?.subscription;
+  if (parent) return typeof parent === 'string' ? parent : parent.id;
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  return typeof legacy === 'string' ? legacy : (legacy?.id ?? undefined);
+}
