@@ -18,6 +18,7 @@ const driver = (over: Partial<RobotDriverSubscription> = {}): RobotDriverSubscri
   status: 'active',
   stripe_customer_id: '',
   overrideReason: 99,
+  cancel_at_period_end: false,
   robot_license_id: 'lic-1',
   credit_used: false,
   credit_entry_uuid: '',
@@ -55,6 +56,7 @@ describe('driverRows', () => {
       display: 'Active',
       statusLabel: 'Active',
       badge: undefined,
+      cancelAtPeriodEnd: false,
       durationS: 365 * DAY_S,
       duration: '365 days, 0 hours',
       createdAtMs: Date.UTC(2025, 0, 5),
@@ -91,6 +93,16 @@ describe('driverRows', () => {
     ['a free trial has its badge', { overrideReason: 0 as const }, { badge: 'FreeTrial' }],
     ['an override has its badge', { overrideReason: 1 as const }, { badge: 'BowOverride' }],
     ['other has its badge', { overrideReason: 2 as const }, { badge: 'Other' }],
+    [
+      'cancelled at period end, still active',
+      { cancel_at_period_end: true },
+      { cancelAtPeriodEnd: true, statusLabel: 'Active' },
+    ],
+    [
+      'cancelled at period end and over',
+      { cancel_at_period_end: true, status: 'cancelled' as const },
+      { cancelAtPeriodEnd: false },
+    ],
     ['days and hours', { duration: 2 * DAY_S + 5 * 3_600 }, { duration: '2 days, 5 hours' }],
   ])('%s', (_name, over, expected) => {
     expect(driverRows([driver(over)], licenses, products)[0]).toMatchObject(expected);

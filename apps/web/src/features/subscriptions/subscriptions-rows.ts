@@ -50,6 +50,8 @@ export interface DriverRow {
   display: DisplayStatus | undefined;
   statusLabel: string;
   badge: OverrideBadge | undefined;
+  /** cancelled by the customer: it keeps working until it expires */
+  cancelAtPeriodEnd: boolean;
   durationS: number;
   duration: string;
   createdAtMs: number;
@@ -77,6 +79,7 @@ export function driverRows(
       display: displayStatus(s.status),
       statusLabel: statusLabel(s.status),
       badge: overrideBadge(s.overrideReason),
+      cancelAtPeriodEnd: s.cancel_at_period_end && displayStatus(s.status) === 'Active',
       durationS: s.duration,
       duration: formatDuration(s.duration),
       createdAtMs: s.created_at,

@@ -19,4 +19,6 @@ export const SUBSCRIPTIONS_TEXT = {
   updateOrCancel: 'Update Payment Info / Cancel',
   items: 'Subscription Items',
   view: 'View',
+  cancelsAtPeriodEnd: 'Cancels at period end',
+  cancelsOn: 'Cancels on',
 } as const;

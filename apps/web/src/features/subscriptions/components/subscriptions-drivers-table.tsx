@@ -128,6 +128,7 @@ const columns: ColumnDef<Features, DriverRow>[] = [
       <span className="flex flex-wrap items-center gap-1">
         <StatusBadge status={row.original.status} />
         {row.original.badge && <Badge variant="outline">{row.original.badge}</Badge>}
+        {row.original.cancelAtPeriodEnd && <Badge variant="outline">{SUBSCRIPTIONS_TEXT.cancelsAtPeriodEnd}</Badge>}
       </span>
     ),
   },

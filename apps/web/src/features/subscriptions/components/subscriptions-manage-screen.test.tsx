@@ -134,12 +134,21 @@ describe('Manage Subscription Page (spec/001 §2)', () => {
   });
 
   it.each([
+    ['cancelled', 'Cancelled'],
     ['canceled', 'Cancelled'],
+    ['pending_assignment', 'Pending'],
     ['past_due', 'Past due'],
-  ])('a provider status %s reads %s', async (status, label) => {
+  ])('a status %s reads %s', async (status, label) => {
     serve(() => ({ json: { error: OK, subscription: providerSubscription({ status }) } }));
     await render();
     expect(screen.getByTestId('status-badge').textContent).toBe(label);
+  });
+
+  it('says when a cancelled subscription ends', async () => {
+    serve(() => ({ json: { error: OK, subscription: providerSubscription({ cancel_at_period_end: true }) } }));
+    await render();
+    expect(screen.getByTestId('status-badge').textContent).toBe('Active');
+    expect(screen.getByTestId('cancels-on').textContent).toBe('Cancels on Jan 05, 2026');
   });
 
   it('says "No subscription found" when there is none', async () => {

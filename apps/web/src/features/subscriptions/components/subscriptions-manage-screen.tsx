@@ -22,7 +22,7 @@ import { useRobots } from '@/lib/robots';
 import { useBillingPortal } from '../api/subscriptions-billing-portal';
 import { useSubscription } from '../api/subscriptions-get-subscription';
 import { type ItemRow, itemRows, licensesById } from '../subscriptions-rows';
-import { epochSecondsToMs, viewRobotTarget } from '../subscriptions-table';
+import { displayStatus, epochSecondsToMs, viewRobotTarget } from '../subscriptions-table';
 import { SUBSCRIPTIONS_TEXT } from '../subscriptions-text';
 import { StatusBadge } from './subscriptions-status-badge';
 
@@ -169,8 +169,13 @@ export function ManageSubscriptionScreen({ email, subscriptionId }: ManageSubscr
                 <dt className="text-muted-foreground">Subscription ID</dt>
                 <dd className="break-all font-mono text-xs">{sub.subscription_id}</dd>
                 <dt className="text-muted-foreground">Status</dt>
-                <dd>
+                <dd className="flex flex-wrap items-center gap-2">
                   <StatusBadge status={sub.status} />
+                  {sub.cancel_at_period_end && displayStatus(sub.status) === 'Active' && (
+                    <span className="text-muted-foreground" data-testid="cancels-on">
+                      {SUBSCRIPTIONS_TEXT.cancelsOn} {formatShortDate(epochSecondsToMs(sub.ends_at))}
+                    </span>
+                  )}
                 </dd>
               </dl>
             </CardContent>

@@ -284,12 +284,12 @@ describe('Subscription Manager: Robot Driver Subscriptions (spec/001 §2, §4)',
           robot_license_id: 'lic-2',
           asset_id: 'driver-pepper',
         }),
-        driverSubscription({ uuid: 'c', status: 'active', overrideReason: 0 }),
+        driverSubscription({ uuid: 'c', status: 'active', overrideReason: 0, cancel_at_period_end: true }),
         driverSubscription({ uuid: 'd', status: 'cancelled', asset_id: 'driver-gone', robot_license_id: 'x' }),
       ],
     });
     await render();
-    expect(cellTexts(2)).toEqual(['ActiveFreeTrial', 'Cancelled', 'Expired', 'Pending']);
+    expect(cellTexts(2)).toEqual(['ActiveFreeTrialCancels at period end', 'Cancelled', 'Expired', 'Pending']);
     expect(cellTexts(0)).toEqual(['Nao', '—', 'Nao', 'Pepper']);
     expect(cellTexts(1)).toEqual(['Nao driver', 'Unknown Product', 'Nao driver', 'Pepper driver']);
     expect(cellTexts(3)?.[0]).toBe('365 days, 0 hours');
@@ -299,7 +299,7 @@ describe('Subscription Manager: Robot Driver Subscriptions (spec/001 §2, §4)',
 
     // Sorting by Status the other way.
     await click(screen.getByRole('button', { name: 'Status' }));
-    expect(cellTexts(2)).toEqual(['ActiveFreeTrial', 'Cancelled', 'Expired', 'Pending'].reverse());
+    expect(cellTexts(2)).toEqual(['Pending', 'Expired', 'Cancelled', 'ActiveFreeTrialCancels at period end']);
   });
 
   it('filters on the robot model and pages by 10 with Previous and Next', async () => {
