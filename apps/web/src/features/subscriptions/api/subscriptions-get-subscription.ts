@@ -1,3 +1,4 @@
+import { isClientError } from '@portal/client';
 import { type PaymentProviderSubscription, payment } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient, failedAs } from '@/lib/api-client';
@@ -6,7 +7,8 @@ export const GET_SUBSCRIPTION_FAILED = 'Failed to fetch subscription';
 
 /**
  * GetSubscription (spec/001 §7): one payment-provider subscription with its items. An answer
- * without one is not an error: the page says "No subscription found".
+ * without one, or the server's "not found" (an id that is not the user's), is not an error: the
+ * page says "No subscription found".
  */
 export async function fetchSubscription(
   email: string,
@@ -16,6 +18,7 @@ export async function fetchSubscription(
     const res = await apiClient.call(payment, 'GetSubscription', { email, subscription_id: subscriptionId });
     return res.subscription ?? null;
   } catch (err) {
+    if (isClientError(err, 'not_found')) return null;
     throw failedAs(err, GET_SUBSCRIPTION_FAILED);
   }
 }

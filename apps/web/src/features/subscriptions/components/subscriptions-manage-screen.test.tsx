@@ -151,8 +151,14 @@ describe('Manage Subscription Page (spec/001 §2)', () => {
     expect(screen.getByTestId('cancels-on').textContent).toBe('Cancels on Jan 05, 2026');
   });
 
-  it('says "No subscription found" when there is none', async () => {
-    serve(() => ({ json: { error: OK } }));
+  it.each([
+    ['the answer has none', () => ({ json: { error: OK } })],
+    [
+      'the server does not know the id',
+      () => ({ status: 404, json: failure(103, 'subscription_id: no subscription') }),
+    ],
+  ])('says "No subscription found" when %s', async (_name, handler) => {
+    serve(handler);
     await render();
     expect(screen.getByText('No subscription found')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Return to Dashboard' }).getAttribute('href')).toBe('/dashboard');
@@ -160,7 +166,7 @@ describe('Manage Subscription Page (spec/001 §2)', () => {
   });
 
   it('shows "Error Fetching Subscription" with Return to Dashboard when the call fails', async () => {
-    serve(() => ({ status: 404, json: failure(4, 'No such subscription') }));
+    serve(() => ({ status: 500, json: failure(1, 'Internal error') }));
     await render();
     const alert = screen.getByRole('alert');
     expect(within(alert).getByText('Error Fetching Subscription')).toBeTruthy();
