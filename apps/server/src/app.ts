@@ -19,6 +19,7 @@ import { licensePlugin } from './modules/license/license.routes.ts';
 import { operatorPlugin } from './modules/operator/operator.routes.ts';
 import { paymentPlugin } from './modules/payment/payment.routes.ts';
 import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
+import { sandboxBillingPlugin } from './modules/payment/sandbox-billing.routes.ts';
 import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
 import { supportPlugin } from './modules/support/support.routes.ts';
@@ -173,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     operatorPlugin,
     paymentPlugin,
     sandboxPlugin,
+    sandboxBillingPlugin,
     stripeWebhookPlugin,
   ])
     await app.register(routes, routeOptions);

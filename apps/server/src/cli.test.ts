@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, UsageError } from './cli.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { subscriptionRepository } from './modules/subscriptions/subscriptions.repository.ts';
+import { buy, PLAN } from './modules/subscriptions/subscriptions.test-helpers.ts';
 import { as, driverAsset, signIn, useTestApp } from './test/fixtures.ts';
 import { seedUser } from './test/harness.ts';
 
@@ -83,6 +84,29 @@ describe('operator command line', () => {
     [['artifacts:add', '/no/such/file', '--os', 'windows']],
   ])('refuses %j with a usage error', async (argv) => {
     await expect(cli(...argv)).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('lists payments and refunds one, whole or in part, emailing the customer', async () => {
+    const user = await signIn(t);
+    await buy(t, user, [PLAN.time60]);
+    const listedLine = await cli('payments:list', user.email);
+    const id = listedLine.split('\t')[0] ?? '';
+    expect(listedLine).toMatch(/\tcheckout\t£12\.00\tpaid\t/);
+    const sent: string[] = [];
+    const mailer = { mode: 'outbox' as const, send: async (m: { to: string }) => void sent.push(m.to) };
+    lines = [];
+    await runCli(['refund', id, '200'], {
+      db: t.app.deps.db,
+      config: t.config,
+      clock: t.clock,
+      mailer,
+      out: (l) => lines.push(l),
+    });
+    expect(lines.join('\n')).toBe(`${id}: refunded £2.00 of £12.00`);
+    expect(await cli('refund', id)).toBe(`${id}: refunded £12.00 of £12.00; what it granted was revoked`);
+    expect(sent).toEqual([user.email]);
+    await expect(cli('refund', id)).rejects.toThrow(/refunded already/);
+    expect(await cli('lifecycle:run')).toMatch(/^lifecycle: \d+ renewed/);
   });
 
   it('checks argument values', async () => {

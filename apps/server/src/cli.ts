@@ -1,5 +1,5 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   ApiError,
@@ -7,6 +7,7 @@ import {
   ArtifactOS,
   AssetType,
   DEFAULT_GRANT_DURATION_S,
+  formatPrice,
   MAX_FLEX_SLOTS,
   MAX_GRANT_DURATION_S,
   OverrideKind,
@@ -14,10 +15,11 @@ import {
   TIERS,
   tierIndex,
 } from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import { type Config, loadConfigOrExit } from './config.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { noMailer } from './lib/mailer.ts';
+import { createMailer, type Mailer, noMailer } from './lib/mailer.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { parseVersion } from './modules/assets/assets.service.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
@@ -48,6 +50,11 @@ export const USAGE = `usage: npx tsx apps/server/src/cli.ts <command>
   slots:set <email> <n>                        how many flexible license slots an account has
   catalogue:push                               copy the committed catalogue to Stripe (needs
                                                STRIPE_SECRET_KEY); running it again changes nothing
+  payments:list <email>                        an account's payments: id, date, kind, amount, refunded
+  refund <payment_id> [amount]                 refund a payment through the provider, whole or this
+                                               many minor units; a whole refund revokes its grant
+  lifecycle:run                                run the subscription lifecycle job once (renewals,
+                                               expiries, reminders); the server runs it periodically
 `;
 
 export class UsageError extends Error {}
@@ -57,6 +64,8 @@ export interface CliContext {
   config: Config;
   clock: Clock;
   out: (line: string) => void;
+  /** where customer emails go (a refund's); none by default */
+  mailer?: Mailer;
 }
 
 const DAY_S = 86_400;
@@ -97,7 +106,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   });
   const [command, ...args] = positionals;
   const { db, clock, config, out } = ctx;
-  const services = buildServices({ db, clock, config, mailer: noMailer });
+  const services = buildServices({ db, clock, config, mailer: ctx.mailer ?? noMailer });
   const { licenses, operators } = services;
 
   switch (command) {
@@ -204,6 +213,33 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       await pushCatalogue(stripe, loadCatalogue(), out);
       return;
     }
+    case 'payments:list': {
+      const user = await userByEmail(services, args[0]);
+      const list = await operators.payments(user);
+      if (list.length === 0) out(`${user.email}: no payments`);
+      for (const p of list)
+        out(
+          `${p.payment_id}\t${new Date(p.created_at).toISOString().slice(0, 10)}\t${p.kind}\t${formatPrice(p.amount, p.currency)}\t${p.status}${p.refunded_amount ? `\trefunded ${formatPrice(p.refunded_amount, p.currency)}` : ''}\t${p.description}`,
+        );
+      return;
+    }
+    case 'refund': {
+      const id = args[0];
+      if (!id) throw new UsageError('a payment id is required (payments:list shows them)');
+      const amount = args[1] === undefined ? undefined : wholeNumber(args[1], 'amount', 1, 100_000_000);
+      const p = await operators.refund(id, amount);
+      out(
+        `${p.payment_id}: refunded ${formatPrice(p.refunded_amount, p.currency)} of ${formatPrice(p.amount, p.currency)}${p.revoked ? '; what it granted was revoked' : ''}`,
+      );
+      return;
+    }
+    case 'lifecycle:run': {
+      const run = await services.billing.runLifecycle();
+      out(
+        `lifecycle: ${run.renewed} renewed, ${run.payment_failed} payment failed, ${run.ended} ended, ${run.reminders} reminders`,
+      );
+      return;
+    }
     default:
       if (command === undefined || values.help) {
         out(USAGE);
@@ -219,7 +255,20 @@ async function main() {
   let status = 0;
   try {
     await database.migrate();
-    await runCli(process.argv.slice(2), { db: database.db, config, clock: systemClock, out: (l) => console.log(l) });
+    const mailer = createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: join(config.dataDir, 'outbox'),
+      log: { info: () => {}, warn: (o: unknown) => console.warn(o) } as unknown as FastifyBaseLogger,
+      logLinks: false,
+    });
+    await runCli(process.argv.slice(2), {
+      db: database.db,
+      config,
+      clock: systemClock,
+      mailer,
+      out: (l) => console.log(l),
+    });
   } catch (err) {
     status = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
     if (status === 2) console.error(`${(err as Error).message}\n\n${USAGE}`);

@@ -33,6 +33,9 @@ import { buildServices } from './services.ts';
 
 const DAY_MS = 86_400_000;
 
+/** How long ago the demo account bought its yearly Standard plan. */
+export const DEMO_PLAN_DAYS_AGO = 60;
+
 /** How long before the seed the demo account joined: its first (Lite) year has ended. */
 export const DEMO_JOINED_DAYS_AGO = 430;
 
@@ -141,7 +144,6 @@ async function seedPurchases(
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
   const catalogue = new Map(loadCatalogue().products.map((p) => [p.id, p]));
   const customerId = `cus_sandbox_demo${randomBytes(6).toString('hex')}`;
-  await paymentRepository.saveCustomer(tx, { userId: demo.id, customerId, provider: 'sandbox', createdAt: ago(420) });
   const billing = {
     name: 'Demo User',
     email: demo.email,
@@ -149,7 +151,18 @@ async function seedPurchases(
     city: 'London',
     postcode: 'EC1A 1AA',
     country: 'United Kingdom',
+    company: 'Demo Robotics Ltd',
+    vatNumber: 'GB123456789',
   };
+  // The card on file the sandbox charges at renewal: the test card that succeeds.
+  await paymentRepository.saveCustomer(tx, {
+    userId: demo.id,
+    customerId,
+    provider: 'sandbox',
+    billing,
+    cardLast4: '4242',
+    createdAt: ago(420),
+  });
   const lineOf = (productId: string, quantity: number, priceIndex = 0): SessionLine => {
     const product = catalogue.get(productId);
     const price = product?.prices[priceIndex];
@@ -158,13 +171,14 @@ async function seedPurchases(
       product_id: product.id,
       price_id: price.id,
       name: product.name,
-      kind: productId.startsWith('prod_time') ? 'time' : 'driver',
+      kind: productId.startsWith('prod_time') ? 'time' : productId.startsWith('prod_driver') ? 'driver' : 'plan',
       quantity,
       unit_amount: price.unit_amount,
       interval: price.recurring?.interval ?? null,
     };
   };
-  const paidSession = async (id: string, lines: SessionLine[], at: Date) => {
+  const paidSession = async (id: string, lines: SessionLine[], at: Date, ref: string | null = null) => {
+    const amount = lines.reduce((sum, l) => sum + l.unit_amount * l.quantity, 0);
     await paymentRepository.insertSession(tx, {
       id,
       userId: demo.id,
@@ -172,8 +186,9 @@ async function seedPurchases(
       provider: 'sandbox',
       customerId,
       lines,
-      amount: lines.reduce((sum, l) => sum + l.unit_amount * l.quantity, 0),
+      amount,
       currency: 'gbp',
+      providerSubscriptionId: ref,
       successUrl: 'http://localhost/dashboard/cart/success',
       cancelUrl: 'http://localhost/dashboard/cart/cancel',
       url: '',
@@ -183,10 +198,47 @@ async function seedPurchases(
       updatedAt: at,
     });
     await paymentRepository.claimFulfilment(tx, id, at);
+    // The paid history the billing page lists, each with its receipt.
+    await paymentRepository.insertPayment(tx, {
+      userId: demo.id,
+      provider: 'sandbox',
+      kind: 'checkout',
+      sessionId: id,
+      subscriptionRef: ref,
+      providerRef: `py_sandbox_demo${randomBytes(6).toString('hex')}`,
+      description: lines.map((l) => `${l.quantity} × ${l.name}`).join(', '),
+      lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_amount: l.unit_amount })),
+      amount,
+      currency: 'gbp',
+      status: 'paid',
+      billing,
+      createdAt: at,
+    });
   };
 
   // Lite then: the higher of the package's prices (spec/001 §9), the first in the catalogue.
   await paidSession(`cs_sandbox_demo_time_${randomBytes(6).toString('hex')}`, [lineOf('prod_time_300', 2)], ago(420));
+  // The yearly Standard plan: a sandbox subscription that renews in 305 days (docs/decisions/019).
+  const planSession = `cs_sandbox_demo_plan_${randomBytes(6).toString('hex')}`;
+  const planRef = `sub_sandbox_demo_plan_${randomBytes(6).toString('hex')}`;
+  const planLine = lineOf('prod_standard', 1, 1);
+  await paidSession(planSession, [planLine], ago(DEMO_PLAN_DAYS_AGO), planRef);
+  await subscriptionRepository.insert(tx, {
+    userId: demo.id,
+    tier: 'Standard Subscription',
+    status: 'active',
+    overrideKind: OverrideKind.None,
+    startsAt: ago(DEMO_PLAN_DAYS_AGO),
+    endsAt: new Date(ago(DEMO_PLAN_DAYS_AGO).getTime() + 365 * DAY_MS),
+    stripeId: planRef,
+    stripeCustomerId: customerId,
+    productId: 'prod_standard',
+    priceId: planLine.price_id,
+    flexSlots: Number(catalogue.get('prod_standard')?.metadata.BOW_FLEX_SLOTS ?? 0),
+    sessionId: planSession,
+    createdAt: ago(DEMO_PLAN_DAYS_AGO),
+    updatedAt: ago(DEMO_PLAN_DAYS_AGO),
+  });
   const drivers = `cs_sandbox_demo_drivers_${randomBytes(6).toString('hex')}`;
   await paidSession(
     drivers,
@@ -218,6 +270,8 @@ async function seedPurchases(
     });
     rows.push({ licenseId: license.id, assetId: m.assetId, status: m.status, daysAgo: m.daysAgo });
   }
+  // The live ones renew through the sandbox, each its own subscription; the ended ones are history.
+  const live: readonly SubscriptionStatus[] = ['active', 'pending_assignment'];
   for (const r of rows)
     await paymentRepository.insertDriverSubscription(tx, {
       userId: demo.id,
@@ -226,6 +280,9 @@ async function seedPurchases(
       sessionId: drivers,
       durationS: year,
       status: r.status,
+      stripeId: live.includes(r.status) ? `sub_sandbox_demo_${r.assetId}_${randomBytes(6).toString('hex')}` : '',
+      stripeCustomerId: customerId,
+      priceId: catalogue.get(`prod_${r.assetId.replace(/-/g, '_')}`)?.prices[0]?.id ?? '',
       createdAt: ago(r.daysAgo),
       updatedAt: now,
     });
@@ -288,18 +345,8 @@ export async function seedDemoData(
         createdAt: now,
       });
 
-    // A Standard subscription that started 60 days ago; before it, a Lite year.
-    const subscriptionStart = ago(60);
-    await subscriptionRepository.insert(tx, {
-      userId: demo.id,
-      tier: 'Standard Subscription',
-      status: 'active',
-      overrideKind: OverrideKind.None,
-      startsAt: subscriptionStart,
-      endsAt: new Date(subscriptionStart.getTime() + 365 * DAY_MS),
-      createdAt: subscriptionStart,
-      updatedAt: subscriptionStart,
-    });
+    // A Standard plan bought 60 days ago (seedPurchases records it); before it, a Lite year.
+    const subscriptionStart = ago(DEMO_PLAN_DAYS_AGO);
     const joined = demo.joinedAt;
     const lite = (daysAgo: number, op: LedgerStep['op']): LedgerStep => ({ daysAgo, tier: 'Lite', anchor: joined, op });
     const standard = (daysAgo: number, op: LedgerStep['op']): LedgerStep => ({

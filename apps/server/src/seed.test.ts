@@ -6,12 +6,15 @@ import {
   compareVersions,
   LICENSE_AGREEMENT_VERSION,
   license,
+  operator,
+  payment,
   type Robot,
   type RobotLicense,
   robots,
   SUBSCRIPTION_STATUSES,
   time,
   type UserLicenses,
+  type UserSubscription,
   type UserTime,
   useraction,
 } from '@portal/contract';
@@ -22,7 +25,7 @@ import { paymentRepository } from './modules/payment/payment.repository.ts';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
 import { seedDemo } from './seed.ts';
 import { demoInstallerFiles, HUB_BUILDS } from './seed-demo-data.ts';
-import { closeApp, roboticsConfig, useTestApp } from './test/fixtures.ts';
+import { asOperator, closeApp, roboticsConfig, useTestApp } from './test/fixtures.ts';
 import { DEPLOYMENT_ADDRESSES, freshDatabase, testApp } from './test/harness.ts';
 
 const logged: string[] = [];
@@ -89,6 +92,23 @@ describe('demo data', () => {
         { slot_id: 1, robot_id: '' },
       ],
     });
+  });
+
+  it('holds its Standard plan as a sandbox subscription with a paid history', async () => {
+    const subs = await call(payment, 'ListSubscriptions');
+    const plans = subs.body.user_subscriptions as UserSubscription[];
+    expect(plans).toEqual([
+      expect.objectContaining({ subscription_tier: 'Standard Subscription', status: 'active', overrideReason: 99 }),
+    ]);
+    expect(plans[0]?.stripe_id).toMatch(/^sub_sandbox_demo_plan_/);
+    const active = await call(payment, 'GetActiveUserSubscription');
+    expect(active.body.user_subscriptions).toHaveLength(1);
+    const history = await asOperator(t, operator)('ListPayments', { email });
+    expect((history.body.payments as { kind: string; status: string }[]).map((p) => `${p.kind} ${p.status}`)).toEqual([
+      'checkout paid',
+      'checkout paid',
+      'checkout paid',
+    ]);
   });
 
   it('offers a hub build for every platform, whose bytes match their checksum', async () => {

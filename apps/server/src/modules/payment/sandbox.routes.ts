@@ -38,7 +38,7 @@ const FIELDS = [
 
 type Form = Record<string, string>;
 
-function luhn(digits: string): boolean {
+export function luhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = Number(digits[digits.length - 1 - i]);
@@ -72,7 +72,7 @@ export function formProblem(form: Form, now: Date): string | undefined {
   return undefined;
 }
 
-const STYLE = `body{font-family:system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1a1d21}
+export const STYLE = `body{font-family:system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1a1d21}
 main{max-width:720px;margin:0 auto;padding:24px}
 .banner{background:#fff4ce;border:1px solid #e0b400;padding:12px 16px;border-radius:8px;font-weight:600}
 section{background:#fff;border-radius:8px;padding:16px 20px;margin-top:16px;box-shadow:0 1px 2px #0001}
@@ -83,12 +83,23 @@ label{display:block;margin-top:10px;font-size:14px}input{width:100%;box-sizing:b
 button{margin-top:16px;padding:10px 18px;font-size:16px;border-radius:6px;border:0;cursor:pointer}
 .pay{background:#1d4ed8;color:#fff}.cancel{background:#e5e7eb;color:#1a1d21}
 .hint{font-size:13px;color:#4b5563}
-@media (prefers-color-scheme:dark){body{background:#111418;color:#e6e8eb}section{background:#1b1f24}input{background:#111418;color:#e6e8eb}.cancel{background:#374151;color:#e6e8eb}.hint{color:#9ca3af}.banner{color:#1a1d21}}`;
+.ok{background:#e7f6ec;border:1px solid #1f7a3a;color:#145227;padding:10px 14px;border-radius:8px;margin-top:16px}
+th{text-align:left;font-size:14px;padding:4px 8px 4px 0}td{padding:4px 8px 4px 0;vertical-align:top}
+.inline{display:inline}.inline button{margin-top:6px;padding:6px 12px;font-size:14px}
+.wrap{overflow-x:auto}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:600px){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}table.stack tr{display:block;border-top:1px solid #d1d5db;padding:8px 0}table.stack td{display:block;padding:2px 0}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}
+@media (prefers-color-scheme:dark){body{background:#111418;color:#e6e8eb}section{background:#1b1f24}input{background:#111418;color:#e6e8eb}.cancel{background:#374151;color:#e6e8eb}.hint{color:#9ca3af}.banner{color:#1a1d21}.ok{background:#0f2a18;color:#b7e4c4}.error{background:#3a1111;color:#f8c4c4}a{color:#93c5fd}}`;
 
 const per = (interval: string | null) => (interval ? `/${interval}` : '');
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} · Sandbox checkout</title><style>${STYLE}</style></head><body><main><p class="banner" role="note">Sandbox — no real payment. This checkout takes test cards only and charges nothing.</p>${body}</main></body></html>`;
+export function page(
+  title: string,
+  body: string,
+  what = 'Sandbox checkout',
+  notice = 'This checkout takes test cards only and charges nothing.',
+): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} · ${escapeHtml(what)}</title><style>${STYLE}</style></head><body><main><p class="banner" role="note">Sandbox — no real payment. ${escapeHtml(notice)}</p>${body}</main></body></html>`;
 }
 
 function summary(s: CheckoutSessionRow): string {
@@ -223,7 +234,7 @@ async function sandboxRoutes(app: FastifyInstance, { config, services }: RouteOp
   });
 }
 
-function safeOrigin(url: string): string | undefined {
+export function safeOrigin(url: string): string | undefined {
   try {
     return new URL(url).origin;
   } catch {

@@ -15,6 +15,14 @@ export interface StandIn {
   posts: { path: string; params: Record<string, string> }[];
   products: Map<string, Record<string, unknown>>;
   prices: Map<string, Record<string, unknown>>;
+  /** subscriptions by id, as Stripe would answer them; tests put them here when a checkout completes */
+  subscriptions: Map<string, Record<string, unknown>>;
+  /** invoices by id (a subscription checkout's refund finds its payment intent through one) */
+  invoices: Map<string, Record<string, unknown>>;
+  /** every request as `METHOD /path`, in order */
+  requests: string[];
+  /** paths that answer 500 (a provider outage, for tests) */
+  failing: Set<string>;
   close(): Promise<void>;
 }
 
@@ -44,6 +52,10 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
   const products = new Map<string, Record<string, unknown>>();
   const prices = new Map<string, Record<string, unknown>>();
   const posts: StandIn['posts'] = [];
+  const subscriptions = new Map<string, Record<string, unknown>>();
+  const invoices = new Map<string, Record<string, unknown>>();
+  const requests: string[] = [];
+  const failing = new Set<string>();
   let counter = 0;
   const next = (prefix: string) => `${prefix}_${(++counter).toString().padStart(6, '0')}`;
 
@@ -92,6 +104,53 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
       });
     if (req.method === 'POST') posts.push({ path: url.pathname, params });
     const path = url.pathname;
+    requests.push(`${req.method} ${path}`);
+    if (failing.has(path))
+      return send(500, { error: { type: 'api_error', message: 'The stand-in was told to fail this call.' } });
+    const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
+    if (subscriptionPath) {
+      const sub = subscriptions.get(decodeURIComponent(subscriptionPath[1] as string));
+      if (!sub) return missing();
+      if (req.method === 'GET') return send(200, sub);
+      if (req.method === 'DELETE') {
+        Object.assign(sub, { status: 'canceled' });
+        return send(200, sub);
+      }
+      if (params.cancel_at_period_end !== undefined) sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
+      const itemId = params['items[0][id]'];
+      const priceId = params['items[0][price]'];
+      if (itemId && priceId) {
+        const items = (sub.items as { data: { id: string; price: Record<string, unknown> }[] }).data;
+        const item = items.find((i) => i.id === itemId);
+        const price = prices.get(priceId);
+        if (!item || !price) return missing();
+        item.price = price;
+      }
+      return send(200, sub);
+    }
+    const invoicePath = /^\/v1\/invoices\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && invoicePath) {
+      const invoice = invoices.get(decodeURIComponent(invoicePath[1] as string));
+      return invoice ? send(200, invoice) : missing();
+    }
+    if (req.method === 'POST' && path === '/v1/billing_portal/sessions') {
+      const id = next('bps');
+      return send(200, {
+        object: 'billing_portal.session',
+        id,
+        customer: params.customer,
+        return_url: params.return_url,
+        url: `https://billing.stripe.test/p/session/${id}`,
+      });
+    }
+    if (req.method === 'POST' && path === '/v1/refunds')
+      return send(200, {
+        object: 'refund',
+        id: next('re'),
+        amount: Number(params.amount),
+        payment_intent: params.payment_intent,
+        status: 'succeeded',
+      });
     const productPath = /^\/v1\/products\/([^/]+)$/.exec(path);
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
 
@@ -192,6 +251,10 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
     posts,
     products,
     prices,
+    subscriptions,
+    invoices,
+    requests,
+    failing,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

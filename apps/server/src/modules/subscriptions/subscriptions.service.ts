@@ -115,6 +115,16 @@ export class SubscriptionService {
     return repo.tierOf(ex, userId, now);
   }
 
+  /** The user's tier now, outside any transaction. */
+  tierNow(userId: string, now = this.clock.now()): Promise<TierInfo | undefined> {
+    return repo.tierOf(this.db, userId, now);
+  }
+
+  /** The robot licenses of driver subscriptions (pages name their models). */
+  licensesOf(ids: readonly string[]) {
+    return this.peers.licenses.byIds(this.db, ids);
+  }
+
   /** The flexible slots the catalogue's plan of a tier grants (0 for Lite or an unknown tier). */
   async slotsOfTier(tier: TierName): Promise<number> {
     const plan = (await this.peers.products()).find((p) => p.metadata.BOW_TIER === tier);

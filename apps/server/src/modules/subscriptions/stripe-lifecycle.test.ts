@@ -1,0 +1,303 @@
+import { payment, time, useraction } from '@portal/contract';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client.ts';
+import { as, closeApp, driverAsset, relogin, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
+import { freshDatabase, GOOD_PASSWORD, type TestApp, testApp } from '../../test/harness.ts';
+import { loadCatalogue } from '../payment/catalogue.ts';
+import { checkout, line, PUBLIC, SUCCESS } from '../payment/payment.test-helpers.ts';
+import { type StandIn, startStripeStandIn } from '../payment/stripe-stand-in.ts';
+import { DAY_MS, listed, mails, ops, payments, planRow, slotAmount, tierName } from './subscriptions.test-helpers.ts';
+
+/**
+ * The subscription lifecycle in Stripe mode (docs/decisions/019): the real SDK against the local
+ * stand-in, Stripe-shaped events with real signatures, the same lifecycle functions as the sandbox.
+ */
+const WEBHOOK_SECRET = 'whsec_lifecycle0123456789';
+const signer = new Stripe('sk_test_signer');
+
+let standIn: StandIn;
+let database: Database;
+let t: TestApp;
+beforeAll(async () => {
+  standIn = await startStripeStandIn(loadCatalogue());
+  database = await freshDatabase();
+  t = await testApp(
+    database,
+    roboticsConfig({
+      STRIPE_SECRET_KEY: 'sk_test_standin0123456789',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: standIn.url,
+    }),
+  );
+  for (const model of ['Pepper', 'Nao', 'Rhino']) await driverAsset(t, model);
+});
+afterAll(async () => {
+  await closeApp(t);
+  await database.close();
+  await standIn.close();
+});
+
+let counter = 0;
+const next = () => ++counter;
+
+function priceId(lookupKey: string): string {
+  const price = [...standIn.prices.values()].find((p) => p.lookup_key === lookupKey);
+  if (!price) throw new Error(`no stand-in price ${lookupKey}`);
+  return price.id as string;
+}
+
+async function webhook(type: string, object: unknown, id = `evt_${type}_${next()}`) {
+  const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+    },
+    payload,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return id;
+}
+
+const nowS = () => Math.floor(t.clock.now().getTime() / 1000);
+
+/** Stripe's subscription as the customer's checkout created it, held by the stand-in. */
+function stripeSubscription(id: string, lookupKey: string, periodEndS: number) {
+  const sub = {
+    object: 'subscription',
+    id,
+    status: 'active',
+    cancel_at_period_end: false,
+    cancellation_details: null,
+    items: {
+      object: 'list',
+      data: [
+        {
+          object: 'subscription_item',
+          id: `si_${id}`,
+          price: standIn.prices.get(priceId(lookupKey)),
+          current_period_end: periodEndS,
+        },
+      ],
+    },
+  };
+  standIn.subscriptions.set(id, sub);
+  return sub;
+}
+
+/** A plan bought through Stripe Checkout: the session completes and the webhook fulfils it. */
+async function buyPlan(user: SignedIn, product: string, lookupKey: string) {
+  const res = await checkout(t, user, [line(product, priceId(lookupKey))]);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const { session_id } = res.body.session as { session_id: string };
+  const n = next();
+  const subId = `sub_life_${n}`;
+  stripeSubscription(subId, lookupKey, nowS() + 30 * 86_400);
+  standIn.invoices.set(`in_first_${n}`, {
+    object: 'invoice',
+    id: `in_first_${n}`,
+    payments: { object: 'list', data: [{ payment: { type: 'payment_intent', payment_intent: `pi_first_${n}` } }] },
+  });
+  const session = standIn.sessions.get(session_id) as Record<string, unknown>;
+  Object.assign(session, {
+    status: 'complete',
+    payment_status: 'paid',
+    subscription: subId,
+    invoice: `in_first_${n}`,
+    customer_details: {
+      name: 'Grace Hopper',
+      email: 'grace@example.test',
+      address: { line1: '2 Compiler Way', city: 'Arlington', postal_code: '22201', country: 'US' },
+    },
+  });
+  await webhook('checkout.session.completed', session);
+  return subId;
+}
+
+const subObject = (id: string) => standIn.subscriptions.get(id) as Record<string, unknown>;
+
+describe('Stripe lifecycle', () => {
+  it('a plan bought at Checkout sets the tier and the slots', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+    expect(await slotAmount(t, user)).toBe(1);
+    expect(await planRow(t, user)).toMatchObject({ stripe_id: subId, status: 'active' });
+  });
+
+  it('an upgrade updates the subscription item with proration: one plan, Pro', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
+    const checkouts = () => standIn.posts.filter((p) => p.path === '/v1/checkout/sessions').length;
+    const before = checkouts();
+    const res = await as(
+      t,
+      user,
+      payment,
+    )('HandlePurchase', {
+      session: {
+        products: [line('prod_pro', priceId('price_pro_monthly_gbp'))],
+        success_url: SUCCESS,
+        cancel_url: SUCCESS,
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const update = standIn.posts.filter((p) => p.path === `/v1/subscriptions/${subId}`).at(-1)?.params ?? {};
+    expect(update).toMatchObject({
+      'items[0][id]': `si_${subId}`,
+      'items[0][price]': priceId('price_pro_monthly_gbp'),
+      proration_behavior: 'always_invoice',
+    });
+    expect(checkouts()).toBe(before);
+    expect((await listed(t, user)).user_subscriptions).toHaveLength(1);
+    expect(await tierName(t, user)).toBe('Pro Subscription');
+    expect(await slotAmount(t, user)).toBe(3);
+    // Stripe's own event about the same change changes nothing more.
+    await webhook('customer.subscription.updated', subObject(subId));
+    expect((await listed(t, user)).user_subscriptions).toHaveLength(1);
+    expect(mails(t, user, /Your plan is now Pro Subscription/)).toHaveLength(1);
+  });
+
+  it('a downgrade in the Stripe portal trims the slots and tells the customer', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_pro', 'price_pro_monthly_gbp');
+    await as(
+      t,
+      user,
+      time,
+    )('UPDATE_SLOTS', {
+      email: undefined,
+      user_email: user.email,
+      user_slots: ['driver-pepper', 'driver-nao', 'driver-rhino'].map((robot_id, slot_id) => ({
+        slot_id,
+        license_id: '',
+        robot_id,
+        updated_on: 0,
+      })),
+    });
+    const sub = stripeSubscription(subId, 'price_standard_monthly_gbp', nowS() + 30 * 86_400);
+    await webhook('customer.subscription.updated', sub);
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+    expect(await slotAmount(t, user)).toBe(1);
+    expect(mails(t, user, /flexible license slots were reduced/)[0]?.text).toContain('slot 3 (Rhino)');
+  });
+
+  it('a failed invoice stops the plan; a paid one renews it, recorded once however often it is sent', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
+    const invoice = (id: string, extra: Record<string, unknown> = {}) => ({
+      object: 'invoice',
+      id,
+      billing_reason: 'subscription_cycle',
+      amount_paid: 1500,
+      currency: 'gbp',
+      parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
+      lines: {
+        object: 'list',
+        data: [
+          { description: 'Standard Subscription', quantity: 1, amount: 1500, period: { end: nowS() + 60 * 86_400 } },
+        ],
+      },
+      ...extra,
+    });
+    await webhook('invoice.payment_failed', invoice('in_cycle_fail'));
+    expect((await planRow(t, user)).status).toBe('inactive');
+    expect(await tierName(t, user)).toBe('Lite Subscription');
+    expect(mails(t, user, /Your payment failed/)).toHaveLength(1);
+
+    await webhook('invoice.paid', invoice('in_cycle_paid'));
+    await webhook('invoice.paid', invoice('in_cycle_paid'));
+    const plan = await planRow(t, user);
+    expect(plan.status).toBe('active');
+    // The invoice's period end, to the second (durations are whole seconds).
+    expect(Math.abs(plan.created_at + plan.duration * 1000 - (nowS() + 60 * 86_400) * 1000)).toBeLessThan(1000);
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+    expect((await payments(t, user)).filter((p) => p.kind === 'renewal')).toHaveLength(1);
+  });
+
+  it('cancel at period end is kept until Stripe deletes the subscription, which ends the plan', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
+    await webhook('customer.subscription.updated', { ...subObject(subId), cancel_at_period_end: true });
+    expect(await planRow(t, user)).toMatchObject({ status: 'active', cancel_at_period_end: true });
+    await webhook('customer.subscription.deleted', {
+      ...subObject(subId),
+      status: 'canceled',
+      cancellation_details: { reason: 'cancellation_requested' },
+    });
+    expect((await listed(t, user)).user_subscriptions[0]?.status).toBe('cancelled');
+    expect(await tierName(t, user)).toBe('Lite Subscription');
+  });
+
+  it('a subscription Stripe ends for non-payment is expired', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
+    await webhook('customer.subscription.deleted', {
+      ...subObject(subId),
+      status: 'canceled',
+      cancellation_details: { reason: 'payment_failed' },
+    });
+    expect((await listed(t, user)).user_subscriptions[0]?.status).toBe('expired');
+  });
+
+  it("answers Stripe's billing portal", async () => {
+    const user = await signIn(t);
+    const res = await as(t, user, payment)('CreateBillingPortalSession', { return_url: `${PUBLIC}/dashboard` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body.session as { session_url: string }).session_url).toMatch(
+      /^https:\/\/billing\.stripe\.test\/p\/session\//,
+    );
+    expect(standIn.posts.filter((p) => p.path === '/v1/billing_portal/sessions').at(-1)?.params).toMatchObject({
+      return_url: `${PUBLIC}/dashboard`,
+    });
+  });
+
+  it('refunds through Stripe against the checkout’s payment, cancels the subscription, and revokes once', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_pro', 'price_pro_monthly_gbp');
+    const [paid] = await payments(t, user);
+    const res = await ops(t)('RefundPayment', { payment_id: paid?.payment_id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const refund = standIn.posts.filter((p) => p.path === '/v1/refunds').at(-1)?.params ?? {};
+    expect(refund).toMatchObject({ amount: '4900' });
+    expect(refund.payment_intent).toMatch(/^pi_first_/);
+    expect(standIn.requests).toContain(`DELETE /v1/subscriptions/${subId}`);
+    expect(await tierName(t, user)).toBe('Lite Subscription');
+    expect((await ops(t)('RefundPayment', { payment_id: paid?.payment_id })).status).toBe(409);
+  });
+
+  it('deleting an account cancels its subscriptions at Stripe first; if Stripe fails, nothing is deleted', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
+    const del = () =>
+      t.api.call(useraction, 'UserDelete', { token: user.token, user: { email: user.email, password: GOOD_PASSWORD } });
+    standIn.failing.add(`/v1/subscriptions/${subId}`);
+    const refused = await del();
+    expect(refused.status).toBeGreaterThanOrEqual(500);
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+    standIn.failing.clear();
+
+    const deleted = await del();
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(standIn.requests.filter((r) => r === `DELETE /v1/subscriptions/${subId}`).length).toBeGreaterThanOrEqual(1);
+    expect((await ops(t)('ListPayments', { email: user.email })).status).toBe(404);
+  });
+
+  it('a subscription past its end with no event from Stripe expires after the grace', async () => {
+    const user = await signIn(t);
+    const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
+    t.clock.advance(32 * DAY_MS);
+    await ops(t)('RunLifecycle', {});
+    const again = await relogin(t, user);
+    expect((await planRow(t, again)).status).toBe('active');
+    t.clock.advance(2 * DAY_MS);
+    const run = await ops(t)('RunLifecycle', {});
+    expect((run.body.run as { ended: number }).ended).toBeGreaterThanOrEqual(1);
+    expect((await listed(t, await relogin(t, user))).user_subscriptions[0]?.status).toBe('expired');
+    // Stripe bills on its own clock: the sandbox's hook refuses.
+    expect((await ops(t)('EndSubscriptionPeriod', { subscription_id: subId })).status).toBe(400);
+  });
+});
