@@ -31,10 +31,12 @@ import { Route as AuthenticatedDashboardCartCancelRouteImport } from './routes/_
 import { Route as AuthenticatedDashboardCartSuccessRouteImport } from './routes/_authenticated/dashboard/cart/success'
 import { Route as AuthenticatedDashboardRobotAddRouteImport } from './routes/_authenticated/dashboard/robot/add'
 import { Route as AuthenticatedDashboardSubscriptionsFlexible_licensesRouteImport } from './routes/_authenticated/dashboard/subscriptions/flexible_licenses'
+import { Route as AuthenticatedDashboardSubscriptionsManageRouteImport } from './routes/_authenticated/dashboard/subscriptions/manage'
 import { Route as AuthenticatedDashboardUserProfileRouteImport } from './routes/_authenticated/dashboard/user/profile'
 import { Route as AuthPasswordResetIndexRouteImport } from './routes/auth/password/reset/index'
 import { Route as AuthPasswordResetTokenRouteImport } from './routes/auth/password/reset/$token'
 import { Route as AuthenticatedDashboardRobotManagerRobotIDRouteImport } from './routes/_authenticated/dashboard/robot/manager/$robotID'
+import { Route as AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRouteImport } from './routes/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -156,6 +158,12 @@ const AuthenticatedDashboardSubscriptionsFlexible_licensesRoute =
     path: '/dashboard/subscriptions/flexible_licenses',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedDashboardSubscriptionsManageRoute =
+  AuthenticatedDashboardSubscriptionsManageRouteImport.update({
+    id: '/dashboard/subscriptions/manage',
+    path: '/dashboard/subscriptions/manage',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedDashboardUserProfileRoute =
   AuthenticatedDashboardUserProfileRouteImport.update({
     id: '/dashboard/user/profile',
@@ -178,6 +186,14 @@ const AuthenticatedDashboardRobotManagerRobotIDRoute =
     path: '/dashboard/robot/manager/$robotID',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute =
+  AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRouteImport.update(
+    {
+      id: '/dashboard/subscriptions/manager/stripe/$subscriptionID',
+      path: '/dashboard/subscriptions/manager/stripe/$subscriptionID',
+      getParentRoute: () => AuthenticatedRoute,
+    } as any,
+  )
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -200,11 +216,13 @@ export interface FileRoutesByFullPath {
   '/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
   '/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
+  '/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
   '/auth/password/reset/': typeof AuthPasswordResetIndexRoute
   '/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
+  '/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -226,11 +244,13 @@ export interface FileRoutesByTo {
   '/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
   '/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
+  '/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/dashboard/cart': typeof AuthenticatedDashboardCartIndexRoute
   '/auth/password/reset': typeof AuthPasswordResetIndexRoute
   '/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
+  '/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -255,11 +275,13 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/_authenticated/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
   '/_authenticated/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
+  '/_authenticated/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/_authenticated/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/_authenticated/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
   '/auth/password/reset/': typeof AuthPasswordResetIndexRoute
   '/_authenticated/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
+  '/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -284,11 +306,13 @@ export interface FileRouteTypes {
     | '/dashboard/cart/success'
     | '/dashboard/robot/add'
     | '/dashboard/subscriptions/flexible_licenses'
+    | '/dashboard/subscriptions/manage'
     | '/dashboard/user/profile'
     | '/auth/password/reset/$token'
     | '/dashboard/cart/'
     | '/auth/password/reset/'
     | '/dashboard/robot/manager/$robotID'
+    | '/dashboard/subscriptions/manager/stripe/$subscriptionID'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -310,11 +334,13 @@ export interface FileRouteTypes {
     | '/dashboard/cart/success'
     | '/dashboard/robot/add'
     | '/dashboard/subscriptions/flexible_licenses'
+    | '/dashboard/subscriptions/manage'
     | '/dashboard/user/profile'
     | '/auth/password/reset/$token'
     | '/dashboard/cart'
     | '/auth/password/reset'
     | '/dashboard/robot/manager/$robotID'
+    | '/dashboard/subscriptions/manager/stripe/$subscriptionID'
   id:
     | '__root__'
     | '/'
@@ -338,11 +364,13 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/cart/success'
     | '/_authenticated/dashboard/robot/add'
     | '/_authenticated/dashboard/subscriptions/flexible_licenses'
+    | '/_authenticated/dashboard/subscriptions/manage'
     | '/_authenticated/dashboard/user/profile'
     | '/auth/password/reset/$token'
     | '/_authenticated/dashboard/cart/'
     | '/auth/password/reset/'
     | '/_authenticated/dashboard/robot/manager/$robotID'
+    | '/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -509,6 +537,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/subscriptions/manage': {
+      id: '/_authenticated/dashboard/subscriptions/manage'
+      path: '/dashboard/subscriptions/manage'
+      fullPath: '/dashboard/subscriptions/manage'
+      preLoaderRoute: typeof AuthenticatedDashboardSubscriptionsManageRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/dashboard/user/profile': {
       id: '/_authenticated/dashboard/user/profile'
       path: '/dashboard/user/profile'
@@ -535,6 +570,13 @@ declare module '@tanstack/react-router' {
       path: '/dashboard/robot/manager/$robotID'
       fullPath: '/dashboard/robot/manager/$robotID'
       preLoaderRoute: typeof AuthenticatedDashboardRobotManagerRobotIDRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID': {
+      id: '/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID'
+      path: '/dashboard/subscriptions/manager/stripe/$subscriptionID'
+      fullPath: '/dashboard/subscriptions/manager/stripe/$subscriptionID'
+      preLoaderRoute: typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
   }
@@ -577,9 +619,11 @@ interface AuthenticatedRouteChildren {
   AuthenticatedDashboardCartSuccessRoute: typeof AuthenticatedDashboardCartSuccessRoute
   AuthenticatedDashboardRobotAddRoute: typeof AuthenticatedDashboardRobotAddRoute
   AuthenticatedDashboardSubscriptionsFlexible_licensesRoute: typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
+  AuthenticatedDashboardSubscriptionsManageRoute: typeof AuthenticatedDashboardSubscriptionsManageRoute
   AuthenticatedDashboardUserProfileRoute: typeof AuthenticatedDashboardUserProfileRoute
   AuthenticatedDashboardCartIndexRoute: typeof AuthenticatedDashboardCartIndexRoute
   AuthenticatedDashboardRobotManagerRobotIDRoute: typeof AuthenticatedDashboardRobotManagerRobotIDRoute
+  AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute: typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -596,11 +640,15 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedDashboardRobotAddRoute: AuthenticatedDashboardRobotAddRoute,
   AuthenticatedDashboardSubscriptionsFlexible_licensesRoute:
     AuthenticatedDashboardSubscriptionsFlexible_licensesRoute,
+  AuthenticatedDashboardSubscriptionsManageRoute:
+    AuthenticatedDashboardSubscriptionsManageRoute,
   AuthenticatedDashboardUserProfileRoute:
     AuthenticatedDashboardUserProfileRoute,
   AuthenticatedDashboardCartIndexRoute: AuthenticatedDashboardCartIndexRoute,
   AuthenticatedDashboardRobotManagerRobotIDRoute:
     AuthenticatedDashboardRobotManagerRobotIDRoute,
+  AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute:
+    AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

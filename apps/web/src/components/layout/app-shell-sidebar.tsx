@@ -39,8 +39,8 @@ import {
 export const SIDEBAR_ID = 'app-sidebar';
 
 /**
- * The subscription pages of spec/001 are built in another workstream; until their routes exist, the
- * dashboard's catch-all sends those links to the dashboard. NavPath is the closed list of the
+ * The Flexible Licenses page of spec/001 is built in another workstream; until its route exists,
+ * the dashboard's catch-all sends that link to the dashboard. NavPath is the closed list of the
  * spec's menu, so this widening cannot admit a typo.
  */
 function navTo(path: NavPath): '/dashboard' {

@@ -13,12 +13,16 @@ describe('FAQ answers', () => {
     expect(text).toContain('Open Add Robots, find your robot’s make and model');
   });
 
-  it.each(['Subscription Dashboard', 'Refresh Subscriptions', 'In Flexible Licenses'])(
-    'promise no page that does not exist yet: %s',
-    (name) => {
-      expect(text).not.toContain(name);
-    },
-  );
+  it('the Subscription Dashboard they mention is a link to it', () => {
+    expect(links).toContainEqual({ text: 'Subscription Dashboard', page: 'subscriptions' });
+    expect(text).toContain('choose Upgrade Now on a plan');
+    expect(text).toContain('choose Update Payment Info');
+    expect(text).not.toContain('Plans cannot be changed in the portal yet');
+  });
+
+  it.each(['In Flexible Licenses', 'Flexible Licenses page'])('promise no page that does not exist yet: %s', (name) => {
+    expect(text).not.toContain(name);
+  });
 
   it('paragraphText joins a paragraph’s segments', () => {
     expect(paragraphText(['Open ', { text: 'Add Robots', page: 'add-robots' }, '.'])).toBe('Open Add Robots.');

@@ -1,5 +1,5 @@
 /** The portal pages an answer can link to. */
-export type FaqTarget = 'add-robots' | 'support' | 'profile';
+export type FaqTarget = 'add-robots' | 'support' | 'profile' | 'subscriptions';
 
 /** A piece of an answer: plain text, or words that link to the page they name. */
 export type FaqSegment = string | { text: string; page: FaqTarget };
@@ -18,8 +18,8 @@ export function paragraphText(paragraph: string | readonly FaqSegment[]): string
     : paragraph.map((s) => (typeof s === 'string' ? s : s.text)).join('');
 }
 
-// Answers name only pages that exist: the Subscription Dashboard and the Flexible Licenses page are
-// built by later work, so until then the answers send customers to Support instead.
+// Answers name only pages that exist: the Flexible Licenses page is built by later work, so the
+// answers do not send customers there yet.
 export const FAQ_ITEMS: readonly FaqItem[] = [
   {
     id: 'add-robot',
@@ -65,8 +65,8 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'buy-dial-time',
     question: 'How do I buy more dial time?',
     answer: [
-      'On your dashboard, open the dial time panel and choose Buy More Time, then pick a package and complete the payment. The minutes are added as soon as the payment succeeds.',
-      'Pro subscribers do not need to buy time: their dial time is unlimited.',
+      'On your dashboard, open the dial time panel and choose Buy More Time, pick a package and select Go to Checkout. The minutes are added as soon as the payment succeeds, and they never expire.',
+      'Standard subscribers pay less for each package than Lite users. Pro subscribers do not need to buy time: their dial time is unlimited.',
     ],
   },
   {
@@ -89,12 +89,13 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'subscription-change',
     question: 'How do I upgrade, update payment details or cancel my subscription?',
     answer: [
-      ['Your current plan is shown on your ', { text: 'Profile', page: 'profile' }, ' page.'],
       [
-        'Plans cannot be changed in the portal yet. To upgrade, update your payment details or cancel, ',
-        { text: 'send us a request through Support', page: 'support' },
-        ' and our team will make the change for you.',
+        'Open the ',
+        { text: 'Subscription Dashboard', page: 'subscriptions' },
+        ' under Subscriptions in the sidebar. It shows your current plan and the plans above it: choose Upgrade Now on a plan, pick Monthly or Annually, and complete the payment. Your new plan applies as soon as the payment succeeds.',
       ],
+      'To update your card or billing details, change or cancel your plan, or find past receipts, choose Update Payment Info. A cancelled plan stays active until the end of the period you have paid for.',
+      'The same page lists your robot driver subscriptions with their status and expiry date. If a change does not show straight away, choose Refresh Subscriptions.',
     ],
   },
   {

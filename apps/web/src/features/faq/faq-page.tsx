@@ -8,10 +8,16 @@ import { FAQ_ITEMS, type FaqSegment, type FaqTarget, paragraphText } from './faq
 
 const inlineLink = 'font-medium text-primary underline underline-offset-4';
 
+const PAGE_PATHS = {
+  support: '/dashboard/support',
+  profile: '/dashboard/user/profile',
+  subscriptions: '/dashboard/subscriptions/manage',
+} as const;
+
 function PageLink({ page, children }: { page: FaqTarget; children: string }) {
   if (page === 'add-robots') return <AddRobotsLink className={inlineLink}>{children}</AddRobotsLink>;
   return (
-    <Link to={page === 'support' ? '/dashboard/support' : '/dashboard/user/profile'} className={inlineLink}>
+    <Link to={PAGE_PATHS[page]} className={inlineLink}>
       {children}
     </Link>
   );

@@ -31,7 +31,7 @@ const leaveTour = () => closeTour();
 
 /**
  * The six steps of spec/000 §2, in order. `name` is what greetingName() returned. The texts name
- * only pages that exist: the Subscription Dashboard and Flexible Licenses come with later work.
+ * only pages that exist: Flexible Licenses comes with later work.
  */
 export function onboardingSteps(name: string): OnboardingStep[] {
   return [
@@ -74,15 +74,13 @@ export function onboardingSteps(name: string): OnboardingStep[] {
       title: 'Manage your subscription',
       body: (
         <p>
-          Your plan sets your yearly dial time and whether you have flexible license slots. Your{' '}
-          <Link to="/dashboard/user/profile" className={inlineLink} onClick={leaveTour}>
-            Profile
+          Your plan sets your yearly dial time and whether you have flexible license slots. The{' '}
+          <Link to="/dashboard/subscriptions/manage" className={inlineLink} onClick={leaveTour}>
+            Subscription Dashboard
           </Link>{' '}
-          shows which plan you are on. To upgrade, update your payment details or cancel, send us a request through{' '}
-          <Link to="/dashboard/support" className={inlineLink} onClick={leaveTour}>
-            Support
-          </Link>
-          .
+          shows your plan and your robot driver subscriptions: upgrade there, or choose{' '}
+          <strong>Update Payment Info</strong> to change your card, change or cancel your plan. Buy extra dial time from
+          the dial time panel on your dashboard.
         </p>
       ),
     },

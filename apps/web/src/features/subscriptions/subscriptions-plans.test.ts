@@ -7,6 +7,10 @@ import {
   planAmount,
   planBilling,
   planButtonState,
+  planCards,
+  planFeatures,
+  planPriceView,
+  planTierIndex,
   sortPlansByFirstPrice,
 } from './subscriptions-plans';
 
@@ -110,5 +114,99 @@ describe('planButtonState', () => {
     const state = planButtonState(plan, current);
     expect(state.label).toBe(label);
     expect(state.disabled).toBe(disabled);
+  });
+});
+
+describe('planFeatures', () => {
+  it.each([
+    ['Robot Manager;Infinite dial time', ['Robot Manager', 'Infinite dial time']],
+    [' a ; ;b;', ['a', 'b']],
+    ['', []],
+    [undefined, []],
+  ])('%j', (features, list) => {
+    expect(planFeatures({ BOW_FEATURES: features })).toEqual(list);
+  });
+});
+
+describe('planTierIndex', () => {
+  it.each([
+    ['Pro Subscription', {}, 2],
+    ['Standard Subscription', {}, 1],
+    ['Lite Subscription', {}, 0],
+    ['Team plan', { BOW_TIER: 'Standard Subscription' }, 1],
+    ['Pro Subscription', { BOW_TIER: 'Lite Subscription' }, 0],
+    ['Team plan', {}, -1],
+  ])('%s with %j is %i', (name, metadata, index) => {
+    expect(planTierIndex({ name, metadata })).toBe(index);
+  });
+});
+
+describe('planCards', () => {
+  const product = (name: string, tier: string | undefined, ...prices: PaymentPrice[]) => ({
+    id: name,
+    name,
+    description: '',
+    metadata: { BOW_SORTING: 'subscription', ...(tier ? { BOW_TIER: tier } : {}), BOW_FEATURES: 'x;y' },
+    prices,
+  });
+  const monthly = (id: string, amount: number, currency: 'gbp' | 'usd' = 'gbp') =>
+    price(id, amount, { currency, recurring: { interval: 'month', interval_count: 1 } });
+  const products = [
+    product(
+      'Pro Subscription',
+      'Pro Subscription',
+      monthly('pro_usd', 100, 'usd'),
+      monthly('pro_m', 4900),
+      price('pro_y', 49000),
+    ),
+    { id: 'nao', name: 'Nao driver', description: '', metadata: { BOW_SORTING: 'driver' }, prices: [price('n', 9900)] },
+    product('Standard Subscription', undefined, monthly('std_m', 1500), price('std_y', 15000)),
+    product('Lite Subscription', 'Lite Subscription', monthly('lite', 0)),
+  ];
+
+  it('keeps the subscription products, GBP prices only, sorted by their first price', () => {
+    const cards = planCards(products);
+    expect(cards.map((c) => c.product.name)).toEqual([
+      'Lite Subscription',
+      'Standard Subscription',
+      'Pro Subscription',
+    ]);
+    expect(cards[2]?.prices.map((p) => p.id)).toEqual(['pro_m', 'pro_y']);
+  });
+
+  it.each([
+    ['Lite Subscription', 0, false, 'Includes the following...', false],
+    ['Standard Subscription', 1, true, 'Includes the following...', true],
+    ['Pro Subscription', 2, false, 'Everything in standard, plus...', true],
+  ] as const)('%s: tier %i, popular %s, "%s", toggle %s', (name, index, popular, intro, toggle) => {
+    const card = planCards(products).find((c) => c.product.name === name);
+    expect(card).toMatchObject({ tierIndex: index, popular, intro, features: ['x', 'y'] });
+    expect(card?.billing).toEqual({ hasToggle: toggle, initial: 'annually' });
+  });
+});
+
+describe('planPriceView', () => {
+  const m = price('m', 1500, { recurring: { interval: 'month', interval_count: 1 } });
+  const y = price('y', 15000);
+  it.each([
+    ['annually', [m, y], 'y', '£150.00', '/year', '£12.50'],
+    ['monthly', [m, y], 'm', '£15.00', '/month', undefined],
+    [
+      'annually, monthly price only',
+      [price('lite', 0, { recurring: { interval: 'month', interval_count: 1 } })],
+      'lite',
+      '£0',
+      '/month',
+      undefined,
+    ],
+    ['monthly, yearly price only', [y], 'y', '£150.00', '/year', '£12.50'],
+    ['annually, a zero yearly price', [price('z', 0)], 'z', '£0', '/year', '£0'],
+    ['no price', [], undefined, '£0', '/month', undefined],
+  ] as const)('%s', (billing, prices, id, amount, period, perMonth) => {
+    const view = planPriceView(prices, billing.startsWith('monthly') ? 'monthly' : 'annually');
+    expect(view.price?.id).toBe(id);
+    expect(view.amount).toBe(amount);
+    expect(view.period).toBe(period);
+    expect(view.monthlyEquivalent).toBe(perMonth);
   });
 });

@@ -1,4 +1,11 @@
-import { majorAmount, type PaymentPrice } from '@portal/contract';
+import {
+  currencySymbol,
+  majorAmount,
+  type PaymentPrice,
+  type PaymentProduct,
+  ProductSorting,
+  tierIndex,
+} from '@portal/contract';
 
 /**
  * The plan cards of the Subscription Manager (spec/001 §2 and §9): which price is monthly and which
@@ -82,4 +89,100 @@ export function planButtonState(planIndex: number, currentIndex: number): PlanBu
   const kind: PlanButtonKind =
     planIndex === currentIndex ? 'current' : planIndex < currentIndex ? 'unavailable' : 'upgrade';
   return { kind, label: PLAN_BUTTON_LABELS[kind], disabled: kind !== 'upgrade' };
+}
+
+// ---- the cards ------------------------------------------------------------------------------
+
+export const PLAN_TEXT = {
+  mostPopular: 'Most Popular',
+  proIntro: 'Everything in standard, plus...',
+  otherIntro: 'Includes the following...',
+  monthly: 'Monthly',
+  annually: 'Annually',
+  perUserPerMonth: 'per user per month',
+} as const;
+
+type PlanProduct = Pick<PaymentProduct, 'id' | 'name' | 'description' | 'metadata' | 'prices'>;
+
+export interface PlanCardModel<P extends PlanProduct = PlanProduct> {
+  product: P;
+  /** GBP prices only */
+  prices: PaymentPrice[];
+  /** Lite 0, Standard 1, Pro 2; -1 for a plan that names no tier */
+  tierIndex: number;
+  popular: boolean;
+  intro: string;
+  features: string[];
+  billing: { hasToggle: boolean; initial: Billing };
+}
+
+/** BOW_FEATURES: semicolon-separated, blanks dropped. */
+export function planFeatures(metadata: { BOW_FEATURES?: string | undefined } | undefined): string[] {
+  return (metadata?.BOW_FEATURES ?? '')
+    .split(';')
+    .map((f) => f.trim())
+    .filter(Boolean);
+}
+
+/** The tier a plan sells: its BOW_TIER metadata when set, else its name ("Pro Subscription"). */
+export function planTierIndex(plan: Pick<PaymentProduct, 'name' | 'metadata'>): number {
+  const byMeta = tierIndex(plan.metadata?.BOW_TIER);
+  return byMeta >= 0 ? byMeta : tierIndex(plan.name);
+}
+
+/**
+ * The plan cards of the Subscription Manager: the catalogue's subscription products with their GBP
+ * prices, sorted by the first price; Standard is "Most Popular"; Pro builds on Standard.
+ */
+export function planCards<P extends PlanProduct>(products: readonly P[]): PlanCardModel<P>[] {
+  const plans = products
+    .filter((p) => p.metadata?.BOW_SORTING === ProductSorting.Subscription)
+    .map((product) => ({ product, prices: gbpOnly(product.prices) }));
+  return sortPlansByFirstPrice(plans).map(({ product, prices }) => {
+    const index = planTierIndex(product);
+    return {
+      product,
+      prices,
+      tierIndex: index,
+      popular: index === 1,
+      intro: index === 2 ? PLAN_TEXT.proIntro : PLAN_TEXT.otherIntro,
+      features: planFeatures(product.metadata),
+      billing: planBilling(product.name),
+    };
+  });
+}
+
+export interface PlanPriceView<P> {
+  /** the price a click buys; undefined when the plan has none */
+  price: P | undefined;
+  /** "£150.00", "£15.00" or "£0" */
+  amount: string;
+  /** "/year" or "/month" */
+  period: '/year' | '/month';
+  /** an annual price's monthly equivalent: "£12.50" (yearly / 12, two decimals) */
+  monthlyEquivalent?: string;
+}
+
+/**
+ * What a card shows for the chosen billing: the yearly total and its monthly equivalent per user
+ * per month, or the monthly price. A plan without the chosen kind of price shows the other.
+ */
+export function planPriceView<P extends PriceLike>(prices: readonly P[], billing: Billing): PlanPriceView<P> {
+  const { monthly, yearly } = pairPlanPrices(prices);
+  const annual = billing === 'annually' ? yearly : monthly ? undefined : yearly;
+  if (annual) {
+    const symbol = currencySymbol(annual.currency);
+    return {
+      price: annual,
+      amount: `${symbol}${planAmount(annual.unit_amount)}`,
+      period: '/year',
+      monthlyEquivalent: `${symbol}${monthlyEquivalent(annual.unit_amount)}`,
+    };
+  }
+  const price = monthly;
+  return {
+    price,
+    amount: `${currencySymbol(price?.currency)}${planAmount(price?.unit_amount ?? 0)}`,
+    period: '/month',
+  };
 }

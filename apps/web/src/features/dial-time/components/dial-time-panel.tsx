@@ -2,13 +2,13 @@ import { isClientError } from '@portal/client';
 import { canPurchaseTime, type DialSummary } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { ArrowRightIcon, InfinityIcon, SparklesIcon, TriangleAlertIcon } from 'lucide-react';
-import type * as React from 'react';
 import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useUserTime } from '@/lib/user-time';
 import { DIAL_PANEL_TEXT, dialPanelState } from '../dial-time-panel-state';
 import { formatPercent } from '../dial-time-pie';
 import { dialTimeTier } from '../dial-time-tier';
+import { BuyMoreTime } from './dial-time-buy-more-time';
 import { POOL_STYLE, type Pool, PoolPie } from './dial-time-pie';
 
 const minutes = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'minute' : 'minutes'}`;
@@ -36,9 +36,7 @@ function PoolFigure({ pool, summary }: { pool: Pool; summary: DialSummary }) {
 function UpgradeBox() {
   return (
     <Link
-      // Through the catch-all until the Subscription Manager route exists; the URL is the same.
-      to="/dashboard/$"
-      params={{ _splat: 'subscriptions/manage' }}
+      to="/dashboard/subscriptions/manage"
       className="flex flex-col gap-1 rounded-lg border border-primary/30 bg-primary/5 p-4 transition-colors hover:bg-primary/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
     >
       <span className="flex items-center gap-2 font-semibold text-primary">
@@ -56,15 +54,10 @@ function UpgradeBox() {
 export interface DialTimePanelProps {
   email: string;
   userId: string;
-  /**
-   * Where the "Buy More Time" flow (a later issue) plugs in: rendered in the normal state for tiers
-   * that may buy time. Nothing is shown until it is provided.
-   */
-  buyMoreTimeSlot?: React.ReactNode;
 }
 
 /** The dial time panel of spec/001 §2: loading, error, Pro/infinite and normal states. */
-export function DialTimePanel({ email, userId, buyMoreTimeSlot }: DialTimePanelProps) {
+export function DialTimePanel({ email, userId }: DialTimePanelProps) {
   const query = useUserTime(email, userId);
   const tier = dialTimeTier(query.data);
   const state = dialPanelState({
@@ -75,8 +68,8 @@ export function DialTimePanel({ email, userId, buyMoreTimeSlot }: DialTimePanelP
     tier,
     userTime: query.data,
   });
-  // Pro users cannot buy time (spec/001 §6), so the slot stays empty for them.
-  const buyMoreTime = canPurchaseTime(tier) ? buyMoreTimeSlot : undefined;
+  // Pro users cannot buy time (spec/001 §6): no Buy More Time for them.
+  const buyMoreTime = canPurchaseTime(tier);
   const nextAllocationDays = query.data?.days_until_next_allocation ?? 0;
 
   return (
@@ -139,7 +132,7 @@ export function DialTimePanel({ email, userId, buyMoreTimeSlot }: DialTimePanelP
             </div>
             {(state.showUpgrade || buyMoreTime) && (
               <div className="flex flex-col gap-3 md:ml-auto md:max-w-xs">
-                {buyMoreTime}
+                {buyMoreTime && <BuyMoreTime email={email} />}
                 {state.showUpgrade && <UpgradeBox />}
               </div>
             )}

@@ -1,7 +1,7 @@
 import { license, type RobotLicense } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, failedAs } from '@/lib/api-client';
-import { licensesKey } from './robots-get-licenses';
+import { licensesKey } from '@/lib/robot-licenses';
 
 export const REGENERATE_FAILED = 'Failed to regenerate the pairing code';
 

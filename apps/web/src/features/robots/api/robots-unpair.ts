@@ -1,8 +1,8 @@
 import { license, type RobotLicense } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, failedAs } from '@/lib/api-client';
-import { licensesKey } from './robots-get-licenses';
-import { robotsBaseKey } from './robots-get-robots';
+import { licensesKey } from '@/lib/robot-licenses';
+import { robotsBaseKey } from '@/lib/robots';
 
 export const UNPAIR_FAILED = 'Failed to unpair the robot';
 

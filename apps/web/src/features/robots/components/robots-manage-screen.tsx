@@ -19,10 +19,10 @@ import {
 import { LOADER_DELAY_MS } from '@/config/constants';
 import { useDelayedFlag } from '@/hooks/use-delayed-flag';
 import { formatDateGB } from '@/lib/dates';
+import { useLicenses } from '@/lib/robot-licenses';
 import { displayModel, robotImage } from '@/lib/robot-models';
+import { useRobots } from '@/lib/robots';
 import { cn } from '@/lib/utils';
-import { useLicenses } from '../api/robots-get-licenses';
-import { useRobots } from '../api/robots-get-robots';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useUnpair } from '../api/robots-unpair';
 import { findManagedRobot, licensesWithRobot, robotStatusLabel } from '../robots-cards';

@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { useLicenses } from '../api/robots-get-licenses';
-import { useRobots } from '../api/robots-get-robots';
+import { useLicenses } from '@/lib/robot-licenses';
+import { useRobots } from '@/lib/robots';
 import { licensesWithRobot, type RobotCardModel, robotCards } from '../robots-cards';
 
 export type RobotManagerData =

@@ -2,10 +2,10 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { z } from 'zod';
 import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
-import { licensesQueryOptions } from '@/features/robots/api/robots-get-licenses';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { useAuth } from '@/lib/auth';
 import { pageHead } from '@/lib/page-title';
+import { licensesQueryOptions } from '@/lib/robot-licenses';
 import { userTimeQueryOptions } from '@/lib/user-time';
 
 const searchSchema = z.object({

@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { licensesQueryOptions } from '@/features/robots/api/robots-get-licenses';
 import { RobotManageScreen } from '@/features/robots/components/robots-manage-screen';
 import { useAuth } from '@/lib/auth';
 import { pageHead } from '@/lib/page-title';
+import { licensesQueryOptions } from '@/lib/robot-licenses';
 
 export const Route = createFileRoute('/_authenticated/dashboard/robot/manager/$robotID')({
   head: () => pageHead('Manage Robot'),

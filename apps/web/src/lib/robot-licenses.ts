@@ -2,7 +2,7 @@ import { isClientError } from '@portal/client';
 import { license, type UserLicenses } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Freshness } from '@/config/constants';
-import { apiClient, failedAs } from '@/lib/api-client';
+import { apiClient, failedAs } from './api-client';
 
 export const LICENSES_FAILED = 'Failed to fetch licenses';
 

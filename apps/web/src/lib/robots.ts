@@ -1,7 +1,7 @@
 import { type Robot, robots as robotsService } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Freshness } from '@/config/constants';
-import { apiClient, failedAs } from '@/lib/api-client';
+import { apiClient, failedAs } from './api-client';
 
 export type RobotsKind = 'paired' | 'shared';
 

@@ -1,0 +1,158 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readCart, resetCartStore } from '@/lib/cart-store';
+import { redirectBrowser } from '@/lib/redirect';
+import { storeSession } from '@/lib/session';
+import { cartLine, seedCart } from '@/test/cart-fixtures';
+import { failure, fakeServer, never, OK, tokenPair, user } from '@/test/fake-server';
+import { renderScreen, settle } from '@/test/render-screen';
+import { CATALOGUE, planSubscription } from '@/test/subscription-fixtures';
+import { DialTimePanel } from './dial-time-panel';
+
+vi.mock('@/lib/redirect', () => ({ redirectBrowser: vi.fn() }));
+
+const EMAIL = 'ada@example.com';
+const CHECKOUT_URL = 'https://checkout.example.test/pay/cs_9';
+type Tier = 'Lite Subscription' | 'Standard Subscription' | 'Pro Subscription';
+type Answer = { status?: number; json: unknown };
+
+function serve(tier: Tier, overrides: Record<string, () => Answer | Promise<Answer>> = {}) {
+  return fakeServer({
+    CHECK_REMAINING_TIME: () => ({
+      json: {
+        error: OK,
+        user_time: {
+          total_perishable_time: 600,
+          used_perishable_time: 100,
+          total_durable_time: 60,
+          used_durable_time: 0,
+          has_infinite_time: tier === 'Pro Subscription',
+          subscription_type: tier,
+        },
+      },
+    }),
+    GetActiveUserSubscription: () => ({
+      json: {
+        error: OK,
+        user_subscriptions: tier === 'Lite Subscription' ? [] : [planSubscription(tier)],
+        overrideReason: 99,
+      },
+    }),
+    GetProducts: () => ({ json: { error: OK, products: CATALOGUE } }),
+    HandlePurchase: () => ({
+      json: { error: OK, session: { session_id: 'cs_9', session_url: CHECKOUT_URL, amount: 1200, currency: 'gbp' } },
+    }),
+    ...overrides,
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  storeSession(tokenPair(), user(), true);
+  resetCartStore();
+  vi.mocked(redirectBrowser).mockClear();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  resetCartStore();
+});
+
+async function render() {
+  await renderScreen(<DialTimePanel email={EMAIL} userId="u-1" />);
+  await settle();
+}
+
+async function openDialog() {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Buy More Time' }));
+  });
+  await settle();
+  return screen.getByRole('dialog', { name: 'Buy More Time' });
+}
+
+const goToCheckout = () =>
+  screen.getByRole('button', { name: /^(Go to Checkout|Processing\.\.\.)$/ }) as HTMLButtonElement;
+
+describe('Buy More Time (spec/001 §2, §9)', () => {
+  it.each([
+    ['Lite', 'Lite Subscription', ['60 dial minutes£12.00', '300 dial minutes£50.00'], true],
+    ['Standard', 'Standard Subscription', ['60 dial minutes£10.00', '300 dial minutes£40.00'], false],
+  ] as const)('a %s user sees the packages at the tier price', async (_name, tier, packages, upgrade) => {
+    serve(tier);
+    await render();
+    const upgradeLink = screen.queryByRole('link', { name: /Upgrade to Pro/ });
+    expect(Boolean(upgradeLink)).toBe(upgrade);
+    if (upgradeLink) expect(upgradeLink.getAttribute('href')).toBe('/dashboard/subscriptions/manage');
+    const dialog = await openDialog();
+    expect(
+      within(dialog)
+        .getAllByTestId('time-package')
+        .map((p) => p.textContent),
+    ).toEqual(packages);
+    expect((within(dialog).getAllByRole('radio')[0] as HTMLElement).getAttribute('aria-checked')).toBe('true');
+  });
+
+  it('is not offered to Pro users, who have infinite time', async () => {
+    serve('Pro Subscription');
+    await render();
+    expect(screen.getByText('You have infinite dial time with your Pro subscription.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Buy More Time' })).toBeNull();
+  });
+
+  it('shows "Loading products..." while the catalogue loads', async () => {
+    serve('Lite Subscription', { GetProducts: never });
+    await render();
+    const dialog = await openDialog();
+    expect(within(dialog).getByText('Loading products...')).toBeTruthy();
+    expect(goToCheckout().disabled).toBe(true);
+  });
+
+  it('shows the tier error when the tier cannot be determined', async () => {
+    serve('Lite Subscription', { GetActiveUserSubscription: () => ({ status: 500, json: failure(1, 'down') }) });
+    await render();
+    const dialog = await openDialog();
+    expect(within(dialog).getByText('Error: Unable to determine subscription tier.')).toBeTruthy();
+    expect(within(dialog).queryAllByTestId('time-package')).toEqual([]);
+    expect(goToCheckout().disabled).toBe(true);
+  });
+
+  it('Go to Checkout replaces the cart with the chosen package, creates the session and redirects', async () => {
+    seedCart([cartLine('Nao', 2), cartLine('Pepper')]);
+    const server = serve('Lite Subscription');
+    await render();
+    const dialog = await openDialog();
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('radio', { name: /300 dial minutes/ }));
+    });
+    await act(async () => {
+      fireEvent.click(goToCheckout());
+    });
+    expect(readCart().map((i) => [i.id, i.selected_price_id, i.quantity])).toEqual([
+      ['prod_time_300', 'price_time_300_lite', 1],
+    ]);
+    expect(goToCheckout().disabled).toBe(true);
+    await settle();
+    expect(server.calls.find((c) => c.action === 'HandlePurchase')?.body.session).toMatchObject({
+      products: [{ id: 'prod_time_300', selected_price_id: 'price_time_300_lite', quantity: 1 }],
+    });
+    expect(redirectBrowser).toHaveBeenCalledWith(CHECKOUT_URL);
+  });
+
+  it('disables Go to Checkout for 1 s after a click, even when the session fails', async () => {
+    serve('Standard Subscription', { HandlePurchase: () => ({ status: 500, json: failure(1, 'down') }) });
+    await render();
+    await openDialog();
+    await act(async () => {
+      fireEvent.click(goToCheckout());
+    });
+    await settle();
+    expect(screen.getByText('Failed to create checkout session. Please try again.')).toBeTruthy();
+    expect(goToCheckout().disabled).toBe(true);
+    await settle(999);
+    expect(goToCheckout().disabled).toBe(true);
+    await settle(1);
+    expect(goToCheckout().disabled).toBe(false);
+    expect(redirectBrowser).not.toHaveBeenCalled();
+  });
+});
