@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { operator } from '@portal/contract';
-import { CARDS, expectSandboxPage, fillBilling, payWith } from '../commerce/commerce-helpers';
+import { CARDS, cartWidget, expectSandboxPage, fillBilling, payWith } from '../commerce/commerce-helpers';
 import { expect } from '../fixtures';
 import { operatorClient } from '../robots/robots-helpers';
 
@@ -37,7 +37,10 @@ export async function planButtons(page: Page): Promise<[string, boolean][]> {
   return out;
 }
 
-/** Pays the sandbox checkout the browser is on with the test card that succeeds, and waits for Payment Successful. */
+/**
+ * Pays the sandbox checkout the browser is on with the test card that succeeds, and waits for
+ * Payment Successful to have emptied the cart (a next purchase must not carry these lines).
+ */
 export async function paySandboxCheckout(page: Page) {
   await expect(page).toHaveURL(/\/sandbox\/checkout\/[^/]+$/);
   await expectSandboxPage(page);
@@ -45,6 +48,9 @@ export async function paySandboxCheckout(page: Page) {
   await payWith(page, CARDS.success);
   await expect(page).toHaveURL(/\/dashboard\/cart\/success\?session_id=/);
   await expect(page.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeVisible();
+  await expect(page.getByTestId('purchased-line').first()).toBeVisible();
+  await expect(cartWidget(page)).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('cart'))).toBeNull();
 }
 
 /** The Robot Driver Subscriptions table and its rows. */
