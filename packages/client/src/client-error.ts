@@ -2,6 +2,10 @@ import { type ErrorKind, type ErrorObject, errorKindOf } from '@portal/contract'
 
 /** The spec's internal message for a call made without a session (spec/000 §6, spec/001 §6). */
 export const MISSING_AUTH = 'Missing required authentication';
+/** The spec's message when no session is stored at all (spec/000 §8 internal messages). */
+export const NO_ACCESS_TOKEN = 'No access token found';
+/** The spec's message when a refresh answered without a token pair (spec/000 §4). */
+export const NO_ACCESS_TOKEN_IN_RESPONSE = 'No access token in response';
 /** The spec's message when the server could not be reached (spec/000 §5, §8). */
 export const NO_RESPONSE = 'No response received from server';
 

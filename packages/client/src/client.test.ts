@@ -350,8 +350,18 @@ describe('refreshingTokens', () => {
 
   it('without a session there is nothing to refresh', async () => {
     const s = setup(undefined, () => ({ body: {} }));
-    expect((await failure(s.tokens.access())).kind).toBe('unauthenticated');
+    const err = await failure(s.tokens.access());
+    expect([err.kind, err.message]).toEqual(['unauthenticated', 'No access token found']);
     expect(s.posts).toEqual([]);
+  });
+
+  it('a refresh answered without a token pair ends the session: "No access token in response"', async () => {
+    const s = setup({ access_token: jwt(NOW_S - 1), refresh_token: jwt(NOW_S + 86_400) }, () => ({
+      body: { valid: true, error: OK },
+    }));
+    const err = await failure(s.tokens.access());
+    expect([err.kind, err.message]).toEqual(['unauthenticated', 'No access token in response']);
+    expect(s.ended()).toBe(1);
   });
 
   it('after a refusal of a live token, another holder’s newer token is used instead of spending the refresh token', async () => {

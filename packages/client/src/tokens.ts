@@ -8,7 +8,7 @@ import {
 } from '@portal/contract';
 import { decodeJwt } from 'jose';
 import type { Client, Tokens } from './client.ts';
-import { ClientError, MISSING_AUTH } from './client-error.ts';
+import { ClientError, MISSING_AUTH, NO_ACCESS_TOKEN, NO_ACCESS_TOKEN_IN_RESPONSE } from './client-error.ts';
 
 /** The `exp` claim of a JWT, read without verifying it (the server verifies). */
 export function tokenExpiry(token: string | undefined | null): number | undefined {
@@ -107,7 +107,10 @@ export function refreshingTokens({ client, store, nowMs = Date.now, exclusive }:
         } catch (err) {
           if (err instanceof ClientError && (err.kind === 'network' || err.kind === 'server')) throw err;
           await store.end();
-          throw missing();
+          // An answer without a token pair ends the session as a refusal does.
+          throw missing(
+            err instanceof ClientError && err.kind === 'invalid_response' ? NO_ACCESS_TOKEN_IN_RESPONSE : MISSING_AUTH,
+          );
         }
         await store.write(pair);
         return pair.access_token;
@@ -122,7 +125,7 @@ export function refreshingTokens({ client, store, nowMs = Date.now, exclusive }:
   return {
     async access() {
       const current = await store.read();
-      if (!current?.access_token && !current?.refresh_token) throw missing();
+      if (!current?.access_token && !current?.refresh_token) throw missing(NO_ACCESS_TOKEN);
       if (current.access_token && !accessTokenExpired(current.access_token, nowS(), current.received_at))
         return current.access_token;
       return rotate(current.access_token ?? undefined);

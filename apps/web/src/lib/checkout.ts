@@ -21,7 +21,14 @@ export function checkoutReturnUrls(origin: string): { success_url: string; cance
   return { success_url: `${origin}/dashboard/cart/success`, cancel_url: `${origin}/dashboard/cart/cancel` };
 }
 
-class NoSessionUrl extends Error {}
+/** spec/001 §8's thrown message for a purchase that gave no session to go to. */
+export const PAYMENT_SESSION_FAILED = 'Failed to create payment intent session';
+
+class NoSessionUrl extends Error {
+  constructor() {
+    super(PAYMENT_SESSION_FAILED);
+  }
+}
 
 /** Creates a checkout session for the cart's lines and answers where to send the browser. */
 export async function createCheckoutSession(

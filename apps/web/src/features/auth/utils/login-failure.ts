@@ -31,12 +31,15 @@ const NOTICES = {
  * message", so the code decides and the message is matched only as the spec's fallback, for
  * answers that carry no code. It is the one place in the app that reads a message.
  */
+/** The server's message of code 26, matched when an answer carries no code. */
+const EMAIL_EXISTS_MESSAGE = 'User email already exists';
+
 export function classifyLoginError(code: number | undefined, message: string | undefined): Notice {
   if (code === ErrorCodes.EMAIL_EXISTS.code) return NOTICES.exists;
   if (code === ErrorCodes.EMAIL_NOT_VERIFIED.code) return NOTICES.unverified;
   if (code === ErrorCodes.ACCOUNT_LOCKED.code) return NOTICES.locked;
   const m = (message ?? '').toLowerCase();
-  if (m.includes('user email already exists')) return NOTICES.exists;
+  if (m.includes(EMAIL_EXISTS_MESSAGE.toLowerCase())) return NOTICES.exists;
   if (['validate your email', 'verification', 'verify your account', 'email_not_verified'].some((s) => m.includes(s)))
     return NOTICES.unverified;
   if (m.includes('locked') || m.includes('too many attempts')) return NOTICES.locked;
