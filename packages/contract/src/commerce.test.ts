@@ -48,7 +48,11 @@ describe('the spec/001 services', () => {
     ['robots', '/api/robots', ['GetRobots', 'REGISTERSIM', 'UPDATEROBOT', 'UNREGISTER', 'UPDATEMODALITIES']],
     ['assets', '/api/assets', ['GetAll', 'GetDownload']],
     ['flexibleLicense', '/api/flexible_license', ['GetSlots', 'UpdateSlots', 'ClearSlots']],
-    ['operator', '/api/operator', ['GrantSubscription', 'SetSlotAmount']],
+    [
+      'operator',
+      '/api/operator',
+      ['GrantSubscription', 'SetSlotAmount', 'ListPayments', 'RefundPayment', 'RunLifecycle', 'EndSubscriptionPeriod'],
+    ],
   ] as const)('%s at %s has every action, bearer-authenticated, answering the error object', (name, path, actions) => {
     const svc = services[name];
     expect(svc.path).toBe(path);
@@ -115,13 +119,11 @@ describe('HandlePurchase', () => {
     expect(res.session?.session_id).toBe('cs_1');
   });
 
-  it('leaves the subscription actions planned until the subscriptions issue builds them', () => {
+  it('has every payment action live, the subscription actions included', () => {
     const planned = Object.entries(payment.actions)
       .filter(([, def]) => def.status === 'planned')
       .map(([name]) => name);
-    expect(planned.sort()).toEqual(
-      ['CreateBillingPortalSession', 'GetActiveUserSubscription', 'GetSubscription', 'ListSubscriptions'].sort(),
-    );
+    expect(planned).toEqual([]);
     expect(payment.status).toBe('live');
     expect(payment.actions.HandlePurchase.status).toBe('live');
   });
@@ -219,10 +221,11 @@ describe('flexible slots', () => {
     );
   });
 
-  it('answers user_slots and user_slot_amount', () => {
+  it('answers user_slots, user_slot_amount and the approved robot ids', () => {
     expect(flexibleLicense.actions.GetSlots.response.parse({ error: OK })).toEqual({
       user_slots: [],
       user_slot_amount: 0,
+      approved_robot_ids: [],
       error: OK,
     });
   });

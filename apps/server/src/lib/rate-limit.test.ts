@@ -55,8 +55,9 @@ describe('rate-limit windows', () => {
   it('closing the app stops the pruning', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
+      // The pruning and the subscriptions' lifecycle job (docs/decisions/019).
       const t = await testApp(database);
-      expect(vi.getTimerCount()).toBe(1);
+      expect(vi.getTimerCount()).toBe(2);
       await t.app.close();
       expect(vi.getTimerCount()).toBe(0);
     } finally {
