@@ -1,16 +1,15 @@
-import { createHmac } from 'node:crypto';
 import { ApiError, type Currency, formatPrice } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BillingDetails } from '../../db/tables/payment.ts';
-import { deriveKey, safeEqual } from '../../lib/keys.ts';
 import { escapeHtml } from '../../lib/mailer.ts';
 import type { RouteOptions, Services } from '../../services.ts';
 import { driverEnd } from '../subscriptions/subscriptions.repository.ts';
 import { billingLines } from './billing.service.ts';
 import { isFreePlan } from './catalogue.ts';
 import type { PaymentRow } from './payment.repository.ts';
-import { luhn, page, safeOrigin } from './sandbox.routes.ts';
+import { luhn, page } from './sandbox.routes.ts';
+import { type Form, sandboxForms } from './sandbox-forms.ts';
 
 /**
  * The sandbox's billing page (docs/decisions/020): what Stripe's customer portal is in Stripe mode.
@@ -39,8 +38,6 @@ const DETAIL_FIELDS = [
   ['postcode', 'Postcode', 'postal-code', true],
   ['country', 'Country', 'country-name', true],
 ] as const;
-
-type Form = Record<string, string>;
 
 /** en-GB date, as the portal shows dates. */
 const day = (d: Date) =>
@@ -243,18 +240,8 @@ ${billed.length ? `<p>Billed to:<br>${billed.map(escapeHtml).join('<br>')}</p>` 
 
 async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: RouteOptions): Promise<void> {
   const { billing } = services;
-  const key = deriveKey(config.JWT_SECRET, 'sandbox-billing-form');
-  const formToken = (id: string) => createHmac('sha256', key).update(id).digest('base64url');
-  const publicOrigin = new URL(config.PUBLIC_URL).origin;
+  const { formToken, html, fromOurOrigin, tokenMatches } = sandboxForms(app, config, 'sandbox-billing-form');
 
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 16 * 1024 },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
-
-  const html = (reply: FastifyReply, status: number, body: string) =>
-    reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
   const gone = (reply: FastifyReply) =>
     html(
       reply,
@@ -311,9 +298,7 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
 
   /** The portal session of a post: ours by origin and token, else an answer has been sent. */
   async function posted(request: Req, reply: FastifyReply) {
-    const origin =
-      request.headers.origin ?? (request.headers.referer ? safeOrigin(request.headers.referer) : undefined);
-    if (!origin || ![publicOrigin, `${request.protocol}://${request.host}`].includes(origin)) {
+    if (!fromOurOrigin(request)) {
       html(
         reply,
         403,
@@ -327,7 +312,7 @@ async function sandboxBillingRoutes(app: FastifyInstance, { config, services }: 
       return undefined;
     }
     const body = (request.body ?? {}) as Form;
-    if (typeof body.token !== 'string' || !safeEqual(body.token, formToken(session.id))) {
+    if (!tokenMatches(body, session.id)) {
       html(
         reply,
         403,

@@ -1,13 +1,12 @@
-import { createHmac } from 'node:crypto';
 import { formatPrice } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BillingDetails } from '../../db/tables/payment.ts';
-import { deriveKey, safeEqual } from '../../lib/keys.ts';
 import { escapeHtml } from '../../lib/mailer.ts';
 import type { RouteOptions } from '../../services.ts';
 import { withSessionId } from './payment.provider.ts';
 import type { CheckoutSessionRow } from './payment.repository.ts';
+import { type Form, sandboxForms } from './sandbox-forms.ts';
 
 /**
  * The sandbox's hosted checkout (docs/decisions/017): served by this server, outside /api, to a
@@ -35,8 +34,6 @@ const FIELDS = [
   ['postcode', 'Postcode', 'postal-code'],
   ['country', 'Country', 'country-name'],
 ] as const;
-
-type Form = Record<string, string>;
 
 export function luhn(digits: string): boolean {
   let sum = 0;
@@ -147,29 +144,14 @@ function closedPage(s: CheckoutSessionRow): string {
 
 async function sandboxRoutes(app: FastifyInstance, { config, services }: RouteOptions): Promise<void> {
   const { payments } = services;
-  const key = deriveKey(config.JWT_SECRET, 'sandbox-checkout-form');
-  const formToken = (sessionId: string) => createHmac('sha256', key).update(sessionId).digest('base64url');
-  const publicOrigin = new URL(config.PUBLIC_URL).origin;
-
-  // Only this plugin reads form posts; the API stays JSON.
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 16 * 1024 },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
-
-  const html = (reply: FastifyReply, status: number, body: string) =>
-    reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  const { formToken, html, fromOurOrigin, tokenMatches } = sandboxForms(app, config, 'sandbox-checkout-form');
 
   const notFound = (reply: FastifyReply) =>
     html(reply, 404, page('Not found', '<h1>No such checkout</h1><p>This checkout does not exist.</p>'));
 
   /** The session of an open post: ours by origin and token, else an answer has been sent. */
   async function postedSession(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
-    const own = [publicOrigin, `${request.protocol}://${request.host}`];
-    const origin =
-      request.headers.origin ?? (request.headers.referer ? safeOrigin(request.headers.referer) : undefined);
-    if (!origin || !own.includes(origin)) {
+    if (!fromOurOrigin(request)) {
       html(reply, 403, page('Refused', '<h1>Refused</h1><p>This form can only be sent from the checkout page.</p>'));
       return undefined;
     }
@@ -179,7 +161,7 @@ async function sandboxRoutes(app: FastifyInstance, { config, services }: RouteOp
       return undefined;
     }
     const body = (request.body ?? {}) as Form;
-    if (typeof body.token !== 'string' || !safeEqual(body.token, formToken(session.id))) {
+    if (!tokenMatches(body, session.id)) {
       html(reply, 403, page('Refused', '<h1>Refused</h1><p>This form has expired; open the checkout again.</p>'));
       return undefined;
     }
@@ -232,14 +214,6 @@ async function sandboxRoutes(app: FastifyInstance, { config, services }: RouteOp
     await payments.expire(posted.session.id);
     return reply.redirect(posted.session.cancelUrl, 303);
   });
-}
-
-export function safeOrigin(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }
 
 export const sandboxPlugin = fp(sandboxRoutes, {
