@@ -152,7 +152,7 @@ interface Options {
 
 interface Fixtures {
   /** fails the test on any console error or uncaught page error */
-  consoleGuard: void;
+  consoleGuard: undefined;
   /** a verified user of the test's own, registered on the test's server through the API */
   account: Account;
   /**
@@ -168,7 +168,7 @@ export const test = base.extend<Fixtures & Options>({
   consoleGuard: [
     async ({ page }, use) => {
       const errors = guardConsole(page);
-      await use();
+      await use(undefined);
       expect(errors(), 'console errors during the test').toEqual([]);
     },
     { auto: true },
