@@ -1,7 +1,9 @@
 import { license, payment, time } from '@portal/contract';
 import { expect } from 'vitest';
-import { as, type SignedIn } from '../../test/fixtures.ts';
-import type { TestApp } from '../../test/harness.ts';
+import { as, closeApp, driverAsset, roboticsConfig, type SignedIn } from '../../test/fixtures.ts';
+import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
+import { loadCatalogue } from './catalogue.ts';
+import { startStripeStandIn } from './stripe-stand-in.ts';
 
 /** Shared by the payment tests: a cart, a checkout, the sandbox's form posts. */
 
@@ -92,4 +94,38 @@ export async function robotLicensesOf(t: TestApp, user: SignedIn) {
 export async function durableMinutes(t: TestApp, user: SignedIn): Promise<number> {
   const res = await as(t, user, time)('CHECK_REMAINING_TIME', {});
   return (res.body as unknown as { user_time: { total_durable_time: number } }).user_time.total_durable_time;
+}
+
+/**
+ * A portal in Stripe mode on a fresh database, its Stripe SDK pointed at a local stand-in of
+ * Stripe's API (docs/decisions/017), with the driver assets of `models`. `close` ends all three.
+ */
+export async function startStripeApp(webhookSecret: string, models: readonly string[]) {
+  const standIn = await startStripeStandIn(loadCatalogue());
+  const database = await freshDatabase();
+  const t = await testApp(
+    database,
+    roboticsConfig({
+      STRIPE_SECRET_KEY: 'sk_test_standin0123456789',
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_BASE: standIn.url,
+    }),
+  );
+  for (const model of models) await driverAsset(t, model);
+  return {
+    standIn,
+    database,
+    t,
+    /** Stripe's price id of a catalogue price (its lookup key). */
+    priceId(lookupKey: string): string {
+      const price = [...standIn.prices.values()].find((p) => p.lookup_key === lookupKey);
+      if (!price) throw new Error(`no stand-in price ${lookupKey}`);
+      return price.id as string;
+    },
+    async close() {
+      await closeApp(t);
+      await database.close();
+      await standIn.close();
+    },
+  };
 }

@@ -3,12 +3,11 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli.ts';
-import type { Database } from '../../db/client.ts';
 import { paymentCustomers } from '../../db/schema.ts';
-import { as, closeApp, driverAsset, expectFieldError, roboticsConfig, signIn } from '../../test/fixtures.ts';
-import { freshDatabase, type TestApp, testApp, testConfig } from '../../test/harness.ts';
+import { as, expectFieldError, signIn } from '../../test/fixtures.ts';
+import { type TestApp, testConfig } from '../../test/harness.ts';
 import { loadCatalogue } from './catalogue.ts';
-import { checkout, durableMinutes, line, robotLicensesOf, SUCCESS } from './payment.test-helpers.ts';
+import { checkout, durableMinutes, line, robotLicensesOf, SUCCESS, startStripeApp } from './payment.test-helpers.ts';
 import { type StandIn, startStripeStandIn } from './stripe-stand-in.ts';
 
 /**
@@ -19,33 +18,13 @@ const WEBHOOK_SECRET = 'whsec_standinsecret0123456789';
 const signer = new Stripe('sk_test_signer');
 
 let standIn: StandIn;
-let database: Database;
 let t: TestApp;
+let priceId: (lookupKey: string) => string;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  standIn = await startStripeStandIn(loadCatalogue());
-  database = await freshDatabase();
-  t = await testApp(
-    database,
-    roboticsConfig({
-      STRIPE_SECRET_KEY: 'sk_test_standin0123456789',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: standIn.url,
-    }),
-  );
-  await driverAsset(t, 'Pepper');
+  ({ standIn, t, priceId, close } = await startStripeApp(WEBHOOK_SECRET, ['Pepper']));
 });
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
-  await standIn.close();
-});
-
-/** Stripe's price id of a catalogue price (its lookup key). */
-function priceId(lookupKey: string): string {
-  const price = [...standIn.prices.values()].find((p) => p.lookup_key === lookupKey);
-  if (!price) throw new Error(`no stand-in price ${lookupKey}`);
-  return price.id as string;
-}
+afterAll(() => close());
 
 function webhook(event: unknown, signature?: string) {
   const payload = JSON.stringify(event);

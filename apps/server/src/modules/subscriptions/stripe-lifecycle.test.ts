@@ -1,12 +1,10 @@
 import { payment, time, useraction } from '@portal/contract';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client.ts';
-import { as, closeApp, driverAsset, relogin, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
-import { freshDatabase, GOOD_PASSWORD, type TestApp, testApp } from '../../test/harness.ts';
-import { loadCatalogue } from '../payment/catalogue.ts';
-import { checkout, line, PUBLIC, SUCCESS } from '../payment/payment.test-helpers.ts';
-import { type StandIn, startStripeStandIn } from '../payment/stripe-stand-in.ts';
+import { as, relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
+import { GOOD_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { checkout, line, PUBLIC, SUCCESS, startStripeApp } from '../payment/payment.test-helpers.ts';
+import type { StandIn } from '../payment/stripe-stand-in.ts';
 import { DAY_MS, listed, mails, ops, payments, planRow, slotAmount, tierName } from './subscriptions.test-helpers.ts';
 
 /**
@@ -17,35 +15,16 @@ const WEBHOOK_SECRET = 'whsec_lifecycle0123456789';
 const signer = new Stripe('sk_test_signer');
 
 let standIn: StandIn;
-let database: Database;
 let t: TestApp;
+let priceId: (lookupKey: string) => string;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  standIn = await startStripeStandIn(loadCatalogue());
-  database = await freshDatabase();
-  t = await testApp(
-    database,
-    roboticsConfig({
-      STRIPE_SECRET_KEY: 'sk_test_standin0123456789',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: standIn.url,
-    }),
-  );
-  for (const model of ['Pepper', 'Nao', 'Rhino']) await driverAsset(t, model);
+  ({ standIn, t, priceId, close } = await startStripeApp(WEBHOOK_SECRET, ['Pepper', 'Nao', 'Rhino']));
 });
-afterAll(async () => {
-  await closeApp(t);
-  await database.close();
-  await standIn.close();
-});
+afterAll(() => close());
 
 let counter = 0;
 const next = () => ++counter;
-
-function priceId(lookupKey: string): string {
-  const price = [...standIn.prices.values()].find((p) => p.lookup_key === lookupKey);
-  if (!price) throw new Error(`no stand-in price ${lookupKey}`);
-  return price.id as string;
-}
 
 async function webhook(type: string, object: unknown, id = `evt_${type}_${next()}`) {
   const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
