@@ -54,7 +54,7 @@ export const licenseRepository = {
       .update(robotLicenses)
       .set({
         endsAt,
-        durationS: sql`greatest(0, floor(extract(epoch from (${endsAt}::timestamptz - ${robotLicenses.startsAt}))))::int`,
+        durationS: sql`greatest(0, floor(extract(epoch from (${endsAt.toISOString()}::timestamptz - ${robotLicenses.startsAt}))))::int`,
         updatedAt: now,
       })
       .where(eq(robotLicenses.id, id));

@@ -4,6 +4,12 @@ import type { Executor } from '../../db/client.ts';
 import { lifecycleNotices, robotDriverSubscriptions, subscriptions, users } from '../../db/schema.ts';
 import { entitlementOf, inForce } from './subscriptions.rules.ts';
 
+/**
+ * A time as a parameter of a raw SQL fragment. A column comparison maps a Date itself, but a bare
+ * Date in `sql` reaches the driver as it is, which postgres.js refuses (PGlite accepts it).
+ */
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type DriverSubscriptionRow = typeof robotDriverSubscriptions.$inferSelect;
 
@@ -150,7 +156,7 @@ export const subscriptionRepository = {
         and(
           inArray(subscriptions.status, [...LIVE_STATUSES]),
           sql`${subscriptions.stripeId} is not null and ${subscriptions.stripeId} <> ''`,
-          sql`${subscriptions.endsAt} <= ${now}`,
+          sql`${subscriptions.endsAt} <= ${at(now)}`,
         ),
       );
     const drivers = await db
@@ -160,7 +166,7 @@ export const subscriptionRepository = {
         and(
           inArray(robotDriverSubscriptions.status, [...LIVE_STATUSES]),
           ne(robotDriverSubscriptions.stripeId, ''),
-          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${now}`,
+          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${at(now)}`,
         ),
       );
     return [...new Set([...plans, ...drivers].map((r) => r.ref ?? '').filter(Boolean))];
@@ -175,7 +181,7 @@ export const subscriptionRepository = {
         and(
           inArray(subscriptions.status, [...LIVE_STATUSES]),
           or(sql`${subscriptions.stripeId} is null`, eq(subscriptions.stripeId, '')),
-          sql`${subscriptions.endsAt} <= ${now}`,
+          sql`${subscriptions.endsAt} <= ${at(now)}`,
         ),
       );
     const drivers = await db
@@ -185,7 +191,7 @@ export const subscriptionRepository = {
         and(
           inArray(robotDriverSubscriptions.status, [...LIVE_STATUSES]),
           eq(robotDriverSubscriptions.stripeId, ''),
-          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${now}`,
+          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${at(now)}`,
         ),
       );
     return { plans, drivers };
@@ -199,7 +205,7 @@ export const subscriptionRepository = {
       .where(
         and(
           eq(subscriptions.status, 'active'),
-          sql`${subscriptions.endsAt} > ${now} and ${subscriptions.endsAt} <= ${until}`,
+          sql`${subscriptions.endsAt} > ${at(now)} and ${subscriptions.endsAt} <= ${at(until)}`,
         ),
       );
     const drivers = await db
@@ -208,8 +214,8 @@ export const subscriptionRepository = {
       .where(
         and(
           eq(robotDriverSubscriptions.status, 'active'),
-          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) > ${now}`,
-          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${until}`,
+          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) > ${at(now)}`,
+          sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${at(until)}`,
         ),
       );
     return { plans, drivers };
