@@ -30,7 +30,7 @@ function claimedEmail(input: unknown): string | undefined {
 
 /**
  * Authentication in one place: every signed-in action goes through `app.authenticate`, which
- * also refuses a body that names another account's email than the caller's own.
+ * also refuses a body that names another account (an email or a user_id) than the caller's own.
  */
 async function authentication(app: FastifyInstance, opts: SessionsOptions): Promise<void> {
   app.decorate('authenticate', async (request: FastifyRequest, how: 'body' | 'bearer', input: unknown) => {
@@ -44,6 +44,10 @@ async function authentication(app: FastifyInstance, opts: SessionsOptions): Prom
     const email = claimedEmail(input);
     if (email !== undefined && email.trim().toLowerCase() !== caller.email)
       throw new ApiError('FORBIDDEN', 'email: does not match the signed-in account');
+    // The spec's slot and dial-time requests also carry user_id: it names the caller or nobody.
+    const userId = (input as { user_id?: unknown } | undefined)?.user_id;
+    if (typeof userId === 'string' && userId !== '' && userId !== caller.userId)
+      throw new ApiError('FORBIDDEN', 'user_id: does not match the signed-in account');
     return caller;
   });
 }
