@@ -7,7 +7,15 @@ import { afterEach, beforeEach, vi } from 'vitest';
  */
 let logged: unknown[][] = [];
 
+/** Popovers and menus (Radix) measure their trigger; jsdom has no layout to observe. */
+class NoLayoutObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
 beforeEach(() => {
+  vi.stubGlobal('ResizeObserver', NoLayoutObserver);
   logged = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     logged.push(args);
@@ -21,6 +29,7 @@ afterEach(() => {
   const errors = logged;
   logged = [];
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   if (errors.length > 0)
     throw new Error(
       `console.error was called during the test:\n${errors.map((args) => args.map(String).join(' ')).join('\n')}`,

@@ -7,15 +7,6 @@ import { CartWidget } from './cart-widget';
 
 beforeEach(() => {
   vi.useFakeTimers();
-  // The popover measures its trigger; jsdom has no layout to observe.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -63,15 +63,6 @@ beforeEach(() => {
   storeSession(tokenPair(), user(), true);
   resetCartStore();
   vi.mocked(redirectBrowser).mockClear();
-  // Radix menus measure their trigger; jsdom has no layout to observe.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
 });
 afterEach(() => {
   vi.useRealTimers();
