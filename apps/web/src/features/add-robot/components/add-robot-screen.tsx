@@ -1,8 +1,8 @@
 import { ChevronLeftIcon, ChevronRightIcon, TriangleAlertIcon } from 'lucide-react';
 import * as React from 'react';
+import { SearchField } from '@/components/form/search-field';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -32,7 +32,6 @@ export interface AddRobotScreenProps {
 /** Add Robot (spec/001 §2): the supported robot drivers for sale, filtered, sorted, 8 to a page. */
 export function AddRobotScreen({ search, onSearchChange }: AddRobotScreenProps) {
   const products = useProducts();
-  const filterId = React.useId();
   const sortId = React.useId();
   // The box keeps its own text so typing never waits on the address bar; the address follows it.
   const [filter, setFilter] = React.useState(search.filter);
@@ -50,12 +49,8 @@ export function AddRobotScreen({ search, onSearchChange }: AddRobotScreenProps) 
         <h1 className="text-2xl font-semibold tracking-tight">{ADD_ROBOT_TEXT.title}</h1>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
           <div className="flex flex-col gap-1.5">
-            <Label htmlFor={filterId} className="sr-only">
-              {ADD_ROBOT_TEXT.filterPlaceholder}
-            </Label>
-            <Input
-              id={filterId}
-              type="search"
+            <SearchField
+              label={ADD_ROBOT_TEXT.filterPlaceholder}
               placeholder={ADD_ROBOT_TEXT.filterPlaceholder}
               value={filter}
               onChange={(e) => {

@@ -2,9 +2,8 @@ import { useDraggable, useDroppable } from '@dnd-kit/core';
 import type { FlexibleLicenseCard } from '@portal/contract';
 import { ArrowDownAZIcon, ArrowUpZAIcon } from 'lucide-react';
 import * as React from 'react';
+import { SearchField } from '@/components/form/search-field';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
 import type { SortDirection } from '../flexible-licenses-cards';
 import { SLOT_TEXT } from '../flexible-licenses-slots';
@@ -36,7 +35,6 @@ export function AvailableList({
   cardFollowsDrag,
   busy,
 }: AvailableListProps) {
-  const searchId = React.useId();
   const headingId = React.useId();
   const { setNodeRef, isOver } = useDroppable({ id: AVAILABLE_ID });
   return (
@@ -45,12 +43,8 @@ export function AvailableList({
         {FLEX_TEXT.available}
       </h2>
       <div className="flex items-center gap-2">
-        <Label htmlFor={searchId} className="sr-only">
-          {FLEX_TEXT.searchLabel}
-        </Label>
-        <Input
-          id={searchId}
-          type="search"
+        <SearchField
+          label={FLEX_TEXT.searchLabel}
           placeholder={FLEX_TEXT.searchPlaceholder}
           value={search}
           onChange={(e) => onSearchChange(e.target.value)}

@@ -1,5 +1,6 @@
 import type { FlexibleLicenseCard } from '@portal/contract';
 import * as React from 'react';
+import { SearchField } from '@/components/form/search-field';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
@@ -10,7 +11,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { searchLicenseCards } from '../flexible-licenses-cards';
 import { licenseCountText } from '../flexible-licenses-slots';
@@ -34,7 +34,6 @@ export function SelectLicenseDialog({
   onClose: () => void;
 }) {
   const [search, setSearch] = React.useState('');
-  const searchId = React.useId();
   const shown = searchLicenseCards(cards, search);
   const open = slotId !== null;
   return (
@@ -57,12 +56,8 @@ export function SelectLicenseDialog({
                 : `Choose the robot license for ${FLEX_TEXT.slot(slotId)}.`)}
           </DialogDescription>
         </DialogHeader>
-        <Label htmlFor={searchId} className="sr-only">
-          {FLEX_TEXT.searchLabel}
-        </Label>
-        <Input
-          id={searchId}
-          type="search"
+        <SearchField
+          label={FLEX_TEXT.searchLabel}
           placeholder={FLEX_TEXT.searchPlaceholder}
           value={search}
           onChange={(e) => setSearch(e.target.value)}

@@ -20,8 +20,8 @@ import {
   Columns3Icon,
   EllipsisIcon,
 } from 'lucide-react';
-import * as React from 'react';
 import { toast } from 'sonner';
+import { SearchField } from '@/components/form/search-field';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -33,8 +33,6 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { env } from '@/config/env';
@@ -179,7 +177,6 @@ function SortIcon({ direction }: { direction: false | 'asc' | 'desc' }) {
  * robot model, paged, with a choice of columns and each row's actions by its status (§4).
  */
 export function DriversTable({ rows }: { rows: DriverRow[] }) {
-  const filterId = React.useId();
   const table = useTable({
     features,
     columns,
@@ -200,12 +197,8 @@ export function DriversTable({ rows }: { rows: DriverRow[] }) {
     <div className="flex flex-col gap-3">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <div>
-          <Label htmlFor={filterId} className="sr-only">
-            Filter by robot model
-          </Label>
-          <Input
-            id={filterId}
-            type="search"
+          <SearchField
+            label={'Filter by robot model'}
             placeholder={SUBSCRIPTIONS_TEXT.filterPlaceholder}
             value={filter}
             onChange={(e) => {
