@@ -198,7 +198,7 @@ export function DriversTable({ rows }: { rows: DriverRow[] }) {
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <SearchField
-            label={'Filter by robot model'}
+            label="Filter by robot model"
             placeholder={SUBSCRIPTIONS_TEXT.filterPlaceholder}
             value={filter}
             onChange={(e) => {
