@@ -1,11 +1,21 @@
-import { payment, time, useraction } from '@portal/contract';
+import { payment, useraction } from '@portal/contract';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
 import { GOOD_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { checkout, line, PUBLIC, SUCCESS, startStripeApp } from '../payment/payment.test-helpers.ts';
 import type { StandIn } from '../payment/stripe-stand-in.ts';
-import { DAY_MS, listed, mails, ops, payments, planRow, slotAmount, tierName } from './subscriptions.test-helpers.ts';
+import {
+  DAY_MS,
+  fillSlots,
+  listed,
+  mails,
+  ops,
+  payments,
+  planRow,
+  slotAmount,
+  tierName,
+} from './subscriptions.test-helpers.ts';
 
 /**
  * The subscription lifecycle in Stripe mode (docs/decisions/019): the real SDK against the local
@@ -143,20 +153,7 @@ describe('Stripe lifecycle', () => {
   it('a downgrade in the Stripe portal trims the slots and tells the customer', async () => {
     const user = await signIn(t);
     const subId = await buyPlan(user, 'prod_pro', 'price_pro_monthly_gbp');
-    await as(
-      t,
-      user,
-      time,
-    )('UPDATE_SLOTS', {
-      email: undefined,
-      user_email: user.email,
-      user_slots: ['driver-pepper', 'driver-nao', 'driver-rhino'].map((robot_id, slot_id) => ({
-        slot_id,
-        license_id: '',
-        robot_id,
-        updated_on: 0,
-      })),
-    });
+    await fillSlots(t, user, ['driver-pepper', 'driver-nao', 'driver-rhino']);
     const sub = stripeSubscription(subId, 'price_standard_monthly_gbp', nowS() + 30 * 86_400);
     await webhook('customer.subscription.updated', sub);
     expect(await tierName(t, user)).toBe('Standard Subscription');

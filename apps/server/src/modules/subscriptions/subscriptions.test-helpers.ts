@@ -44,6 +44,19 @@ export async function tierName(t: TestApp, user: SignedIn): Promise<string> {
   return (await userTime(t, user)).subscription_type;
 }
 
+/** Fills the user's first slots with these catalogue robot ids, through the dial manager's UPDATE_SLOTS. */
+export function fillSlots(t: TestApp, user: SignedIn, robotIds: readonly string[]) {
+  return as(
+    t,
+    user,
+    time,
+  )('UPDATE_SLOTS', {
+    email: undefined,
+    user_email: user.email,
+    user_slots: robotIds.map((robot_id, slot_id) => ({ slot_id, license_id: '', robot_id, updated_on: 0 })),
+  });
+}
+
 export async function slotAmount(t: TestApp, user: SignedIn): Promise<number> {
   const res = await as(t, user, time)('GET_SLOTS', { email: undefined, user_email: user.email });
   return res.body.user_slot_amount as number;

@@ -21,6 +21,7 @@ import {
   buy,
   DAY_MS,
   endPeriod,
+  fillSlots,
   listed,
   mails,
   ops,
@@ -135,20 +136,7 @@ describe('upgrade and downgrade', () => {
     const user = await signIn(t);
     await buy(t, user, [PLAN.proMonthly]);
     expect(await slotAmount(t, user)).toBe(3);
-    const saved = await as(
-      t,
-      user,
-      time,
-    )('UPDATE_SLOTS', {
-      email: undefined,
-      user_email: user.email,
-      user_slots: ['driver-pepper', 'driver-nao', 'driver-rhino'].map((robot_id, slot_id) => ({
-        slot_id,
-        license_id: '',
-        robot_id,
-        updated_on: 0,
-      })),
-    });
+    const saved = await fillSlots(t, user, ['driver-pepper', 'driver-nao', 'driver-rhino']);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect((await robotLicensesOf(t, user)).length).toBe(3);
 
