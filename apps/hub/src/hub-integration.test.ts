@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@portal/client';
-import { license, time, useraction } from '@portal/contract';
+import { flexibleLicense, license, operator, time, useraction } from '@portal/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main, NOT_SIGNED_IN, SESSION_OVER } from './cli.ts';
 import { HubClient } from './hub-client.ts';
@@ -279,5 +279,49 @@ describe('hub robot commands against the server', () => {
     expect(dialled.code, dialled.stderr).toBe(0);
     expect(dialled.json).toMatchObject({ recorded_minutes: 5, remaining_minutes: startMinutes - 5 });
     expect((await hub('time')).json?.remaining_minutes).toBe(startMinutes - 5);
+  });
+});
+
+describe('a flexible license with the hub (docs/decisions/022)', () => {
+  it('pairs, covers its robot, and stops covering it once its slot is cleared', { timeout: 90_000 }, async () => {
+    const user = await createVerifiedUser(running(), 'Flex Tester');
+    await (await signInThroughPortal(user.email, user.password)).pending.done;
+
+    // One slot from an operator; the portal's screen saves a Nao into it.
+    await operatorClient(running()).call(operator, 'SetSlotAmount', { email: user.email, amount: 1 });
+    const { api } = await signInByApi(running(), user);
+    const saved = await api.call(flexibleLicense, 'UpdateSlots', {
+      user_email: user.email,
+      user_slots: [{ slot_id: 0, license_id: '', robot_id: 'driver-nao', updated_on: Date.now() }],
+    });
+    const licenseId = saved.user_slots[0]?.license_id ?? '';
+    expect(licenseId).not.toBe('');
+
+    const registered = await hub('robot', 'register', '--make', 'Nao', '--model', 'Nao', '--name', 'Flex Nao');
+    expect(registered.code, registered.stderr).toBe(0);
+    const robotId = (registered.json?.robot as { robot_id?: string } | undefined)?.robot_id ?? '';
+    const listed = (await hub('robots')).json?.robots as { license_id: string; flexible: boolean; pair_code: string }[];
+    const flexible = listed.find((r) => r.license_id === licenseId);
+    expect(flexible).toMatchObject({ flexible: true, pair_code: expect.stringMatching(/^[A-Z2-9]{8}$/) });
+
+    const paired = await hub('robot', 'pair', '--code', flexible?.pair_code ?? '', '--robot', robotId);
+    expect(paired.code, paired.stderr).toBe(0);
+    expect(paired.json?.robot_license).toMatchObject({ robot_id: robotId, isFlexible: true, paired_status: true });
+
+    // Covered by the flexible license: dialling it is not metered.
+    const start = (await hub('time')).json?.remaining_minutes as number;
+    const covered = await hub('dial', '--robot', robotId, '--minutes', '5');
+    expect(covered.code).toBe(1);
+    expect(covered.json?.error).toMatchObject({
+      Description: expect.stringMatching(/^robot_id: .*covered by your license/),
+    });
+
+    // Clear All on the portal: the license is gone at once and the hub's robot stands unlicensed.
+    await api.call(flexibleLicense, 'ClearSlots', { user_email: user.email });
+    const after = (await hub('robots')).json?.robots as { license_id: string; robot_id: string; paired: boolean }[];
+    expect(after).toEqual([expect.objectContaining({ license_id: '', robot_id: robotId, paired: false })]);
+    const metered = await hub('dial', '--robot', robotId, '--minutes', '5');
+    expect(metered.code, metered.stderr).toBe(0);
+    expect(metered.json).toMatchObject({ recorded_minutes: 5, remaining_minutes: start - 5 });
   });
 });
