@@ -77,6 +77,11 @@ export const loggerOptions = (level: string): FastifyServerOptions['logger'] => 
   },
 });
 
+/** A hop count trusts that many proxies nearest the server (as proxy-addr counts them); a list is passed as is. */
+function trustProxyOption(trust: number | string[]): string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Builds the whole server; never listens (server.ts does). */
@@ -86,8 +91,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   setHashCost({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
-    trustProxy: config.TRUST_PROXY,
-    bodyLimit: 256 * 1024,
+    // Only the named proxy's X-Forwarded-For is read (config.ts refuses `true`; docs/decisions/026).
+    ...(config.TRUST_PROXY === false ? {} : { trustProxy: trustProxyOption(config.TRUST_PROXY) }),
+    bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: () => crypto.randomUUID(),
     // Errors Fastify meets before routing (a malformed URL) get the contract's error object too.
     frameworkErrors: (err, _request, reply) => {
@@ -148,6 +154,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     csrf: new CsrfTokens(config.JWT_SECRET),
     clock,
     publicUrl: config.PUBLIC_URL,
+    allowedHosts: config.ALLOWED_HOSTS,
     reportOrigin: config.SENTRY_DSN ? new URL(config.SENTRY_DSN).origin : undefined,
   });
   await app.register(sessionsPlugin, { sessions: services.sessions });

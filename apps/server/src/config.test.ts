@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DEVELOPMENT_PORTAL_CONFIG, PORTAL_CONFIG_ELEMENT_ID, portalConfigSchema } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
-import { ConfigError, isPlaceholderAddress, loadConfig } from './config.ts';
+import { ConfigError, defaultAllowedHosts, isPlaceholderAddress, loadConfig, secretStrengthIssue } from './config.ts';
 import type { Database } from './db/client.ts';
 import { DEPLOYMENT_ADDRESSES, freshDatabase, testConfig } from './test/harness.ts';
 
@@ -48,6 +48,126 @@ describe('isPlaceholderAddress', () => {
     ['https://myexample.com', false],
   ])('%s -> %s', (address, placeholder) => {
     expect(isPlaceholderAddress(address)).toBe(placeholder);
+  });
+});
+
+const dev = (overrides: Record<string, string>) => ({
+  NODE_ENV: 'development',
+  DATA_DIR: '/tmp/portal-test-data',
+  JWT_SECRET: SECRET,
+  ...overrides,
+});
+
+describe('TRUST_PROXY names the proxy (finding 1)', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['127.0.0.1', ['127.0.0.1']],
+    ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+    ['::1,fd00::/8', ['::1', 'fd00::/8']],
+  ])('%s -> %j', (value, expected) => {
+    expect(loadConfig(dev(value === undefined ? {} : { TRUST_PROXY: value })).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each([
+    ['true', 'true would trust any X-Forwarded-For a client writes'],
+    ['yes', 'true would trust any X-Forwarded-For a client writes'],
+    ['11', 'a hop count must be 1 to 10'],
+    ['10.0.0.0/33', '10.0.0.0/33 is not an address, a CIDR'],
+    ['proxy.internal', 'proxy.internal is not an address, a CIDR'],
+    ['10.0.0.1/8/2', '10.0.0.1/8/2 is not an address'],
+  ])('%s is refused', (value, reason) => {
+    expect(refusal(dev({ TRUST_PROXY: value }))).toContain(`  TRUST_PROXY: ${reason}`);
+  });
+});
+
+describe('ALLOWED_HOSTS (finding 12)', () => {
+  it.each([
+    ['http://localhost:3000', ['localhost:3000', '127.0.0.1:3000', '[::1]:3000']],
+    ['http://127.0.0.1:4613', ['127.0.0.1:4613', 'localhost:4613', '[::1]:4613']],
+    ['https://portal.acme.co.uk', ['portal.acme.co.uk']],
+    ['https://Portal.Acme.co.uk:8443/base', ['portal.acme.co.uk:8443']],
+  ])('the default of PUBLIC_URL %s is %j', (publicUrl, hosts) => {
+    expect(defaultAllowedHosts(publicUrl)).toEqual(hosts);
+  });
+
+  it('without PUBLIC_URL, the loopback names on PORT', () => {
+    expect(loadConfig(dev({ PORT: '3100' })).ALLOWED_HOSTS).toEqual(['localhost:3100', '127.0.0.1:3100', '[::1]:3100']);
+  });
+
+  it('a list is taken lower-cased, and a bad entry is refused', () => {
+    expect(loadConfig(dev({ ALLOWED_HOSTS: 'Portal.acme.co.uk, portal-2.acme.co.uk:8443' })).ALLOWED_HOSTS).toEqual([
+      'portal.acme.co.uk',
+      'portal-2.acme.co.uk:8443',
+    ]);
+    expect(refusal(dev({ ALLOWED_HOSTS: 'https://portal.acme.co.uk' }))).toContain(
+      '  ALLOWED_HOSTS: https://portal.acme.co.uk is not a host or host:port',
+    );
+    expect(refusal(dev({ ALLOWED_HOSTS: ' , ' }))).toContain('  ALLOWED_HOSTS: must name at least one host');
+  });
+});
+
+describe('JWT_SECRET strength (finding 13)', () => {
+  it.each([
+    ['a random base64url secret', 'q3J9x0V_kTz8bW2mLr5YcN1pHs7uEa4GdF6iOjKv', undefined],
+    ['the test secret', 'test-secret-that-is-long-enough-for-hs256-signing', undefined],
+    ['a short one', 'Zx8-kq2_Lm4', 'must be at least 32 characters'],
+    ['a placeholder', 'change-me-change-me-change-me-change-me', 'looks like a placeholder'],
+    ['a documented example', 'your-jwt-secret-goes-here-1234567890', 'looks like a placeholder'],
+    ['a bare word', 'secretsecretsecretsecretsecretsecret', 'looks like a placeholder'],
+    ['one character repeated', 'a'.repeat(64), 'is too predictable'],
+    ['a short unit repeated', 'ab12'.repeat(16), 'is too predictable'],
+    ['digits only', '12345678901234567890123456789012', 'is too predictable'],
+  ])('%s', (_label, secret, issue) => {
+    const found = secretStrengthIssue(secret);
+    if (issue === undefined) expect(found).toBeUndefined();
+    else expect(found).toContain(issue);
+  });
+
+  it('is checked at start in every environment', () => {
+    expect(refusal(dev({ JWT_SECRET: 'a'.repeat(40) }))).toMatch(/^ {2}JWT_SECRET: is too predictable/m);
+    expect(refusal(production({ JWT_SECRET: 'change-me-change-me-change-me-change-me' }))).toMatch(
+      /^ {2}JWT_SECRET: looks like a placeholder/m,
+    );
+  });
+});
+
+describe('limits are configuration (deliverable 4)', () => {
+  it('every limit has its documented default', () => {
+    expect(loadConfig(dev({}))).toMatchObject({
+      LOGIN_MAX_FAILURES: 5,
+      LOCKOUT_S: 900,
+      LOGIN_ACCOUNT_FREE_FAILURES: 10,
+      LOGIN_ACCOUNT_DELAY_S: 2,
+      LOGIN_ACCOUNT_MAX_LOCK_S: 900,
+      LOGIN_FAILURE_MEMORY_S: 86_400,
+      LOGIN_KNOWN_ADDRESS_S: 2_592_000,
+      REGISTER_MAILS_PER_RECIPIENT: 3,
+      REGISTER_MAIL_WINDOW_S: 86_400,
+      RATE_REGISTERSIM_PER_ACCOUNT: 60,
+      SHARE_INVITES_PER_SENDER: 20,
+      SHARE_INVITES_PER_RECIPIENT: 5,
+      SHARE_INVITE_WINDOW_S: 86_400,
+      RATE_STOP_SHARE_PER_ACCOUNT: 30,
+      BODY_LIMIT_BYTES: 262_144,
+    });
+  });
+
+  it.each([
+    ['LOGIN_ACCOUNT_FREE_FAILURES', '0'],
+    ['LOGIN_ACCOUNT_DELAY_S', 'soon'],
+    ['LOGIN_ACCOUNT_MAX_LOCK_S', '100000'],
+    ['REGISTER_MAILS_PER_RECIPIENT', '-1'],
+    ['RATE_REGISTERSIM_PER_ACCOUNT', '1.5'],
+    ['SHARE_INVITES_PER_SENDER', '0'],
+    ['RATE_STOP_SHARE_PER_ACCOUNT', 'many'],
+    ['BODY_LIMIT_BYTES', '100'],
+  ])('%s=%s is refused at start, naming it', (key, value) => {
+    expect(refusal(dev({ [key]: value }))).toMatch(new RegExp(`^  ${key}: `, 'm'));
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DEVELOPMENT_PORTAL_CONFIG } from '@portal/contract';
 import { z } from 'zod';
@@ -25,6 +26,108 @@ export function isPlaceholderAddress(address: string): boolean {
   return PLACEHOLDER_DOMAIN.test(domain.replace(/[?#].*$/, '').replace(/\.$/, ''));
 }
 
+/**
+ * JWT_SECRET keys every token, CSRF token, pairing code and download link: a secret that is short,
+ * a placeholder copied from an example, or of few distinct characters is refused. The estimate is
+ * the length times the entropy of the secret's own character frequencies; a random base64url secret
+ * of 32 characters scores about 150 bits, a repeated word far less.
+ */
+export const JWT_SECRET_MIN_BITS = 120;
+const PLACEHOLDER_SECRET =
+  /change[-_ .]?(me|this|it)|replace[-_ .]?me|your[-_ .]?(jwt[-_ .]?)?secret|secret[-_ .]?key|placeholder|example|dummy|^(secret|password|jwt)/i;
+
+export function secretStrengthIssue(secret: string): string | undefined {
+  if (secret.length < 32) return 'must be at least 32 characters';
+  if (PLACEHOLDER_SECRET.test(secret)) return 'looks like a placeholder; generate one, e.g. openssl rand -base64 48';
+  const counts = new Map<string, number>();
+  for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / secret.length) * Math.log2(n / secret.length);
+  if (counts.size < 12 || perChar * secret.length < JWT_SECRET_MIN_BITS)
+    return 'is too predictable (too few distinct characters); generate one, e.g. openssl rand -base64 48';
+  return undefined;
+}
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IPv4/IPv6 address, or one with a /prefix (CIDR). */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY names the proxy in front of the portal, as Fastify's trustProxy takes it: addresses
+ * and CIDRs (or loopback, linklocal, uniquelocal), or the number of proxy hops. `true` is refused:
+ * it trusts the left-most X-Forwarded-For, which the client writes (docs/decisions/026).
+ */
+export const trustProxySchema = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    if (/^(false|no|off|0)$/i.test(value)) return false;
+    if (/^(true|yes|on)$/i.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'true would trust any X-Forwarded-For a client writes; name the proxy: its addresses or CIDRs (e.g. 10.0.0.0/8) or a hop count (e.g. 1)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops > 10) ctx.addIssue({ code: 'custom', message: 'a hop count must be 1 to 10' });
+      return hops;
+    }
+    const entries = value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    for (const entry of entries)
+      if (!PROXY_RANGE_NAMES.has(entry) && !isAddressOrCidr(entry))
+        ctx.addIssue({
+          code: 'custom',
+          message: `${entry} is not an address, a CIDR, loopback, linklocal or uniquelocal`,
+        });
+    return entries;
+  });
+
+/** A host as the Host header carries it: a name or an address, with an optional port. */
+const HOST_ENTRY = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:\d{1,5})?$/;
+export const allowedHostsSchema = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .superRefine((entries, ctx) => {
+    if (entries.length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one host' });
+    for (const entry of entries)
+      if (!HOST_ENTRY.test(entry))
+        ctx.addIssue({ code: 'custom', message: `${entry} is not a host or host:port (e.g. portal.acme.co.uk)` });
+  });
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The hosts the portal answers for when ALLOWED_HOSTS is unset: PUBLIC_URL's, and when that is a
+ * loopback address the other loopback names on the same port, so `npm start` works as
+ * http://localhost:3000 and http://127.0.0.1:3000 alike.
+ */
+export function defaultAllowedHosts(publicUrl: string): string[] {
+  const url = new URL(publicUrl);
+  const hosts = [url.host.toLowerCase()];
+  if (LOOPBACK_NAMES.includes(url.hostname.toLowerCase()))
+    for (const name of LOOPBACK_NAMES) hosts.push(url.port ? `${name}:${url.port}` : name);
+  return [...new Set(hosts)];
+}
+
 /** Every environment variable the server reads, with its default. Documented in docs/operations.md. */
 export const envSchema = z
   .object({
@@ -37,17 +140,47 @@ export const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
       .optional(),
-    JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    JWT_SECRET: z
+      .string()
+      .superRefine((secret, ctx) => {
+        const issue = secretStrengthIssue(secret);
+        if (issue) ctx.addIssue({ code: 'custom', message: issue });
+      })
+      .optional(),
     ACCESS_TOKEN_TTL_S: int(60, 86_400).default(900),
     REFRESH_TOKEN_TTL_S: int(300, 90 * 86_400).default(7 * 86_400),
     /** A rotated refresh token still works this long, so two tabs refreshing at once both succeed. */
     REFRESH_REUSE_GRACE_S: int(0, 300).default(30),
+    /** Failed sign-ins from one address at one account before that address is locked out of it (code 45). */
     LOGIN_MAX_FAILURES: int(1, 1000).default(5),
     LOCKOUT_S: int(1, 86_400).default(15 * 60),
+    /** Failures at one account from every address together before the account-wide delay starts (docs/decisions/026). */
+    LOGIN_ACCOUNT_FREE_FAILURES: int(1, 10_000).default(10),
+    /** The first account-wide delay; it doubles with each further failure. */
+    LOGIN_ACCOUNT_DELAY_S: int(1, 3_600).default(2),
+    /** The longest account-wide delay (a code-45 lock); a password reset ends it. */
+    LOGIN_ACCOUNT_MAX_LOCK_S: int(1, 86_400).default(15 * 60),
+    /** Failures are forgotten after this long without another one. */
+    LOGIN_FAILURE_MEMORY_S: int(60, 30 * 86_400).default(86_400),
+    /** An address that signed in to an account this recently is not held by that account's account-wide delay. */
+    LOGIN_KNOWN_ADDRESS_S: int(0, 365 * 86_400).default(30 * 86_400),
     RATE_LOGIN_PER_ADDRESS: int(1, 1_000_000).default(60),
     RATE_FORGOT_PER_ADDRESS: int(1, 1_000_000).default(20),
     RATE_FORGOT_PER_ACCOUNT: int(1, 1_000_000).default(3),
     RATE_REGISTER_PER_ADDRESS: int(1, 1_000_000).default(20),
+    /** Registration mails (verification or "already registered") one address gets per REGISTER_MAIL_WINDOW_S. */
+    REGISTER_MAILS_PER_RECIPIENT: int(1, 1_000).default(3),
+    REGISTER_MAIL_WINDOW_S: int(60, 30 * 86_400).default(86_400),
+    /** Robots (REGISTERSIM) one account may register per hour. */
+    RATE_REGISTERSIM_PER_ACCOUNT: int(1, 1_000_000).default(60),
+    /** Shares one owner may start, and share mails one address may get, per SHARE_INVITE_WINDOW_S (docs/decisions/023). */
+    SHARE_INVITES_PER_SENDER: int(1, 1_000_000).default(20),
+    SHARE_INVITES_PER_RECIPIENT: int(1, 1_000_000).default(5),
+    SHARE_INVITE_WINDOW_S: int(60, 30 * 86_400).default(86_400),
+    /** STOPSHAREDLICENSE calls one account may make per hour. */
+    RATE_STOP_SHARE_PER_ACCOUNT: int(1, 1_000_000).default(30),
+    /** The largest request body accepted, in bytes (413 past it). */
+    BODY_LIMIT_BYTES: int(1024, 16 * 1024 * 1024).default(256 * 1024),
     VERIFY_TOKEN_TTL_S: int(60, 30 * 86_400).default(2 * 86_400),
     RESET_TOKEN_TTL_S: int(60, 7 * 86_400).default(60 * 60),
     ARGON2_MEMORY_KIB: int(1024, 1_048_576).default(19_456),
@@ -60,7 +193,9 @@ export const envSchema = z
     DEMO_EMAIL: z.email().default('demo@robot-portal.local'),
     DEMO_PASSWORD: z.string().min(8).default('Demo-Robot-2026!'),
     SEED_DEMO: bool.optional(),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxySchema.default(false),
+    /** The hosts (Host header) the portal answers for; by default PUBLIC_URL's (docs/decisions/026). */
+    ALLOWED_HOSTS: allowedHostsSchema.optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEB_DIST: z.string().optional(),
     // The addresses the web app links to, handed to it at run time (docs/operations.md#the-web-apps-addresses).
@@ -132,8 +267,10 @@ function productionAddressIssues(env: AddressVariables, ctx: z.RefinementCtx): v
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO' | 'PRIVACY_POLICY_EFFECTIVE_DATE'> {
+export interface Config
+  extends Omit<Env, 'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO' | 'PRIVACY_POLICY_EFFECTIVE_DATE' | 'ALLOWED_HOSTS'> {
   PUBLIC_URL: string;
+  ALLOWED_HOSTS: string[];
   PRIVACY_POLICY_EFFECTIVE_DATE: string;
   JWT_SECRET: string;
   SEED_DEMO: boolean;
@@ -152,10 +289,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const env = parsed.data;
   const dataDir = resolve(env.DATA_DIR);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     ...env,
     dataDir,
-    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    PUBLIC_URL: publicUrl,
+    ALLOWED_HOSTS: env.ALLOWED_HOSTS ?? defaultAllowedHosts(publicUrl),
     JWT_SECRET: env.JWT_SECRET ?? localSecret(dataDir),
     SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     PRIVACY_POLICY_EFFECTIVE_DATE:

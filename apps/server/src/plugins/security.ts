@@ -22,12 +22,47 @@ export interface SecurityOptions {
   csrf: CsrfTokens;
   clock: Clock;
   publicUrl: string;
+  /** the hosts (Host header) the portal answers for: `name` (any port) or `name:port` */
+  allowedHosts: readonly string[];
   /** error reporting ingest, allowed as a connect-src */
   reportOrigin?: string | undefined;
 }
 
+/** Paths any Host may ask for: load balancers probe them by address, and they tell nothing. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/**
+ * Whether a Host header names one of the allowed hosts. An entry without a port allows the name on
+ * any port; the default port of the protocol may be left out of the header (`example.com` is
+ * `example.com:443` over https).
+ */
+export function hostAllowed(host: string | undefined, allowed: readonly string[], protocol: 'http' | 'https'): boolean {
+  if (!host) return false;
+  const lower = host.toLowerCase();
+  const match = /^(.*?)(?::(\d+))?$/.exec(lower);
+  const name = match?.[1] ?? lower;
+  const port = match?.[2] ?? (protocol === 'https' ? '443' : '80');
+  return allowed.some((entry) => {
+    const [, entryName = entry, entryPort] = /^(.*?)(?::(\d+))?$/.exec(entry) ?? [];
+    if (entryName !== name) return false;
+    return entryPort === undefined || entryPort === port;
+  });
+}
+
 async function security(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
   const publicOrigin = new URL(opts.publicUrl).origin;
+  const allowedHosts = [...opts.allowedHosts];
+  /** PUBLIC_URL's origin, or an origin whose host is allowed and whose scheme is the request's. */
+  const originAllowed = (origin: string, protocol: 'http' | 'https'): boolean => {
+    if (origin === publicOrigin) return true;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    return url.origin === origin && url.protocol === `${protocol}:` && hostAllowed(url.host, allowedHosts, protocol);
+  };
   const https = publicOrigin.startsWith('https:');
   const csp = [
     "default-src 'self'",
@@ -62,11 +97,19 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
     return { error: { Success: true, Code: 0, Description: 'CSRF token in the x-csrf-token header' } };
   });
 
+  // DNS rebinding: a page of another site whose name is made to point at the portal sends its own
+  // name as Host (and as Origin). Only the portal's own hosts are answered (docs/decisions/026).
+  app.addHook('onRequest', async (request) => {
+    if (PROBES.has(request.url.split('?')[0] ?? '')) return;
+    if (!hostAllowed(request.host, allowedHosts, request.protocol))
+      throw new ApiError('FORBIDDEN', `host: ${request.host || '(none)'} is not served here`, { status: 421 });
+  });
+
   app.addHook('onRequest', async (request) => {
     if (request.method !== 'POST' || !request.url.startsWith('/api/')) return;
     if (request.routeOptions.config?.csrf === false) return;
     const origin = request.headers.origin;
-    if (origin && origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`)
+    if (origin && !originAllowed(origin, request.protocol))
       throw new ApiError('CSRF', `origin: ${origin} may not call this API`);
     const header = request.headers['x-csrf-token'];
     const verdict = opts.csrf.check(Array.isArray(header) ? header[0] : header, opts.clock.now().getTime());

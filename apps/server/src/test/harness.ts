@@ -70,6 +70,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
     PUBLIC_URL: 'http://localhost:3999',
+    // Fastify's inject sends Host localhost:80: the name is allowed on any port (a real deployment
+    // allows PUBLIC_URL's host; docs/decisions/026).
+    ALLOWED_HOSTS: 'localhost',
     DATA_DIR: '/tmp/portal-test-data',
     LOG_LEVEL: 'silent',
     RATE_LOGIN_PER_ADDRESS: '10000',

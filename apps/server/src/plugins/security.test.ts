@@ -1,0 +1,148 @@
+import { ErrorCodes, useraction } from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/client.ts';
+import { freshDatabase, type TestApp, testApp, uniqueEmail } from '../test/harness.ts';
+import { hostAllowed } from './security.ts';
+
+describe('hostAllowed', () => {
+  const defaults = ['localhost:3999', '127.0.0.1:3999', '[::1]:3999'];
+  it.each([
+    ['localhost:3999', defaults, 'http', true],
+    ['LOCALHOST:3999', defaults, 'http', true],
+    ['127.0.0.1:3999', defaults, 'http', true],
+    ['[::1]:3999', defaults, 'http', true],
+    ['localhost:4000', defaults, 'http', false],
+    ['localhost', defaults, 'http', false],
+    ['evil.example:3999', defaults, 'http', false],
+    ['localhost.evil.example:3999', defaults, 'http', false],
+    ['', defaults, 'http', false],
+    ['portal.acme.co.uk', ['portal.acme.co.uk'], 'https', true],
+    ['portal.acme.co.uk:8443', ['portal.acme.co.uk'], 'https', true],
+    ['portal.acme.co.uk', ['portal.acme.co.uk:443'], 'https', true],
+    ['portal.acme.co.uk', ['portal.acme.co.uk:443'], 'http', false],
+    ['portal.acme.co.uk.evil.example', ['portal.acme.co.uk'], 'https', false],
+  ] as const)('Host %s with %j over %s -> %s', (host, allowed, protocol, expected) => {
+    expect(hostAllowed(host, allowed, protocol)).toBe(expected);
+  });
+});
+
+let database: Database;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+
+describe('the Host header and DNS rebinding (finding 12)', () => {
+  let t: TestApp;
+  // ALLOWED_HOSTS empty: the default of PUBLIC_URL http://localhost:3999.
+  beforeAll(async () => {
+    t = await testApp(database, { ALLOWED_HOSTS: '' });
+  });
+  afterAll(async () => {
+    await t.app.close();
+  });
+
+  const csrfFor = async (host: string) => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/useraction', headers: { host } });
+    return { status: res.statusCode, token: String(res.headers['x-csrf-token'] ?? '') };
+  };
+
+  it('answers its own hosts: PUBLIC_URL and the loopback names on its port', async () => {
+    expect(t.config.ALLOWED_HOSTS).toEqual(['localhost:3999', '127.0.0.1:3999', '[::1]:3999']);
+    for (const host of t.config.ALLOWED_HOSTS) expect((await csrfFor(host)).status).toBe(200);
+  });
+
+  it('a rebound name is refused, GET and POST, even when its Origin equals its own Host', async () => {
+    const host = 'rebound.evil.example:3999';
+    const get = await t.app.inject({ method: 'GET', url: '/api/useraction', headers: { host } });
+    expect(get.statusCode).toBe(421);
+    expect(get.json().error.Description).toBe(`host: ${host} is not served here`);
+    // The attacker's page may well hold a valid CSRF token fetched some other way.
+    const { token } = await csrfFor('localhost:3999');
+    const post = await t.app.inject({
+      method: 'POST',
+      url: useraction.path,
+      headers: { host, origin: `http://${host}`, 'x-csrf-token': token, 'content-type': 'application/json' },
+      payload: { action: 'login', user: { email: uniqueEmail(), password: 'Whatever-1!' } },
+    });
+    expect(post.statusCode).toBe(421);
+    expect(post.json().error.Success).toBe(false);
+  });
+
+  it('an Origin that is not ours is refused on an allowed Host', async () => {
+    const { token } = await csrfFor('localhost:3999');
+    const post = await t.app.inject({
+      method: 'POST',
+      url: useraction.path,
+      headers: {
+        host: 'localhost:3999',
+        origin: 'http://localhost.evil.example:3999',
+        'x-csrf-token': token,
+        'content-type': 'application/json',
+      },
+      payload: { action: 'login', user: { email: uniqueEmail(), password: 'Whatever-1!' } },
+    });
+    expect(post.statusCode).toBe(403);
+    expect(post.json().error.Code).toBe(ErrorCodes.CSRF.code);
+  });
+
+  it('an Origin of another allowed host is accepted', async () => {
+    const { token } = await csrfFor('127.0.0.1:3999');
+    const post = await t.app.inject({
+      method: 'POST',
+      url: useraction.path,
+      headers: {
+        host: '127.0.0.1:3999',
+        origin: 'http://127.0.0.1:3999',
+        'x-csrf-token': token,
+        'content-type': 'application/json',
+      },
+      payload: { action: 'login', user: { email: uniqueEmail(), password: 'Whatever-1!' } },
+    });
+    expect(post.statusCode).toBe(401);
+  });
+
+  it('health probes answer any Host', async () => {
+    for (const url of ['/healthz', '/readyz'])
+      expect((await t.app.inject({ method: 'GET', url, headers: { host: '10.1.2.3:3999' } })).statusCode).toBe(200);
+  });
+});
+
+describe('X-Forwarded-For only from the named proxy (finding 1)', () => {
+  let t: TestApp;
+  const PROXY = '10.20.0.1';
+  beforeAll(async () => {
+    t = await testApp(database, { TRUST_PROXY: `${PROXY},10.30.0.0/16`, RATE_LOGIN_PER_ADDRESS: '3' });
+  });
+  afterAll(async () => {
+    await t.app.close();
+  });
+
+  const login = (peer: string, forwardedFor?: string) =>
+    t.api.post(
+      useraction.path,
+      { action: 'login', user: { email: uniqueEmail(), password: 'Wrong-Pass-1!' } },
+      { ip: peer, ...(forwardedFor ? { headers: { 'x-forwarded-for': forwardedFor } } : {}) },
+    );
+
+  it('a client that rotates X-Forwarded-For straight at the portal stays one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await login('198.51.100.7', `203.0.113.${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it('through the proxy, the address the proxy saw counts, not what the client wrote before it', async () => {
+    const statuses: number[] = [];
+    // The client writes a new left-most address each time; the proxy appends the real one.
+    for (let i = 0; i < 5; i++) statuses.push((await login(PROXY, `192.0.2.${i}, 198.51.100.8`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it('through the proxy, different clients have their own limits', async () => {
+    for (let i = 0; i < 4; i++) expect((await login(PROXY, `198.51.100.${100 + i}`)).status).toBe(401);
+    // a second proxy hop inside the trusted CIDR is skipped too
+    expect((await login(PROXY, '198.51.100.200, 10.30.4.5')).status).toBe(401);
+  });
+});
