@@ -119,7 +119,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       logLinks: config.NODE_ENV !== 'production',
     });
   const db = database.db;
-  const services = buildServices({ config, db, clock, mailer, ...(opts.store ? { store: opts.store } : {}) });
+  const services = buildServices({
+    config,
+    db,
+    clock,
+    mailer,
+    log: app.log,
+    ...(opts.store ? { store: opts.store } : {}),
+  });
   app.decorate('deps', { config, db, clock, mailer });
   app.decorate('services', services);
 
@@ -146,6 +153,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     clearInterval(prune);
     if (lifecycle) clearInterval(lifecycle);
+    // Mails queued after an answer (forgot password, registration) go before the database closes.
+    await services.afterAnswer.settled();
   });
 
   // Cross-cutting plugins first (each declares what it needs), then one plugin per service.

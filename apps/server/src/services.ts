@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { AfterAnswer } from './lib/after-answer.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
@@ -33,6 +34,8 @@ export interface ServiceDeps {
   store?: ArtifactStore;
   /** the payment provider; the sandbox on the committed catalogue by default */
   provider?: PaymentProvider;
+  /** where work after the answer reports its failures */
+  log?: { warn(obj: object, msg: string): void };
 }
 
 /**
@@ -40,10 +43,11 @@ export interface ServiceDeps {
  * Route plugins receive this object and never build a service themselves; modules reach each
  * other through these services, never through another module's repository.
  */
-export function buildServices({ config, db, clock, mailer, store, provider }: ServiceDeps) {
+export function buildServices({ config, db, clock, mailer, store, provider, log }: ServiceDeps) {
   const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
   const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
   const limiter = new RateLimiter(db, clock);
+  const afterAnswer = new AfterAnswer((err, what) => log?.warn({ err }, `${what} failed`));
   let beforeDelete: ((userId: string) => Promise<unknown>) | undefined;
   // Verifying an address claims the shares waiting for it; sharing is built after accounts, which it asks.
   let sharing: ShareService | undefined;
@@ -55,6 +59,7 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     limiter,
     sessions,
     tokens,
+    afterAnswer,
     beforeDelete: (userId) => beforeDelete?.(userId) ?? Promise.resolve(),
     onAddressVerified: (ex, account) => (sharing as ShareService).claimPending(ex, account),
   });
@@ -110,6 +115,7 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     tokens,
     sessions,
     limiter,
+    afterAnswer,
     accounts,
     subscriptions,
     licenses,

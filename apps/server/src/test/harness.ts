@@ -128,7 +128,15 @@ export class ApiClient {
     app: FastifyInstance,
     private readonly clock: Clock,
   ) {
-    this.client = createClient({ baseUrl: 'http://localhost', fetch: injectFetch(app) });
+    const send = injectFetch(app);
+    // Mails the server sends after answering (docs/decisions/026) are sent by the time a test reads
+    // the answer; the server itself answered without waiting for them.
+    const settled: typeof fetch = async (input, init) => {
+      const res = await send(input, init);
+      await app.services.afterAnswer.settled();
+      return res;
+    };
+    this.client = createClient({ baseUrl: 'http://localhost', fetch: settled });
   }
 
   csrf(): Promise<string> {

@@ -55,6 +55,13 @@ export function newPasswordIssues(password: string, email: string): string[] {
   return issues;
 }
 
+/**
+ * A new password found in the list of common and breached passwords. Only the server checks it
+ * (the list is too large for the web app); the forms show this message under the password field.
+ */
+export const COMMON_PASSWORD_MESSAGE =
+  'This password is too common: it appears in lists of breached passwords. Please choose another.';
+
 /** Rules of the change-password form, with its own wording (full stops, one composite message). */
 export function changePasswordIssues(input: {
   currentPassword: string;

@@ -81,17 +81,21 @@ export const rateLimits = pgTable(
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_limits_window_idx').on(t.windowStart)],
 );
 
-/** Consecutive failed sign-ins per account and client address (see docs/decisions/003). */
+/**
+ * Failed password checks (sign-in, and the current password of change and delete), keyed by a hash
+ * of the email address so an address without an account counts exactly like one with
+ * (docs/decisions/026). `source` is the client address, or `*` for the account across every address.
+ */
 export const loginFailures = pgTable(
   'login_failures',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    accountKey: text('account_key').notNull(),
     source: text('source').notNull(),
     failures: integer('failures').notNull().default(0),
     lockedUntil: ts('locked_until'),
+    /** the last successful sign-in from this address (an address the owner uses is not held by the account-wide delay) */
+    lastSuccessAt: ts('last_success_at'),
     updatedAt: ts('updated_at').notNull().default(sql`now()`),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.source] })],
+  (t) => [primaryKey({ columns: [t.accountKey, t.source] }), index('login_failures_updated_idx').on(t.updatedAt)],
 );

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { refreshTokens, sessions, users } from '../../db/schema.ts';
 
@@ -29,12 +29,24 @@ export const authRepository = {
         sessionExpiresAt: sessions.expiresAt,
         target: sessions.target,
         userId: users.id,
+        email: users.email,
       })
       .from(refreshTokens)
       .innerJoin(sessions, eq(refreshTokens.sessionId, sessions.id))
       .innerJoin(users, eq(sessions.userId, users.id))
       .where(eq(refreshTokens.jti, jti))
-      .for('update', { of: refreshTokens });
+      .for('update', { of: [refreshTokens, sessions] });
+    return row;
+  },
+
+  /** The session's one live (not yet rotated) refresh token: its newest. */
+  async liveRefreshToken(db: Executor, sessionId: string) {
+    const [row] = await db
+      .select({ jti: refreshTokens.jti, expiresAt: refreshTokens.expiresAt })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.rotatedAt)))
+      .orderBy(desc(refreshTokens.issuedAt))
+      .limit(1);
     return row;
   },
 

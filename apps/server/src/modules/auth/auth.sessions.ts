@@ -25,17 +25,12 @@ export class Sessions {
     private readonly graceS: number,
   ) {}
 
-  private async issue(
-    db: Executor,
+  private async sign(
     user: { id: string; email: string },
     sessionId: string,
-    parentJti: string | null,
+    jti: string,
+    refreshExpires: Date,
   ): Promise<TokenPair> {
-    const now = this.clock.now();
-    const refreshExpires = new Date(now.getTime() + this.tokens.refreshTtlS * 1000);
-    const jti = newId();
-    await repo.insertRefreshToken(db, { jti, sessionId, parentJti, issuedAt: now, expiresAt: refreshExpires });
-    await repo.extendSession(db, sessionId, refreshExpires);
     const [access_token, refresh_token] = await Promise.all([
       this.tokens.signAccess({ sub: user.id, sid: sessionId, email: user.email }),
       this.tokens.signRefresh({ sub: user.id, sid: sessionId, jti }, Math.floor(refreshExpires.getTime() / 1000)),
@@ -48,36 +43,67 @@ export class Sessions {
     };
   }
 
-  /** A new session for a user who just proved who they are. */
+  private async issue(
+    db: Executor,
+    user: { id: string; email: string },
+    sessionId: string,
+    parentJti: string | null,
+    refreshExpires: Date,
+  ): Promise<TokenPair> {
+    const jti = newId();
+    await repo.insertRefreshToken(db, {
+      jti,
+      sessionId,
+      parentJti,
+      issuedAt: this.clock.now(),
+      expiresAt: refreshExpires,
+    });
+    return this.sign(user, sessionId, jti, refreshExpires);
+  }
+
+  /** A new session for a user who just proved who they are; its expiry is written once, with it. */
   async start(db: Executor, user: { id: string; email: string }, target: Target): Promise<TokenPair> {
     const now = this.clock.now();
     const sessionId = newId();
-    await repo.insertSession(db, {
-      id: sessionId,
-      userId: user.id,
-      target,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + this.tokens.refreshTtlS * 1000),
-    });
-    return this.issue(db, user, sessionId, null);
+    const expiresAt = new Date(now.getTime() + this.tokens.refreshTtlS * 1000);
+    await repo.insertSession(db, { id: sessionId, userId: user.id, target, createdAt: now, expiresAt });
+    return this.issue(db, user, sessionId, null, expiresAt);
   }
 
-  /** Trades a refresh token for a new pair. Throws 401 for anything but a live token. */
+  /**
+   * Trades a refresh token for a new pair. Throws 401 for anything but a live token. A session has
+   * one live refresh token at a time: the first rotation makes the child; the same token presented
+   * again within the grace window (tabs or requests refreshing at once) answers that same live
+   * token, not another child; presented later, it revokes the session (docs/decisions/002).
+   */
   async rotate(refreshToken: string): Promise<{ userId: string; pair: TokenPair }> {
     const claims = await this.tokens.verifyRefresh(refreshToken);
     if (typeof claims === 'string') throw new ApiError('UNAUTHENTICATED', INVALID);
     const outcome = await this.db.transaction(async (tx) => {
+      // Locks the token and its session: a revocation (password change, logout) and a rotation of
+      // one session run one after the other, so no rotation answers a session revoked meanwhile.
       const row = await repo.lockRefreshToken(tx, claims.jti);
       const now = this.clock.now();
       if (!row || row.sessionRevokedAt || row.sessionExpiresAt <= now || row.sessionId !== claims.sid)
         return { kind: 'dead' as const };
-      if (row.rotatedAt && now.getTime() - row.rotatedAt.getTime() > this.graceS * 1000) {
-        await repo.revokeSession(tx, row.sessionId, 'refresh token reuse', now);
-        return { kind: 'reused' as const };
+      const user = { id: row.userId, email: row.email };
+      if (row.rotatedAt) {
+        if (now.getTime() - row.rotatedAt.getTime() > this.graceS * 1000) {
+          await repo.revokeSession(tx, row.sessionId, 'refresh token reuse', now);
+          return { kind: 'reused' as const };
+        }
+        const live = await repo.liveRefreshToken(tx, row.sessionId);
+        if (!live) return { kind: 'dead' as const };
+        return {
+          kind: 'ok' as const,
+          userId: row.userId,
+          pair: await this.sign(user, row.sessionId, live.jti, live.expiresAt),
+        };
       }
-      if (!row.rotatedAt) await repo.markRotated(tx, row.jti, now);
-      const email = (await repo.sessionForAccess(tx, row.sessionId))?.email ?? '';
-      const pair = await this.issue(tx, { id: row.userId, email }, row.sessionId, row.jti);
+      await repo.markRotated(tx, row.jti, now);
+      const refreshExpires = new Date(now.getTime() + this.tokens.refreshTtlS * 1000);
+      const pair = await this.issue(tx, user, row.sessionId, row.jti, refreshExpires);
+      await repo.extendSession(tx, row.sessionId, refreshExpires);
       return { kind: 'ok' as const, userId: row.userId, pair };
     });
     if (outcome.kind !== 'ok') throw new ApiError('UNAUTHENTICATED', INVALID);

@@ -24,11 +24,15 @@ ${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p
   return { to, subject, text, html, link: link?.href };
 }
 
-export function verificationMail(to: string, name: string, link: string, hours: number): Mail {
+/**
+ * No name in it: whoever registers an address chooses the name, and a genuine portal mail must not
+ * carry their text to someone else's inbox (docs/decisions/026).
+ */
+export function verificationMail(to: string, link: string, hours: number): Mail {
   return mail(
     to,
     `Verify your email for ${PRODUCT_NAME}`,
-    `Hello ${name},`,
+    'Hello,',
     [
       `Thank you for creating an account. Please confirm that this is your email address by opening the link below.`,
       `The link works once and expires in ${hours} hours. If you did not create an account, you can ignore this email.`,

@@ -1,7 +1,7 @@
 import type { PublicUser } from '@portal/contract';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { emailTokens, loginFailures, users } from '../../db/schema.ts';
+import { emailTokens, users } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type EmailTokenKind = (typeof emailTokens.$inferSelect)['kind'];
@@ -97,45 +97,5 @@ export const userRepository = {
       .where(and(eq(emailTokens.id, id), isNull(emailTokens.usedAt)))
       .returning({ id: emailTokens.id });
     return rows.length === 1;
-  },
-
-  // ---- lockout ----
-
-  async lockState(db: Executor, userId: string, source: string) {
-    const [row] = await db
-      .select()
-      .from(loginFailures)
-      .where(and(eq(loginFailures.userId, userId), eq(loginFailures.source, source)));
-    return row;
-  },
-
-  /** Counts a failure; once `max` are reached the pair is locked until `lockUntil` and the count restarts. */
-  async recordFailure(db: Executor, userId: string, source: string, max: number, lockUntil: Date, at: Date) {
-    const [row] = await db
-      .insert(loginFailures)
-      .values({ userId, source, failures: 1, updatedAt: at })
-      .onConflictDoUpdate({
-        target: [loginFailures.userId, loginFailures.source],
-        set: { failures: sql`${loginFailures.failures} + 1`, updatedAt: at },
-      })
-      .returning();
-    if (row && row.failures >= max) {
-      await db
-        .update(loginFailures)
-        .set({ failures: 0, lockedUntil: lockUntil })
-        .where(and(eq(loginFailures.userId, userId), eq(loginFailures.source, source)));
-      return { locked: true };
-    }
-    return { locked: false };
-  },
-
-  async clearFailures(db: Executor, userId: string, source?: string) {
-    await db
-      .delete(loginFailures)
-      .where(
-        source
-          ? and(eq(loginFailures.userId, userId), eq(loginFailures.source, source))
-          : eq(loginFailures.userId, userId),
-      );
   },
 };

@@ -32,15 +32,15 @@ async function useractionRoutes(app: FastifyInstance, { services }: RouteOptions
       await accounts.resetPassword(input);
       return {};
     },
-    async UserUpdatePassword(input, { caller }) {
-      await accounts.changePassword(input, caller);
+    async UserUpdatePassword(input, { caller, ip }) {
+      await accounts.changePassword(input, caller, ip);
       return {};
     },
     async UserUpdate(input, { caller }) {
       return { user: await accounts.updateProfile(input, caller) };
     },
-    async UserDelete(input, { caller }) {
-      await accounts.deleteAccount(input, caller);
+    async UserDelete(input, { caller, ip }) {
+      await accounts.deleteAccount(input, caller, ip);
       return {};
     },
   });

@@ -1,5 +1,6 @@
 import {
   ApiError,
+  COMMON_PASSWORD_MESSAGE,
   changePasswordIssues,
   DEFAULT_TARGET,
   newPasswordIssues,
@@ -11,20 +12,22 @@ import {
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/client.ts';
+import type { AfterAnswer } from '../../lib/after-answer.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { isCommonPassword } from '../../lib/common-passwords.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
 import type { ResultOf } from '../../plugins/actions.ts';
 import type { Caller, Sessions } from '../auth/auth.sessions.ts';
+import { accountKey, PasswordGuard } from './useraction.lockout.ts';
 import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
 import { type EmailTokenKind, toPublicUser, type UserRow, userRepository as users } from './useraction.repository.ts';
 
 type Input<A extends keyof (typeof useraction)['actions']> = ParsedRequestOf<typeof useraction, A>;
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
-const LOCKED = 'Account locked: too many failed attempts. Please try again later.';
 const NOT_VERIFIED = 'EMAIL_NOT_VERIFIED: please validate your email before signing in';
 export const CHECK_EMAIL_REGISTER =
   'If this email can be used, we have sent a verification link to it. Please check your email to verify your account.';
@@ -72,12 +75,18 @@ export class AccountService {
       limiter: RateLimiter;
       sessions: Sessions;
       tokens: TokenService;
+      /** mails that must not delay the answer (forgot password, registration) */
+      afterAnswer: AfterAnswer;
       /** runs before an account is deleted: cancels its subscriptions at the provider (docs/decisions/019) */
       beforeDelete?: (userId: string) => Promise<unknown>;
       /** runs in the transaction that marks an address verified (sharing claims its pending shares) */
       onAddressVerified?: (ex: Executor, account: AccountRef) => Promise<void>;
     },
-  ) {}
+  ) {
+    this.guard = new PasswordGuard(deps.clock, deps.config);
+  }
+
+  private readonly guard: PasswordGuard;
 
   private now() {
     return this.deps.clock.now();
@@ -124,12 +133,17 @@ export class AccountService {
     return token;
   }
 
-  private async sendVerification(user: { id: string; email: string; name: string }) {
+  private async sendVerification(user: { id: string; email: string }) {
     const ttlS = this.deps.config.VERIFY_TOKEN_TTL_S;
     const token = await this.issueLinkToken(user.id, 'verify', ttlS);
     await this.deps.mailer.send(
-      verificationMail(user.email, user.name, this.link(`/auth/verify/${token}`), Math.round(ttlS / 3600)),
+      verificationMail(user.email, this.link(`/auth/verify/${token}`), Math.round(ttlS / 3600)),
     );
+  }
+
+  /** A common or breached password is refused, naming the field (docs/decisions/026). */
+  private refuseCommon(password: string, field: string): void {
+    if (isCommonPassword(password)) throw new ApiError('VALIDATION', `${field}: ${COMMON_PASSWORD_MESSAGE}`);
   }
 
   // ---- actions ----
@@ -145,22 +159,16 @@ export class AccountService {
     const target = input.target ?? DEFAULT_TARGET;
     if (target === 'hub' && !input.hub_public_key)
       throw new ApiError('VALIDATION', 'hub_public_key: Required when target is hub');
-    const user = await users.byEmail(db, input.user.email);
-    if (!user) {
-      await verifyPassword(await dummyPasswordHash(), input.user.password);
-      throw new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS);
-    }
-    const lock = await users.lockState(db, user.id, ip);
-    if (lock?.lockedUntil && lock.lockedUntil > this.now()) throw new ApiError('ACCOUNT_LOCKED', LOCKED);
-    if (!(await verifyPassword(user.passwordHash, input.user.password))) {
-      const lockUntil = new Date(this.now().getTime() + config.LOCKOUT_S * 1000);
-      const { locked } = await users.recordFailure(db, user.id, ip, config.LOGIN_MAX_FAILURES, lockUntil, this.now());
-      if (locked) throw new ApiError('ACCOUNT_LOCKED', LOCKED);
-      throw new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS);
-    }
+    // An unknown email goes through every step a known one does (the same counters, locks, answers
+    // and one argon2 verify), so neither the answers nor the work tell whether it has an account.
+    const key = accountKey(input.user.email);
+    const [user, state] = await Promise.all([users.byEmail(db, input.user.email), this.guard.check(db, key, ip)]);
+    const right = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.user.password);
+    if (!user || !right)
+      return this.guard.failed(db, key, ip, state, new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS));
     if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
     const pair = await db.transaction(async (tx) => {
-      await users.clearFailures(tx, user.id, ip);
+      await this.guard.succeeded(tx, key, ip, state);
       return sessions.start(tx, user, target);
     });
     if (target === 'hub') {
@@ -201,6 +209,7 @@ export class AccountService {
       'Too many registrations from this address. Please try again later.',
     );
     const u = input.user;
+    this.refuseCommon(u.password, 'user.password');
     const created = await users.insert(db, {
       email: u.email,
       passwordHash: await hashPassword(u.password),
@@ -214,18 +223,34 @@ export class AccountService {
       emailValidated: false,
       joinedAt: this.now(),
     });
-    if (created) return this.sendVerification(created);
-    const existing = await users.byEmail(db, u.email);
-    if (existing && !existing.emailValidated) await this.sendVerification(existing);
-    else if (existing)
-      await mailer.send(
-        alreadyRegisteredMail(
-          existing.email,
-          existing.name,
-          this.link('/auth/login'),
-          this.link('/auth/login?forgot=1'),
-        ),
-      );
+    // The mail goes after the answer, whichever it is, and at most REGISTER_MAILS_PER_RECIPIENT of
+    // them a window reach one address (counted silently: a 429 would tell the address is in use).
+    this.deps.afterAnswer.run('registration mail', async () => {
+      const capped = await limiter
+        .hit(
+          `register:to:${accountKey(u.email)}`,
+          config.REGISTER_MAILS_PER_RECIPIENT,
+          config.REGISTER_MAIL_WINDOW_S,
+          'capped',
+        )
+        .then(
+          () => false,
+          () => true,
+        );
+      if (capped) return;
+      if (created) return this.sendVerification(created);
+      const existing = await users.byEmail(db, u.email);
+      if (existing && !existing.emailValidated) await this.sendVerification(existing);
+      else if (existing)
+        await mailer.send(
+          alreadyRegisteredMail(
+            existing.email,
+            existing.name,
+            this.link('/auth/login'),
+            this.link('/auth/login?forgot=1'),
+          ),
+        );
+    });
   }
 
   async verifyEmail(input: Input<'UserVerifyEmail'>): Promise<{ email: string }> {
@@ -246,27 +271,36 @@ export class AccountService {
     return Boolean(await users.liveEmailToken(this.deps.db, hashLinkToken(input.token), kind, this.now()));
   }
 
+  /**
+   * Answers before anything depends on the address: the per-account limit is counted for every
+   * address alike (keyed by its hash), and the lookup, the link and the mail run after the answer.
+   */
   async forgotPassword(input: Input<'UserForgotPassword'>, ip: string): Promise<void> {
     const { config, db, limiter, mailer } = this.deps;
     const message = 'Too many password reset requests. Please try again later.';
     await limiter.hit(`forgot:addr:${ip}`, config.RATE_FORGOT_PER_ADDRESS, 60 * 60, message);
-    const user = await users.byEmail(db, input.user.email);
-    if (!user) return;
+    const email = input.user.email;
     // The per-account limit is counted silently: answering 429 would tell that the account exists.
-    try {
-      await limiter.hit(`forgot:acct:${user.id}`, config.RATE_FORGOT_PER_ACCOUNT, 60 * 60, message);
-    } catch {
-      return;
-    }
-    const token = await this.issueLinkToken(user.id, 'reset', config.RESET_TOKEN_TTL_S);
-    await mailer.send(
-      resetMail(
-        user.email,
-        user.name,
-        this.link(`/auth/password/reset/${token}`),
-        Math.round(config.RESET_TOKEN_TTL_S / 60),
-      ),
-    );
+    const withinLimit = await limiter
+      .hit(`forgot:acct:${accountKey(email)}`, config.RATE_FORGOT_PER_ACCOUNT, 60 * 60, message)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!withinLimit) return;
+    this.deps.afterAnswer.run('reset mail', async () => {
+      const user = await users.byEmail(db, email);
+      if (!user) return;
+      const token = await this.issueLinkToken(user.id, 'reset', config.RESET_TOKEN_TTL_S);
+      await mailer.send(
+        resetMail(
+          user.email,
+          user.name,
+          this.link(`/auth/password/reset/${token}`),
+          Math.round(config.RESET_TOKEN_TTL_S / 60),
+        ),
+      );
+    });
   }
 
   /** A new password from an emailed reset link. */
@@ -277,13 +311,15 @@ export class AccountService {
     if (!row || !user || user.email !== input.user.email) throw new ApiError('INVALID_TOKEN', BAD_LINK);
     const issues = newPasswordIssues(input.password, user.email);
     if (issues.length) throw new ApiError('VALIDATION', issues.map((m) => `password: ${m}`).join('; '));
+    this.refuseCommon(input.password, 'password');
     const passwordHash = await hashPassword(input.password);
     await db.transaction(async (tx) => {
       if (!(await users.consumeEmailToken(tx, row.id, this.now()))) throw new ApiError('INVALID_TOKEN', BAD_LINK);
       // Opening the emailed link proves the address, so it also counts as verified.
       await users.update(tx, user.id, { passwordHash, emailValidated: true }, this.now());
       await this.deps.onAddressVerified?.(tx, { id: user.id, email: user.email });
-      await users.clearFailures(tx, user.id);
+      // The owner proved the address: every lock of the account ends (docs/decisions/026).
+      await this.guard.clear(tx, accountKey(user.email));
       await sessions.revokeAll(tx, user.id, 'password reset');
     });
     await mailer.send(passwordChangedMail(user.email, user.name));
@@ -295,12 +331,23 @@ export class AccountService {
     return user;
   }
 
+  /**
+   * The current password of change and delete: a stolen access token must not be a way to guess it,
+   * so wrong ones count as failed sign-ins of the account from this address, with the same locks.
+   */
+  private async checkCurrentPassword(user: UserRow, password: string, ip: string, wrong: string): Promise<void> {
+    const { db } = this.deps;
+    const key = accountKey(user.email);
+    const state = await this.guard.check(db, key, ip);
+    if (!(await verifyPassword(user.passwordHash, password)))
+      await this.guard.failed(db, key, ip, state, new ApiError('VALIDATION', wrong));
+  }
+
   /** A new password for a signed-in user who knows the current one; other sessions end. */
-  async changePassword(input: Input<'UserUpdatePassword'>, caller: Caller): Promise<void> {
+  async changePassword(input: Input<'UserUpdatePassword'>, caller: Caller, ip: string): Promise<void> {
     const { db, sessions, mailer } = this.deps;
     const user = await this.signedInUser(caller);
-    if (!(await verifyPassword(user.passwordHash, input.user.password)))
-      throw new ApiError('VALIDATION', 'user.password: Current password is incorrect');
+    await this.checkCurrentPassword(user, input.user.password, ip, 'user.password: Current password is incorrect');
     const issues = changePasswordIssues({
       currentPassword: input.user.password,
       newPassword: input.password,
@@ -308,6 +355,7 @@ export class AccountService {
       email: user.email,
     });
     if (issues.length) throw new ApiError('VALIDATION', issues.map((i) => `password: ${i.message}`).join('; '));
+    this.refuseCommon(input.password, 'password');
     const passwordHash = await hashPassword(input.password);
     await db.transaction(async (tx) => {
       await users.update(tx, user.id, { passwordHash }, this.now());
@@ -335,10 +383,9 @@ export class AccountService {
     return toPublicUser(updated);
   }
 
-  async deleteAccount(input: Input<'UserDelete'>, caller: Caller): Promise<void> {
+  async deleteAccount(input: Input<'UserDelete'>, caller: Caller, ip: string): Promise<void> {
     const user = await this.signedInUser(caller);
-    if (!(await verifyPassword(user.passwordHash, input.user.password)))
-      throw new ApiError('VALIDATION', 'user.password: Password is incorrect');
+    await this.checkCurrentPassword(user, input.user.password, ip, 'user.password: Password is incorrect');
     // Nothing may keep billing a deleted account: its subscriptions are cancelled at the provider
     // first, and a provider failure leaves the account in place. Deleting the row then ends its
     // shares both ways (they cascade) with everything else it owns.
