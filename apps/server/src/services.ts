@@ -78,6 +78,12 @@ export function buildServices({ config, db, clock, mailer, store, provider, log 
     licenses,
     publicUrl: config.PUBLIC_URL,
     peers: { verifiedAccount: (email) => accounts.verifiedByEmail(email) },
+    limits: {
+      perSender: config.SHARE_INVITES_PER_SENDER,
+      perRecipient: config.SHARE_INVITES_PER_RECIPIENT,
+      windowS: config.SHARE_INVITE_WINDOW_S,
+      stopsPerHour: config.RATE_STOP_SHARE_PER_ACCOUNT,
+    },
   });
   // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
   const paymentProvider =

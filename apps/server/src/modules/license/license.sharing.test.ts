@@ -18,6 +18,7 @@ import {
   SHARE_INVITE_WINDOW_S,
   SHARE_INVITES_PER_RECIPIENT,
   SHARE_INVITES_PER_SENDER,
+  STOP_LIMITED,
 } from './license.sharing.ts';
 
 /** Sharing a robot license with an address (docs/decisions/023). */
@@ -372,6 +373,33 @@ describe('STOPSHAREDLICENSE', () => {
     expect(stopped.status).toBe(200);
     expect(stopped.body.sharees_robots).toEqual([]);
     expect(await sharedWith(await signUp(email))).toEqual([]);
+  });
+
+  it('is limited per owner (RATE_STOP_SHARE_PER_ACCOUNT an hour): trying addresses has an end (finding 4)', async () => {
+    const { owner, licenseId } = await pairedOwner();
+    const email = uniqueEmail('kept');
+    await share(owner, licenseId, email);
+    const limit = t.config.RATE_STOP_SHARE_PER_ACCOUNT;
+    for (let i = 0; i < limit; i++) {
+      const res = await as(
+        t,
+        owner,
+        license,
+      )('STOPSHAREDLICENSE', {
+        license_id: licenseId,
+        recipient_email: uniqueEmail('probe'),
+      });
+      expect(res.status).toBe(404);
+    }
+    const refused = await as(t, owner, license)('STOPSHAREDLICENSE', { license_id: licenseId, recipient_email: email });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ Code: ErrorCodes.RATE_LIMITED.code, Description: STOP_LIMITED });
+    expect((await sharesOf(owner)).map((e) => e.sharee_email)).toEqual([email]);
+    t.clock.advance(3600 * 1000);
+    const again = await relogin(t, owner);
+    expect(
+      (await as(t, again, license)('STOPSHAREDLICENSE', { license_id: licenseId, recipient_email: email })).status,
+    ).toBe(200);
   });
 
   it('with no address stops every share of the license', async () => {

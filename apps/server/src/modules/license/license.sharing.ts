@@ -10,13 +10,15 @@ import { sharedWithYouMail, shareInvitationMail } from './license.mails.ts';
 import { type RobotLicenseRow, licenseRepository as repo } from './license.repository.ts';
 import type { Account, LicenseService } from './license.service.ts';
 
-/** The window of the two invitation caps below: one day (docs/decisions/023). */
+/** The defaults of the configuration's SHARE_INVITE_WINDOW_S, SHARE_INVITES_PER_SENDER and
+ * SHARE_INVITES_PER_RECIPIENT. The window of the two invitation caps: one day (docs/decisions/023). */
 export const SHARE_INVITE_WINDOW_S = 24 * 60 * 60;
 /** Shares one owner may start per window: each one mails its recipient. */
 export const SHARE_INVITES_PER_SENDER = 20;
 /** Share mails one address may get per window, from every owner together. */
 export const SHARE_INVITES_PER_RECIPIENT = 5;
 
+export const STOP_LIMITED = 'Too many changes to shares. Please try again later.';
 export const SENDER_LIMITED = 'Too many shares today. Please try again tomorrow.';
 export const RECIPIENT_LIMITED =
   'recipient_email: This address has had too many invitations today. Please try again tomorrow.';
@@ -46,8 +48,21 @@ export class ShareService {
       licenses: LicenseService;
       publicUrl: string;
       peers: SharingPeers;
+      /** the configured caps (config.ts); the constants above by default */
+      limits?: { perSender: number; perRecipient: number; windowS: number; stopsPerHour: number };
     },
   ) {}
+
+  private get limits() {
+    return (
+      this.deps.limits ?? {
+        perSender: SHARE_INVITES_PER_SENDER,
+        perRecipient: SHARE_INVITES_PER_RECIPIENT,
+        windowS: SHARE_INVITE_WINDOW_S,
+        stopsPerHour: 30,
+      }
+    );
+  }
 
   /** GETSHAREDLICENSES: the owner's live shares, pending ones looking exactly like the others. */
   async sharesOf(account: Account): Promise<{ owner_email: string; sharees_robots: SharedRobotEntry[] }> {
@@ -98,8 +113,9 @@ export class ShareService {
     await this.refusal(db, account, input.licenseId, email, now);
     // Counted for every share alike, before the address is looked up: a limit that only some
     // addresses reach would tell which ones have accounts.
-    await limiter.hit(`share:from:${account.userId}`, SHARE_INVITES_PER_SENDER, SHARE_INVITE_WINDOW_S, SENDER_LIMITED);
-    await limiter.hit(recipientKey(email), SHARE_INVITES_PER_RECIPIENT, SHARE_INVITE_WINDOW_S, RECIPIENT_LIMITED);
+    const { perSender, perRecipient, windowS } = this.limits;
+    await limiter.hit(`share:from:${account.userId}`, perSender, windowS, SENDER_LIMITED);
+    await limiter.hit(recipientKey(email), perRecipient, windowS, RECIPIENT_LIMITED);
     const recipient = await peers.verifiedAccount(email);
     const { license, share } = await db.transaction(async (tx) => {
       const locked = await repo.lockOfOwner(tx, input.licenseId, account.userId);
@@ -133,6 +149,8 @@ export class ShareService {
    * live share of this license gets one answer, whatever it is (docs/decisions/023).
    */
   async stopSharing(account: Account, input: { licenseId: string; recipientEmail?: string | undefined }) {
+    // Counted before anything is looked up: addresses cannot be tried against a license without end.
+    await this.deps.limiter.hit(`share:stop:${account.userId}`, this.limits.stopsPerHour, 60 * 60, STOP_LIMITED);
     const license = await this.ownLicense(this.deps.db, account, input.licenseId);
     const stopped = await repo.stopShares(this.deps.db, license.id, input.recipientEmail, this.deps.clock.now());
     if (stopped === 0)

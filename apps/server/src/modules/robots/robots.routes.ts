@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RouteOptions } from '../../services.ts';
 
-/** Registrations one account may make per hour: a hub registers a handful, a loop would fill the table. */
-export const REGISTRATIONS_PER_HOUR = 60;
-
-async function robotsRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
+/**
+ * Registrations one account may make per hour (RATE_REGISTERSIM_PER_ACCOUNT, 60 by default): a hub
+ * registers a handful, a loop would fill the table.
+ */
+async function robotsRoutes(app: FastifyInstance, { config, services }: RouteOptions): Promise<void> {
   const { robots: service, limiter } = services;
 
   app.mountService(robots, {
@@ -17,7 +18,7 @@ async function robotsRoutes(app: FastifyInstance, { services }: RouteOptions): P
     async REGISTERSIM(input, { caller }) {
       await limiter.hit(
         `robots:register:acct:${caller.userId}`,
-        REGISTRATIONS_PER_HOUR,
+        config.RATE_REGISTERSIM_PER_ACCOUNT,
         60 * 60,
         'Too many robot registrations. Please try again later.',
       );
