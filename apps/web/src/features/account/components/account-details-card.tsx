@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Separator } from '@/components/ui/separator';
 import { ERROR_TOAST_MS } from '@/config/constants';
+import { serverFieldError } from '@/lib/server-field-error';
 import { type ChangePasswordForm, changePasswordFormSchema } from '../account-forms';
 import { useUpdatePasswordMutation } from '../api/update-password';
 
@@ -25,6 +26,7 @@ export function AccountDetailsCard({ email }: { email: string }) {
     reset,
     trigger,
     getFieldState,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<ChangePasswordForm>({ resolver: zodResolver(schema), mode: 'onChange', defaultValues: EMPTY });
 
@@ -39,6 +41,8 @@ export function AccountDetailsCard({ email }: { email: string }) {
       toast.success('Password Changed', { description: 'Your password has been updated.' });
       reset(EMPTY);
     } catch (err) {
+      const newPasswordError = serverFieldError(err, 'password');
+      if (newPasswordError) setError('newPassword', { message: newPasswordError }, { shouldFocus: true });
       const description =
         err instanceof Error && err.message ? err.message : 'An unexpected error occurred. Please try again.';
       toast.error('Failed to update password', { description, duration: ERROR_TOAST_MS });

@@ -11,6 +11,7 @@ import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
+import { serverFieldError } from '@/lib/server-field-error';
 import { resetTokenQueryOptions, useResetPasswordMutation } from '../api/reset-password';
 import { type ResetPasswordForm, resetPasswordFormSchema } from '../utils/auth-forms';
 
@@ -23,6 +24,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
     handleSubmit,
     trigger,
     getFieldState,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<ResetPasswordForm>({
     resolver: zodResolver(resetPasswordFormSchema),
@@ -44,6 +46,8 @@ export function ResetPasswordPage({ token }: { token: string }) {
       });
       await navigate({ to: '/dashboard' });
     } catch (err) {
+      const passwordError = serverFieldError(err, 'password');
+      if (passwordError) setError('password', { message: passwordError }, { shouldFocus: true });
       const description =
         err instanceof Error && err.message ? err.message : 'Failed to reset password. Please try again.';
       toast.error('Password Reset Failed', { description, duration: ERROR_TOAST_MS });

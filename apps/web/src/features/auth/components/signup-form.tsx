@@ -12,6 +12,7 @@ import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
+import { serverFieldError } from '@/lib/server-field-error';
 import { useRegisterMutation } from '../api/register';
 import { type RegistrationForm, registrationFormSchema } from '../utils/auth-forms';
 import { birthYearOptions } from '../utils/signup-options';
@@ -27,6 +28,7 @@ export function SignupForm({ onRegistered }: { onRegistered: (email: string) => 
     handleSubmit,
     control,
     trigger,
+    setError,
     formState: { errors, isSubmitting, isSubmitted },
   } = useForm<RegistrationForm>({
     resolver: zodResolver(registrationFormSchema),
@@ -54,6 +56,9 @@ export function SignupForm({ onRegistered }: { onRegistered: (email: string) => 
       await mutation.mutateAsync(values);
       onRegistered(values.email.trim());
     } catch (err) {
+      // A rule only the server checks (a common password) is shown under its field as well.
+      const passwordError = serverFieldError(err, 'user.password');
+      if (passwordError) setError('password', { message: passwordError }, { shouldFocus: true });
       const description =
         err instanceof Error && err.message ? err.message : 'An unexpected error occurred. Please try again.';
       toast.error('Sign-up Failed', { description, duration: ERROR_TOAST_MS });

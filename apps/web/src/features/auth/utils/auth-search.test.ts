@@ -110,9 +110,23 @@ describe('parseTarget', () => {
 describe('safePortalRedirect', () => {
   it.each([
     ['/dashboard/downloads?x=1', '/dashboard/downloads?x=1'],
+    ['/dashboard#tour', '/dashboard#tour'],
+    ['/dashboard/%2F%2Fevil.example', '/dashboard/%2F%2Fevil.example'],
     ['//evil.example', undefined],
     ['/\\evil.example', undefined],
+    ['\\\\evil.example', undefined],
+    ['/\t/evil.example', undefined],
+    ['/\n/evil.example', undefined],
+    ['/\r\n/evil.example', undefined],
+    ['\t//evil.example', undefined],
+    ['/\u0000/evil.example', undefined],
+    ['/dash\\..\\\\evil.example', undefined],
+    ['///evil.example', undefined],
     ['https://evil.example', undefined],
+    ['https:/evil.example', undefined],
+    ['javascript:alert(1)', undefined],
+    ['evil.example', undefined],
+    ['', undefined],
     [undefined, undefined],
   ])('%s', (redirect, expected) => expect(safePortalRedirect(redirect)).toBe(expected));
 });

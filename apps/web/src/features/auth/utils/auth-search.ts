@@ -19,11 +19,25 @@ export function parseTarget(target: unknown, loginMode?: unknown): Target {
   return DEFAULT_TARGET;
 }
 
-/** A portal redirect after sign-in must stay on this site (a path, not another origin). */
+const SAME_SITE_BASE = 'https://portal.invalid';
+
+/**
+ * A portal redirect after sign-in must stay on this site: a path, never another origin. Browsers'
+ * URL parsers drop tabs and newlines and read `\\` as `/`, so `/\t/evil.example` and `/\\evil.example`
+ * are scheme-relative addresses in disguise: any control character or backslash refuses the
+ * redirect, and what is left must resolve to this site's own origin.
+ */
 export function safePortalRedirect(redirect: string | undefined): string | undefined {
-  if (!redirect) return undefined;
-  if (!redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return undefined;
-  return redirect;
+  if (!redirect?.startsWith('/')) return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f\\]/.test(redirect) || redirect.startsWith('//')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(redirect, SAME_SITE_BASE);
+  } catch {
+    return undefined;
+  }
+  return url.origin === SAME_SITE_BASE ? redirect : undefined;
 }
 
 export const loginSearchSchema = z.object({
