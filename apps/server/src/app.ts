@@ -10,7 +10,7 @@ import type { Database, Db } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { CsrfTokens } from './lib/csrf.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
-import { setHashCost } from './lib/passwords.ts';
+import { setHashCost, setHashLimits } from './lib/passwords.ts';
 import { injectPortalConfig, portalConfigOf } from './lib/portal-config.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
@@ -84,8 +84,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const clock = opts.clock ?? systemClock;
   setHashCost({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
+  setHashLimits({ concurrency: config.HASH_CONCURRENCY, queue: config.HASH_QUEUE_MAX });
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
+    // Fastify's own logging writes two lines a request (received, completed); ours below writes one.
+    disableRequestLogging: true,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 256 * 1024,
     genReqId: () => crypto.randomUUID(),
@@ -94,6 +97,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       (reply as unknown as FastifyReply).status(400).send(errorBody('VALIDATION', `url: ${err.message}`));
     },
   });
+
+  // One line a request, when it is answered (LOG_REQUESTS); errors are logged where they happen.
+  if (config.LOG_REQUESTS)
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info(
+        {
+          req: { method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip },
+          res: { statusCode: reply.statusCode },
+          responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
+    });
 
   // Recorded from the start, so the list covers every plugin's routes: the contract-coverage test
   // compares it with the contract's services table.

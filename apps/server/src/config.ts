@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEVELOPMENT_PORTAL_CONFIG } from '@portal/contract';
 import { z } from 'zod';
+import { defaultHashConcurrency } from './lib/passwords.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -52,6 +53,10 @@ export const envSchema = z
     RESET_TOKEN_TTL_S: int(60, 7 * 86_400).default(60 * 60),
     ARGON2_MEMORY_KIB: int(1024, 1_048_576).default(19_456),
     ARGON2_TIME_COST: int(1, 10).default(2),
+    /** Password hashes at once (docs/decisions/024); default one less than the cores, at least 1. */
+    HASH_CONCURRENCY: int(1, 256).optional(),
+    /** Hashes that may wait for a turn; past that, sign-in answers 503 BUSY with Retry-After. */
+    HASH_QUEUE_MAX: int(0, 100_000).default(64),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })
@@ -62,6 +67,8 @@ export const envSchema = z
     SEED_DEMO: bool.optional(),
     TRUST_PROXY: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** One info line per request (method, path, status, time); false keeps only warnings and errors. */
+    LOG_REQUESTS: bool.default(true),
     WEB_DIST: z.string().optional(),
     // The addresses the web app links to, handed to it at run time (docs/operations.md#the-web-apps-addresses).
     DOCS_URL: httpUrl.default(DEVELOPMENT_PORTAL_CONFIG.docsUrl),
@@ -132,8 +139,10 @@ function productionAddressIssues(env: AddressVariables, ctx: z.RefinementCtx): v
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO' | 'PRIVACY_POLICY_EFFECTIVE_DATE'> {
+export interface Config
+  extends Omit<Env, 'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO' | 'PRIVACY_POLICY_EFFECTIVE_DATE' | 'HASH_CONCURRENCY'> {
   PUBLIC_URL: string;
+  HASH_CONCURRENCY: number;
   PRIVACY_POLICY_EFFECTIVE_DATE: string;
   JWT_SECRET: string;
   SEED_DEMO: boolean;
@@ -158,6 +167,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     JWT_SECRET: env.JWT_SECRET ?? localSecret(dataDir),
     SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    HASH_CONCURRENCY: env.HASH_CONCURRENCY ?? defaultHashConcurrency(),
     PRIVACY_POLICY_EFFECTIVE_DATE:
       env.PRIVACY_POLICY_EFFECTIVE_DATE ?? DEVELOPMENT_PORTAL_CONFIG.privacyPolicyEffectiveDate,
   };

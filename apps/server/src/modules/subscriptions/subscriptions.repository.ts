@@ -53,9 +53,19 @@ export const subscriptionRepository = {
 
   /** The user's tier by the one rule (subscriptions.rules.ts); undefined for an unknown user. */
   async tierOf(db: Executor, userId: string, now: Date): Promise<TierInfo | undefined> {
-    const user = await this.user(db, userId);
+    // One statement: the join date (the anchor without a subscription) and the user's subscriptions.
+    const rows = await db
+      .select({ joinedAt: users.joinedAt, subscription: subscriptions })
+      .from(users)
+      .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+      .where(eq(users.id, userId))
+      .orderBy(subscriptions.startsAt);
+    const user = rows[0];
     if (!user) return undefined;
-    const e = entitlementOf(await this.ofUser(db, userId), now);
+    const e = entitlementOf(
+      rows.flatMap((r) => (r.subscription ? [r.subscription] : [])),
+      now,
+    );
     return {
       tier: e.tier,
       anchor: e.deciding?.startsAt ?? user.joinedAt,

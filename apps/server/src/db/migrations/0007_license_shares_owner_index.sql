@@ -1,0 +1,1 @@
+CREATE INDEX "license_shares_owner_idx" ON "license_shares" USING btree ("owner_id");
