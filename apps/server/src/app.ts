@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { errorBody } from '@portal/contract';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -79,6 +85,31 @@ export const loggerOptions = (level: string): FastifyServerOptions['logger'] => 
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * Fastify logs two lines a request at info (received, completed): this writes one, when the answer
+ * is sent, or none when LOG_REQUESTS is off. A request that failed is still logged, at error.
+ */
+class OneLinePerRequest extends LogController {
+  constructor(private readonly everyRequest: boolean) {
+    super();
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else if (this.everyRequest)
+      reply.log.info(
+        {
+          req: { method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip },
+          res: { statusCode: reply.statusCode },
+          responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
+  }
+}
+
 /** Builds the whole server; never listens (server.ts does). */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
@@ -87,8 +118,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   setHashLimits({ concurrency: config.HASH_CONCURRENCY, queue: config.HASH_QUEUE_MAX });
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
-    // Fastify's own logging writes two lines a request (received, completed); ours below writes one.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(config.LOG_REQUESTS),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 256 * 1024,
     genReqId: () => crypto.randomUUID(),
@@ -97,19 +127,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       (reply as unknown as FastifyReply).status(400).send(errorBody('VALIDATION', `url: ${err.message}`));
     },
   });
-
-  // One line a request, when it is answered (LOG_REQUESTS); errors are logged where they happen.
-  if (config.LOG_REQUESTS)
-    app.addHook('onResponse', async (request, reply) => {
-      request.log.info(
-        {
-          req: { method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip },
-          res: { statusCode: reply.statusCode },
-          responseTime: Math.round(reply.elapsedTime * 10) / 10,
-        },
-        'request',
-      );
-    });
 
   // Recorded from the start, so the list covers every plugin's routes: the contract-coverage test
   // compares it with the contract's services table.

@@ -20,7 +20,7 @@ const licenceTerms = (id: string, start: string, duration: string, end: string, 
  * to the caller (the newest such share gives the period), each with its license, as the spec's
  * JSON. Keys are in the order the JavaScript views wrote them; dates are epoch milliseconds.
  */
-const visibleQuery = (userId: string, ids: string | null, now: string) => {
+export const visibleQuery = (userId: string, ids: string | null, now: string) => {
   const me = sql`${userId}::uuid`;
   const at = sql`${now}::timestamptz`;
   return sql`
