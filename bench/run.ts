@@ -498,6 +498,8 @@ async function main() {
       console.log(`\n== ${section.name}`);
       ctx.results[section.name] = await section.run(ctx);
     }
+    const failures = [...ctx.portal.errorLines(), ...ctx.baseline.errorLines()];
+    if (failures.length) console.log(`\nerror lines in the server logs:\n${failures.join('\n')}`);
   } finally {
     for (const stop of stops) await stop();
   }

@@ -10,6 +10,8 @@ export interface Server {
   process: ChildProcess;
   /** lines the server wrote on stdout so far (its log) */
   logLines(): number;
+  /** the last error lines of its log (level error and above), to show what a 5xx was */
+  errorLines(): string[];
   /** CPU time the process used so far, in ms (user + system, from /proc) */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -44,8 +46,15 @@ function start(
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let lines = 0;
   let errors = '';
+  let partial = '';
+  const errorLines: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => {
     for (const byte of chunk) if (byte === 10) lines += 1;
+    const text = partial + chunk.toString();
+    const all = text.split('\n');
+    partial = all.pop() ?? '';
+    for (const l of all) if (/"level":(50|60)/.test(l)) errorLines.push(l.slice(0, 2000));
+    if (errorLines.length > 20) errorLines.splice(0, errorLines.length - 20);
   });
   child.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4000);
@@ -56,6 +65,7 @@ function start(
     url,
     process: child,
     logLines: () => lines,
+    errorLines: () => [...errorLines],
     cpuMs: () => cpuMsOf(child.pid as number),
     stop: () =>
       new Promise((resolve) => {
@@ -102,7 +112,9 @@ export function portalEnv(
 }
 
 export function startPortal(dist: string, env: Record<string, string>, name = 'portal'): Promise<Server> {
-  return start(name, process.execPath, [join(dist, 'server.js')], env, Number(env.PORT));
+  // BENCH_NODE_ARGS: flags for the portal's node, e.g. --cpu-prof to profile it under the load.
+  const flags = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return start(name, process.execPath, [...flags, join(dist, 'server.js')], env, Number(env.PORT));
 }
 
 export function startBaseline(databaseUrl: string, port: number, env: Record<string, string>): Promise<Server> {

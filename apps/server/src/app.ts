@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { CsrfTokens } from './lib/csrf.ts';
+import { batchedStdout } from './lib/log-stream.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { setHashCost, setHashLimits } from './lib/passwords.ts';
 import { injectPortalConfig, portalConfigOf } from './lib/portal-config.ts';
@@ -70,8 +71,12 @@ export interface BuildOptions {
   store?: ArtifactStore;
 }
 
+/** One batched stdout for every app of the process. */
+let stdoutLog: ReturnType<typeof batchedStdout> | undefined;
+
 export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
   level,
+  stream: (stdoutLog ??= batchedStdout()),
   redact: {
     paths: [
       'req.headers.authorization',

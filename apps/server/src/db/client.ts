@@ -55,6 +55,23 @@ export function fromPglite(client: PGlite, opts: DatabaseOptions = {}): Database
   };
 }
 
+/**
+ * A hot-path query built once per database handle (drizzle's `.prepare()`, with `sql.placeholder`s
+ * for its values) instead of on every call: building a query is most of drizzle's cost on a read.
+ * Handles are remembered weakly, so a transaction's copy goes with the transaction.
+ */
+export function preparedOn<Q>(build: (db: Executor) => Q): (db: Executor) => Q {
+  const built = new WeakMap<Executor, Q>();
+  return (db) => {
+    let query = built.get(db);
+    if (!query) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
+}
+
 /** Distinct statement texts prepared on the server at most (per process; each connection keeps its own). */
 export const PREPARED_TEXTS_MAX = 500;
 
