@@ -73,10 +73,14 @@ export interface BuildOptions {
 
 /** One batched stdout for every app of the process. */
 let stdoutLog: ReturnType<typeof batchedStdout> | undefined;
+const sharedStdout = () => {
+  stdoutLog ??= batchedStdout();
+  return stdoutLog;
+};
 
 export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
   level,
-  stream: (stdoutLog ??= batchedStdout()),
+  stream: sharedStdout(),
   redact: {
     paths: [
       'req.headers.authorization',

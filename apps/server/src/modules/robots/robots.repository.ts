@@ -31,11 +31,12 @@ with asked as (
   from robots r
   left join robot_licenses l on l.robot_id = r.id
   left join lateral (
+    -- only for robots of others: the first condition is checked once per robot, before any scan
     select x.starts_at, x.ends_at from license_shares x
-    where x.license_id = l.id and x.recipient_id = ${me} and x.stopped_at is null
+    where r.user_id <> ${me} and x.license_id = l.id and x.recipient_id = ${me} and x.stopped_at is null
       and x.ends_at > ${at} and l.ends_at > ${at}
     order by x.created_at desc limit 1
-  ) s on r.user_id <> ${me}
+  ) s on true
   where case when ${ids}::jsonb is null then r.user_id = ${me}
              else r.id in (select value::uuid from jsonb_array_elements_text(${ids}::jsonb)) end
     and (r.user_id = ${me} or (l.id is not null and s.starts_at is not null))
