@@ -58,28 +58,25 @@ interface Measured extends LoadResult {
 
 const PROBE = '/* bench-probe */';
 
+/** One connection for the benchmark's own questions (no type lookup: it would count as a statement). */
+let probeSql: postgres.Sql | undefined;
+const probe = (ctx: Context) => {
+  probeSql ??= postgres(ctx.cluster.url, { max: 1, fetch_types: false, onnotice: () => {} });
+  return probeSql;
+};
+
 async function statementCalls(ctx: Context): Promise<number | undefined> {
   if (!ctx.cluster.statements) return undefined;
-  const sql = postgres(ctx.cluster.url, { max: 1, onnotice: () => {} });
-  try {
-    const [row] = await sql.unsafe(
-      `${PROBE} select coalesce(sum(calls), 0)::bigint as n from pg_stat_statements
-       where query not like '%bench-probe%' and query not like '%pg_stat_statements%'`,
-    );
-    return Number(row?.n ?? 0);
-  } finally {
-    await sql.end();
-  }
+  const [row] = await probe(ctx).unsafe(
+    `${PROBE} select coalesce(sum(calls), 0)::bigint as n from pg_stat_statements
+     where query not like '%bench-probe%' and query not like '%pg_stat_statements%'`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 async function rateLimitHits(ctx: Context): Promise<number> {
-  const sql = postgres(ctx.cluster.url, { max: 1, onnotice: () => {} });
-  try {
-    const [row] = await sql.unsafe(`${PROBE} select coalesce(sum(count), 0)::bigint as n from rate_limits`);
-    return Number(row?.n ?? 0);
-  } finally {
-    await sql.end();
-  }
+  const [row] = await probe(ctx).unsafe(`${PROBE} select coalesce(sum(count), 0)::bigint as n from rate_limits`);
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -501,6 +498,7 @@ async function main() {
     const failures = [...ctx.portal.errorLines(), ...ctx.baseline.errorLines()];
     if (failures.length) console.log(`\nerror lines in the server logs:\n${failures.join('\n')}`);
   } finally {
+    await probeSql?.end();
     for (const stop of stops) await stop();
   }
   const result = {

@@ -2,6 +2,7 @@ import { ApiError, ErrorCodes, useraction } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { rateLimits } from '../db/schema.ts';
 import { freshDatabase, seedUser, type TestApp, testApp } from '../test/harness.ts';
 import { defaultHashConcurrency, HASH_RETRY_AFTER_S, HashGate, hashGate } from './passwords.ts';
 
@@ -33,6 +34,7 @@ describe('HashGate: hashes at once are bounded, the rest queue, past the queue 5
     expect(gate.load).toEqual({ running: 2, waiting: 1 });
     expect(order).toEqual(['start 0', 'start 1']);
 
+    expect(() => gate.admit()).toThrow(ApiError);
     const refused = await gate.run(async () => 'never').catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ errorName: 'BUSY', status: 503, retryAfterS: HASH_RETRY_AFTER_S });
@@ -40,6 +42,7 @@ describe('HashGate: hashes at once are bounded, the rest queue, past the queue 5
     work[1]!.finish();
     await settle();
     expect(order).toEqual(['start 0', 'start 1', 'start 2']);
+    gate.admit();
     expect(gate.load).toEqual({ running: 2, waiting: 0 });
     work[0]!.finish();
     work[2]!.finish();
@@ -125,8 +128,11 @@ describe('sign-in behind the bound', () => {
 
     const queued = login(user.email, user.password);
     await waitForQueue(1);
+    const countsBefore = await rateLimitCount();
     const refused = await login(user.email, user.password);
     expect(refused.status).toBe(503);
+    // refused before any other work: not even the per-address sign-in count moved
+    expect(await rateLimitCount()).toBe(countsBefore);
     expect(refused.headers['retry-after']).toBe(String(HASH_RETRY_AFTER_S));
     expect(refused.body.error).toMatchObject({ Success: false, Code: ErrorCodes.BUSY.code });
 
@@ -141,6 +147,9 @@ describe('sign-in behind the bound', () => {
     });
     expect(again.target).toBe('portal');
   });
+
+  const rateLimitCount = async () =>
+    (await t.app.deps.db.select({ count: rateLimits.count }).from(rateLimits)).reduce((sum, r) => sum + r.count, 0);
 
   /** Waits (without timers) until the gate has `n` sign-ins queued. */
   async function waitForQueue(n: number) {

@@ -47,10 +47,18 @@ export class HashGate {
     return { running: this.running, waiting: this.waiting.length };
   }
 
+  /**
+   * Refuses at once (503 BUSY) when a hash could not even wait its turn now: a sign-in checks this
+   * before any other work, so a flood past the bound costs no database statement.
+   */
+  admit(): void {
+    if (this.running >= this.concurrency && this.waiting.length >= this.queue)
+      throw new ApiError('BUSY', HASHING_BUSY, { retryAfterS: HASH_RETRY_AFTER_S });
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.concurrency) {
-      if (this.waiting.length >= this.queue)
-        throw new ApiError('BUSY', HASHING_BUSY, { retryAfterS: HASH_RETRY_AFTER_S });
+      this.admit();
       // The slot is handed over by the finishing hash (running stays counted), so no newcomer jumps the queue.
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else this.running += 1;

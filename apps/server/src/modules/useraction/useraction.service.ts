@@ -13,7 +13,7 @@ import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { dummyPasswordHash, hashGate, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
 import type { ResultOf } from '../../plugins/actions.ts';
@@ -136,6 +136,8 @@ export class AccountService {
 
   async login(input: Input<'login'>, ip: string): Promise<LoginResult> {
     const { config, db, limiter, sessions } = this.deps;
+    // Past the hashing bound, refuse before any other work (docs/decisions/024).
+    hashGate().admit();
     await limiter.hit(
       `login:addr:${ip}`,
       config.RATE_LOGIN_PER_ADDRESS,
