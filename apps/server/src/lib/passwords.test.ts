@@ -1,5 +1,5 @@
 import { ApiError, ErrorCodes, useraction } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
@@ -151,9 +151,8 @@ describe('sign-in behind the bound', () => {
   const rateLimitCount = async () =>
     (await t.app.deps.db.select({ count: rateLimits.count }).from(rateLimits)).reduce((sum, r) => sum + r.count, 0);
 
-  /** Waits (without timers) until the gate has `n` sign-ins queued. */
+  /** Waits until the gate has `n` sign-ins queued (the sign-in does its database work first). */
   async function waitForQueue(n: number) {
-    for (let i = 0; i < 1000 && hashGate().load.waiting < n; i++) await settle();
-    expect(hashGate().load.waiting).toBe(n);
+    await vi.waitFor(() => expect(hashGate().load.waiting).toBe(n), { timeout: 20_000, interval: 5 });
   }
 });
