@@ -1,9 +1,11 @@
-// Per-call cost of the main API actions, in process over Fastify's inject, against a freshly
-// migrated PGlite; each printed as a ratio to GET /healthz measured in the same run (the baseline).
+// Per-call cost of the session protocol (the CSRF GET and refresh rotation), in process over
+// Fastify's inject, against a freshly migrated PGlite; each printed as a ratio to GET /healthz
+// measured in the same run (the baseline). The reads and sign-in are measured over HTTP on
+// PostgreSQL by `npm run bench` (bench/run.ts).
 // The calls go through @portal/client, the same action client the web app and the hub use, so the
 // numbers include the protocol's own cost (a CSRF GET before each POST).
 // Bounded: a fixed number of calls each. Run: npx tsx bench/api-latency.ts
-import { auth, time, useraction } from '@portal/contract';
+import { auth, useraction } from '@portal/contract';
 import { freshDatabase, seedUser, testApp } from '../apps/server/src/test/harness.ts';
 
 const N = Number(process.env.BENCH_CALLS ?? 200);
@@ -23,19 +25,8 @@ async function measure(fn: () => Promise<unknown>): Promise<number> {
   return perCall;
 }
 
-// A session that never needs renewing within the run: the access token outlives the benchmark.
-const signedIn = client.withTokens({
-  access: async () => pair.access_token,
-  refresh: async () => {
-    throw new Error('the benchmark session expired');
-  },
-});
-
 const baseline = await measure(() => t.app.inject({ method: 'GET', url: '/healthz' }));
-const rows: [string, number][] = [
-  ['CSRF token', await measure(() => client.csrf())],
-  ['CHECK_REMAINING_TIME', await measure(() => signedIn.call(time, 'CHECK_REMAINING_TIME', { email: user.email }))],
-];
+const rows: [string, number][] = [['CSRF token', await measure(() => client.csrf())]];
 let refresh = pair.refresh_token;
 rows.push([
   'refresh-access-token (rotation)',

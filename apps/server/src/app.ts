@@ -4,13 +4,20 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { errorBody } from '@portal/contract';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { CsrfTokens } from './lib/csrf.ts';
+import { batchedStdout } from './lib/log-stream.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
-import { setHashCost } from './lib/passwords.ts';
+import { setHashCost, setHashLimits } from './lib/passwords.ts';
 import { injectPortalConfig, portalConfigOf } from './lib/portal-config.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
@@ -64,8 +71,16 @@ export interface BuildOptions {
   store?: ArtifactStore;
 }
 
+/** One batched stdout for every app of the process. */
+let stdoutLog: ReturnType<typeof batchedStdout> | undefined;
+const sharedStdout = () => {
+  stdoutLog ??= batchedStdout();
+  return stdoutLog;
+};
+
 export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
   level,
+  stream: sharedStdout(),
   redact: {
     paths: [
       'req.headers.authorization',
@@ -84,13 +99,40 @@ function trustProxyOption(trust: number | string[]): string[] | ((address: strin
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * Fastify logs two lines a request at info (received, completed): this writes one, when the answer
+ * is sent, or none when LOG_REQUESTS is off. A request that failed is still logged, at error.
+ */
+class OneLinePerRequest extends LogController {
+  constructor(private readonly everyRequest: boolean) {
+    super();
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else if (this.everyRequest)
+      reply.log.info(
+        {
+          req: { method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip },
+          res: { statusCode: reply.statusCode },
+          responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
+  }
+}
+
 /** Builds the whole server; never listens (server.ts does). */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const clock = opts.clock ?? systemClock;
   setHashCost({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
+  setHashLimits({ concurrency: config.HASH_CONCURRENCY, queue: config.HASH_QUEUE_MAX });
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
+    logController: new OneLinePerRequest(config.LOG_REQUESTS),
     // Only the named proxy's X-Forwarded-For is read (config.ts refuses `true`; docs/decisions/026).
     ...(config.TRUST_PROXY === false ? {} : { trustProxy: trustProxyOption(config.TRUST_PROXY) }),
     bodyLimit: config.BODY_LIMIT_BYTES,

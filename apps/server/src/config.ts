@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DEVELOPMENT_PORTAL_CONFIG } from '@portal/contract';
 import { z } from 'zod';
+import { defaultHashConcurrency } from './lib/passwords.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -185,6 +186,10 @@ export const envSchema = z
     RESET_TOKEN_TTL_S: int(60, 7 * 86_400).default(60 * 60),
     ARGON2_MEMORY_KIB: int(1024, 1_048_576).default(19_456),
     ARGON2_TIME_COST: int(1, 10).default(2),
+    /** Password hashes at once (docs/decisions/024); default one less than the cores, at least 1. */
+    HASH_CONCURRENCY: int(1, 256).optional(),
+    /** Hashes that may wait for a turn; past that, sign-in answers 503 BUSY with Retry-After. */
+    HASH_QUEUE_MAX: int(0, 100_000).default(64),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })
@@ -197,6 +202,8 @@ export const envSchema = z
     /** The hosts (Host header) the portal answers for; by default PUBLIC_URL's (docs/decisions/026). */
     ALLOWED_HOSTS: allowedHostsSchema.optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** One info line per request (method, path, status, time); false keeps only warnings and errors. */
+    LOG_REQUESTS: bool.default(true),
     WEB_DIST: z.string().optional(),
     // The addresses the web app links to, handed to it at run time (docs/operations.md#the-web-apps-addresses).
     DOCS_URL: httpUrl.default(DEVELOPMENT_PORTAL_CONFIG.docsUrl),
@@ -268,9 +275,13 @@ function productionAddressIssues(env: AddressVariables, ctx: z.RefinementCtx): v
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config
-  extends Omit<Env, 'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO' | 'PRIVACY_POLICY_EFFECTIVE_DATE' | 'ALLOWED_HOSTS'> {
+  extends Omit<
+    Env,
+    'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO' | 'PRIVACY_POLICY_EFFECTIVE_DATE' | 'ALLOWED_HOSTS' | 'HASH_CONCURRENCY'
+  > {
   PUBLIC_URL: string;
   ALLOWED_HOSTS: string[];
+  HASH_CONCURRENCY: number;
   PRIVACY_POLICY_EFFECTIVE_DATE: string;
   JWT_SECRET: string;
   SEED_DEMO: boolean;
@@ -297,6 +308,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ALLOWED_HOSTS: env.ALLOWED_HOSTS ?? defaultAllowedHosts(publicUrl),
     JWT_SECRET: env.JWT_SECRET ?? localSecret(dataDir),
     SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    HASH_CONCURRENCY: env.HASH_CONCURRENCY ?? defaultHashConcurrency(),
     PRIVACY_POLICY_EFFECTIVE_DATE:
       env.PRIVACY_POLICY_EFFECTIVE_DATE ?? DEVELOPMENT_PORTAL_CONFIG.privacyPolicyEffectiveDate,
   };

@@ -149,6 +149,7 @@ describe('failures are told apart by kind, never by message', () => {
     ['an existing email', 409, ErrorCodes.EMAIL_EXISTS.code, 'conflict'],
     ['no licenses (200, code 23)', 200, ErrorCodes.NO_LICENSES.code, 'empty'],
     ['a server failure', 500, ErrorCodes.INTERNAL.code, 'server'],
+    ['a busy server (503, transient)', 503, ErrorCodes.BUSY.code, 'server'],
     ['an unknown code, by status', 404, 999, 'not_found'],
   ] as const)('%s', async (_label, status, code, kind) => {
     const p = portal(() => ({ status, body: fail(code, 'user.password: some rule') }));

@@ -20,6 +20,11 @@ export const ErrorCodes = {
   INVALID_TOKEN: { code: 107, status: 400, kind: 'validation' },
   PAYMENT: { code: 108, status: 402, kind: 'payment' },
   UNKNOWN_ACTION: { code: 109, status: 400, kind: 'validation' },
+  /**
+   * The server is at its bound of work of one kind (password hashing, docs/decisions/024) and
+   * refuses more for now: transient, answered with a Retry-After header; the client may try again.
+   */
+  BUSY: { code: 110, status: 503, kind: 'server' },
   INTERNAL: { code: 500, status: 500, kind: 'server' },
 } as const;
 
@@ -92,14 +97,17 @@ export function errorBody(name: ErrorName, description: string): { error: ErrorO
 export class ApiError extends Error {
   readonly code: number;
   readonly status: number;
+  /** seconds the caller should wait before trying again (the Retry-After header), when known */
+  readonly retryAfterS: number | undefined;
   constructor(
     readonly errorName: ErrorName,
     description: string,
-    options?: { status?: number; cause?: unknown },
+    options?: { status?: number; cause?: unknown; retryAfterS?: number },
   ) {
     super(description, { cause: options?.cause });
     this.name = 'ApiError';
     this.code = ErrorCodes[errorName].code;
     this.status = options?.status ?? ErrorCodes[errorName].status;
+    this.retryAfterS = options?.retryAfterS;
   }
 }

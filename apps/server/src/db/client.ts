@@ -31,14 +31,22 @@ export const migrationsFolder = [join(here, 'migrations'), join(here, 'db', 'mig
   existsSync(join(p, 'meta', '_journal.json')),
 ) as string;
 
+/** Options of a database handle: `onQuery` sees every statement drizzle sends (tests count them). */
+export interface DatabaseOptions {
+  onQuery?: (query: string) => void;
+}
+
+const loggerOf = (opts: DatabaseOptions) =>
+  opts.onQuery ? { logger: { logQuery: (query: string) => opts.onQuery?.(query) } } : {};
+
 export function openPglite(dataDir: string | undefined): Database {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = new PGlite(dataDir);
   return fromPglite(client);
 }
 
-export function fromPglite(client: PGlite): Database {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+export function fromPglite(client: PGlite, opts: DatabaseOptions = {}): Database {
+  const db = drizzlePglite(client, { schema, ...loggerOf(opts) }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
@@ -47,9 +55,57 @@ export function fromPglite(client: PGlite): Database {
   };
 }
 
-export function openPostgres(url: string, max = 10): Database {
+/**
+ * A hot-path query built once per database handle (drizzle's `.prepare()`, with `sql.placeholder`s
+ * for its values) instead of on every call: building a query is most of drizzle's cost on a read.
+ * Handles are remembered weakly, so a transaction's copy goes with the transaction.
+ */
+export function preparedOn<Q>(build: (db: Executor) => Q): (db: Executor) => Q {
+  const built = new WeakMap<Executor, Q>();
+  return (db) => {
+    let query = built.get(db);
+    if (!query) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
+}
+
+/** Distinct statement texts prepared on the server at most (per process; each connection keeps its own). */
+export const PREPARED_TEXTS_MAX = 500;
+
+/**
+ * drizzle sends every query it built unprepared (`prepare: false`), so PostgreSQL parses and plans
+ * the same text on every call. Through this wrapper, a text seen a second time is sent as a named
+ * prepared statement (postgres.js keeps it per connection): the hot paths are parsed once per
+ * connection. The set of prepared texts is bounded, since some texts vary with a list's length.
+ * Transactions run on their own connection object and stay as drizzle sends them.
+ */
+export function preparingClient(client: postgres.Sql, max = PREPARED_TEXTS_MAX): postgres.Sql {
+  const seen = new Set<string>();
+  const prepared = new Set<string>();
+  const shouldPrepare = (text: string): boolean => {
+    if (prepared.has(text)) return true;
+    if (prepared.size >= max) return false;
+    if (!seen.has(text)) {
+      if (seen.size >= 10 * max) seen.clear();
+      seen.add(text);
+      return false;
+    }
+    prepared.add(text);
+    return true;
+  };
+  const unsafe: postgres.Sql['unsafe'] = (query, parameters, options) =>
+    client.unsafe(query, parameters, { ...options, prepare: options?.prepare || shouldPrepare(query) });
+  return new Proxy(client, {
+    get: (target, prop, receiver) => (prop === 'unsafe' ? unsafe : Reflect.get(target, prop, receiver)),
+  });
+}
+
+export function openPostgres(url: string, max = 10, opts: DatabaseOptions = {}): Database {
   const client = postgres(url, { max, onnotice: () => {} });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const db = drizzlePostgres(preparingClient(client), { schema, ...loggerOf(opts) }) as unknown as Db;
   return {
     db,
     kind: 'postgres',

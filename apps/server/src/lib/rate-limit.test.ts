@@ -1,9 +1,12 @@
+import { ApiError } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RATE_LIMIT_PRUNE_INTERVAL_MS } from '../app.ts';
 import type { Database } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
 import { freshDatabase, type TestApp, testApp } from '../test/harness.ts';
+import { manualClock } from './clock.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -63,5 +66,29 @@ describe('rate-limit windows', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('refused windows are remembered in front of the database', () => {
+  const storedCount = async (key: string) =>
+    (await database.db.select().from(rateLimits).where(eq(rateLimits.key, key)))[0]?.count;
+
+  it('a flood past the limit writes nothing more; another instance still refuses; the next window allows', async () => {
+    const clock = manualClock(new Date('2026-05-01T10:00:00Z'));
+    const one = new RateLimiter(database.db, clock);
+    const other = new RateLimiter(database.db, clock);
+    const hit = (limiter: RateLimiter) =>
+      limiter.hit('front-test', 2, 60, 'too many').then(
+        () => 'ok',
+        (err: unknown) => (err instanceof ApiError ? err.errorName : 'other'),
+      );
+    expect([await hit(one), await hit(one), await hit(one)]).toEqual(['ok', 'ok', 'RATE_LIMITED']);
+    expect(await storedCount('front-test')).toBe(3);
+    for (let i = 0; i < 5; i++) expect(await hit(one)).toBe('RATE_LIMITED');
+    expect(await storedCount('front-test')).toBe(3);
+    // The database stays the shared truth: an instance that never saw the refusal refuses too.
+    expect(await hit(other)).toBe('RATE_LIMITED');
+    clock.advance(60_000);
+    expect(await hit(one)).toBe('ok');
   });
 });

@@ -35,7 +35,25 @@ export type ResultOf<D extends ActionDef> =
     : never;
 type ContextOf<D extends ActionDef> = D['auth'] extends 'body' | 'bearer' ? ActionContext : PublicContext;
 
-export type Handler<D extends ActionDef> = (input: z.output<D['request']>, ctx: ContextOf<D>) => Promise<ResultOf<D>>;
+/**
+ * An answer whose fields are JSON text already (built by the database): the router writes it out
+ * without parsing and serialising it again. `T` is the answer it stands for.
+ */
+export class JsonAnswer<T> {
+  declare readonly answer?: T;
+  /** field name to its value as JSON text */
+  constructor(readonly fields: Readonly<Record<string, string>>) {}
+
+  toJson(error: ErrorObject): string {
+    const parts = Object.entries(this.fields).map(([name, json]) => `${JSON.stringify(name)}:${json}`);
+    return `{${[...parts, `"error":${JSON.stringify(error)}`].join(',')}}`;
+  }
+}
+
+export type Handler<D extends ActionDef> = (
+  input: z.output<D['request']>,
+  ctx: ContextOf<D>,
+) => Promise<ResultOf<D> | JsonAnswer<ResultOf<D>>>;
 /** A handler for every action of the service that is not planned (planned ones answer UNKNOWN_ACTION). */
 export type Handlers<S extends ServiceDef> = { [A in LiveActionName<S>]: Handler<S['actions'][A]> };
 
@@ -79,7 +97,7 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
     const actions = service.actions as Record<string, ActionDef>;
     const table = handlers as unknown as Record<
       string,
-      (input: unknown, ctx: unknown) => Promise<Record<string, unknown>>
+      (input: unknown, ctx: unknown) => Promise<Record<string, unknown> | JsonAnswer<unknown>>
     >;
 
     this.post(service.path, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -105,6 +123,7 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
 
       const result = await handler(input, { request, caller, ip: request.ip });
       reply.status(200);
+      if (result instanceof JsonAnswer) return reply.type('application/json; charset=utf-8').send(result.toJson(OK));
       return { ...result, error: result.error ?? OK };
     });
   });

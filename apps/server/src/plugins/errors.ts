@@ -18,7 +18,9 @@ function frameworkDescription(err: Error & { code?: string }): string {
 async function errorHandling(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (err instanceof ApiError) {
-      if (err.status >= 500) request.log.error({ err }, 'action failed');
+      if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
+      // BUSY is the server keeping its own bound (docs/decisions/024), not a failure to report.
+      if (err.status >= 500 && err.errorName !== 'BUSY') request.log.error({ err }, 'action failed');
       return reply.status(err.status).send(errorBody(err.errorName, err.message));
     }
     const status = err.statusCode ?? 500;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import postgres from 'postgres';
 import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { type Database, fromPglite, openPostgres } from '../db/client.ts';
+import { type Database, type DatabaseOptions, fromPglite, openPostgres } from '../db/client.ts';
 import { type Clock, manualClock } from '../lib/clock.ts';
 import type { Mail, Mailer } from '../lib/mailer.ts';
 import { headerRecord, injectFetch, REMOTE_ADDRESS_HEADER } from './inject-fetch.ts';
@@ -15,10 +15,10 @@ import { headerRecord, injectFetch, REMOTE_ADDRESS_HEADER } from './inject-fetch
  * Server-test helpers. Each test file gets its own freshly migrated database: PGlite in memory by
  * default, or a new database on the PostgreSQL named by TEST_DATABASE_URL (CI runs both).
  */
-export async function freshDatabase(): Promise<Database> {
+export async function freshDatabase(opts: DatabaseOptions = {}): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const db = fromPglite(new PGlite());
+    const db = fromPglite(new PGlite(), opts);
     await db.migrate();
     return db;
   }
@@ -28,7 +28,7 @@ export async function freshDatabase(): Promise<Database> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = openPostgres(url.toString(), 10);
+  const db = openPostgres(url.toString(), 10, opts);
   await db.migrate();
   const close = db.close;
   return {

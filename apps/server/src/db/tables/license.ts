@@ -71,6 +71,8 @@ export const licenseShares = pgTable(
     index('license_shares_recipient_idx').on(t.recipientId, t.endsAt),
     index('license_shares_license_idx').on(t.licenseId, t.recipientEmail),
     index('license_shares_email_idx').on(t.recipientEmail),
+    // the owner's share list and the per-owner invitation caps look shares up by owner
+    index('license_shares_owner_idx').on(t.ownerId),
   ],
 );
 

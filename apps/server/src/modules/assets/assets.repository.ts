@@ -1,17 +1,25 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, preparedOn } from '../../db/client.ts';
 import { artifacts, assets, licenseAcceptances } from '../../db/schema.ts';
 
 export type AssetRow = typeof assets.$inferSelect;
 export type ArtifactRow = typeof artifacts.$inferSelect;
 
+/** The catalogue (GetAll, on every Downloads visit): two statements, each built once (preparedOn). */
+const artifactsQuery = preparedOn((db) => db.select().from(artifacts).prepare('all_artifacts'));
+const downloadableQuery = preparedOn((db) =>
+  db
+    .select()
+    .from(assets)
+    .where(inArray(assets.id, db.selectDistinct({ id: artifacts.assetId }).from(artifacts)))
+    .orderBy(assets.createdAt, assets.id)
+    .prepare('downloadable_assets'),
+);
+
 export const assetRepository = {
   /** Assets that have at least one artifact, with their artifacts. */
   async downloadable(db: Executor): Promise<{ asset: AssetRow; artifacts: ArtifactRow[] }[]> {
-    const files = await db.select().from(artifacts);
-    const ids = [...new Set(files.map((f) => f.assetId))];
-    if (ids.length === 0) return [];
-    const rows = await db.select().from(assets).where(inArray(assets.id, ids)).orderBy(assets.createdAt, assets.id);
+    const [files, rows] = await Promise.all([artifactsQuery(db).execute(), downloadableQuery(db).execute()]);
     return rows.map((asset) => ({ asset, artifacts: files.filter((f) => f.assetId === asset.id) }));
   },
 

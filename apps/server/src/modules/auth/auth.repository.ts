@@ -1,6 +1,22 @@
-import { and, desc, eq, isNull, ne } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { type Executor, preparedOn } from '../../db/client.ts';
 import { refreshTokens, sessions, users } from '../../db/schema.ts';
+
+/** The session behind an access token, on every signed-in request: built once (preparedOn). */
+const sessionForAccessQuery = preparedOn((db) =>
+  db
+    .select({
+      revokedAt: sessions.revokedAt,
+      expiresAt: sessions.expiresAt,
+      userId: users.id,
+      email: users.email,
+      emailValidated: users.emailValidated,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare('session_for_access'),
+);
 
 /** Sessions and their refresh-token families. */
 export const authRepository = {
@@ -77,17 +93,7 @@ export const authRepository = {
 
   /** What authenticating an access token needs: is its session alive, and whose is it. */
   async sessionForAccess(db: Executor, sessionId: string) {
-    const [row] = await db
-      .select({
-        revokedAt: sessions.revokedAt,
-        expiresAt: sessions.expiresAt,
-        userId: users.id,
-        email: users.email,
-        emailValidated: users.emailValidated,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(sessions.userId, users.id))
-      .where(eq(sessions.id, sessionId));
+    const [row] = await sessionForAccessQuery(db).execute({ sessionId });
     return row;
   },
 };

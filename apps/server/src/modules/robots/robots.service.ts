@@ -2,6 +2,7 @@ import { ApiError, type Robot, type RobotLicense } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
+import { JsonAnswer } from '../../plugins/actions.ts';
 import type { Account, LicenseService, RobotLicenseRow } from '../license/license.service.ts';
 import { type RobotRow, robotRepository as repo } from './robots.repository.ts';
 
@@ -51,31 +52,10 @@ export class RobotService {
   async visible(
     account: Account,
     refs: readonly { robot_id: string }[],
-  ): Promise<{ robots: Robot[]; robot_licenses: RobotLicense[] }> {
-    const now = this.clock.now();
-    const ids = [...new Set(refs.map((r) => r.robot_id).filter(isUuid))];
-    const rows = refs.length === 0 ? await repo.ofUser(this.db, account.userId) : await repo.byIds(this.db, ids);
-    const [bound, shared] = await Promise.all([
-      this.licenses.ofRobots(rows.map((r) => r.id)),
-      this.licenses.sharedWith(account.userId, now),
-    ]);
-    const licenseOf = new Map(bound.map((l) => [l.robotId, l]));
-    const shareOf = new Map(shared.map((s) => [s.license.id, s.share]));
-    const robots: Robot[] = [];
-    const robotLicenses: RobotLicense[] = [];
-    for (const row of rows) {
-      const license = licenseOf.get(row.id);
-      if (row.userId === account.userId) {
-        robots.push(this.view(row, license, true));
-        if (license) robotLicenses.push(this.licenses.ownerView(license));
-        continue;
-      }
-      const share = license ? shareOf.get(license.id) : undefined;
-      if (!license || !share) continue;
-      robots.push(this.view(row, license, false));
-      robotLicenses.push(this.licenses.sharedView(license, share));
-    }
-    return { robots, robot_licenses: robotLicenses };
+  ): Promise<JsonAnswer<{ robots: Robot[]; robot_licenses: RobotLicense[] }>> {
+    const ids = refs.length === 0 ? undefined : [...new Set(refs.map((r) => r.robot_id).filter(isUuid))];
+    const answer = await repo.visibleJson(this.db, account.userId, ids, this.clock.now());
+    return new JsonAnswer({ robots: answer.robots, robot_licenses: answer.robot_licenses });
   }
 
   async register(

@@ -1,6 +1,6 @@
 import type { SubscriptionStatus, TierName, TierShort } from '@portal/contract';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, preparedOn } from '../../db/client.ts';
 import { lifecycleNotices, robotDriverSubscriptions, subscriptions, users } from '../../db/schema.ts';
 import { entitlementOf, inForce } from './subscriptions.rules.ts';
 
@@ -11,6 +11,17 @@ import { entitlementOf, inForce } from './subscriptions.rules.ts';
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+/** The join date and the subscriptions of a user, in one statement built once (every dial-time read). */
+const tierRowsQuery = preparedOn((db) =>
+  db
+    .select({ joinedAt: users.joinedAt, subscription: subscriptions })
+    .from(users)
+    .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .orderBy(subscriptions.startsAt)
+    .prepare('tier_rows'),
+);
 export type DriverSubscriptionRow = typeof robotDriverSubscriptions.$inferSelect;
 
 export interface TierInfo {
@@ -53,9 +64,14 @@ export const subscriptionRepository = {
 
   /** The user's tier by the one rule (subscriptions.rules.ts); undefined for an unknown user. */
   async tierOf(db: Executor, userId: string, now: Date): Promise<TierInfo | undefined> {
-    const user = await this.user(db, userId);
+    // One statement: the join date (the anchor without a subscription) and the user's subscriptions.
+    const rows = await tierRowsQuery(db).execute({ userId });
+    const user = rows[0];
     if (!user) return undefined;
-    const e = entitlementOf(await this.ofUser(db, userId), now);
+    const e = entitlementOf(
+      rows.flatMap((r) => (r.subscription ? [r.subscription] : [])),
+      now,
+    );
     return {
       tier: e.tier,
       anchor: e.deciding?.startsAt ?? user.joinedAt,

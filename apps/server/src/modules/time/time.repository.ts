@@ -1,6 +1,6 @@
 import type { LedgerEntry } from '@portal/contract';
 import { type AnyColumn, and, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, preparedOn } from '../../db/client.ts';
 import { timeAccounts, timeLedger } from '../../db/schema.ts';
 
 export type LedgerRow = typeof timeLedger.$inferSelect;
@@ -13,6 +13,22 @@ export interface LedgerWrite extends LedgerEntry {
 }
 
 const total = (column: AnyColumn) => sql<number>`coalesce(sum(${column}), 0)`.mapWith(Number);
+
+/** The ledger's sums, on every dial-time read: built once (preparedOn). */
+const sumsQuery = preparedOn((db) =>
+  db
+    .select({
+      kind: timeLedger.kind,
+      periodStart: timeLedger.periodStart,
+      perishable: total(timeLedger.perishable),
+      durable: total(timeLedger.durable),
+      minutes: total(timeLedger.minutes),
+    })
+    .from(timeLedger)
+    .where(eq(timeLedger.userId, sql.placeholder('userId')))
+    .groupBy(timeLedger.kind, timeLedger.periodStart)
+    .prepare('ledger_sums'),
+);
 
 export const timeRepository = {
   /**
@@ -33,17 +49,7 @@ export const timeRepository = {
    * the entries one by one (they are sums).
    */
   async sums(db: Executor, userId: string): Promise<LedgerEntry[]> {
-    const rows = await db
-      .select({
-        kind: timeLedger.kind,
-        periodStart: timeLedger.periodStart,
-        perishable: total(timeLedger.perishable),
-        durable: total(timeLedger.durable),
-        minutes: total(timeLedger.minutes),
-      })
-      .from(timeLedger)
-      .where(eq(timeLedger.userId, userId))
-      .groupBy(timeLedger.kind, timeLedger.periodStart);
+    const rows = await sumsQuery(db).execute({ userId });
     return rows.map((r) => ({ ...r, periodStart: r.periodStart.getTime() }));
   },
 

@@ -16,7 +16,7 @@ import type { AfterAnswer } from '../../lib/after-answer.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isCommonPassword } from '../../lib/common-passwords.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { dummyPasswordHash, hashGate, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
 import type { ResultOf } from '../../plugins/actions.ts';
@@ -150,6 +150,8 @@ export class AccountService {
 
   async login(input: Input<'login'>, ip: string): Promise<LoginResult> {
     const { config, db, limiter, sessions } = this.deps;
+    // Past the hashing bound, refuse before any other work (docs/decisions/024).
+    hashGate().admit();
     await limiter.hit(
       `login:addr:${ip}`,
       config.RATE_LOGIN_PER_ADDRESS,

@@ -1,0 +1,248 @@
+import { robots } from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client.ts';
+import { licenseShares, robotLicenses, robots as robotsTable } from '../../db/schema.ts';
+import { as, closeApp, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
+import { freshDatabase, type TestApp, testApp, uniqueEmail } from '../../test/harness.ts';
+
+// GetRobots builds its answer in one SQL statement (docs/performance.md): these tests pin the answer
+// to the spec's shape, field by field, and count the statements a call sends.
+
+let statements: string[] = [];
+let database: Database;
+let t: TestApp;
+beforeAll(async () => {
+  database = await freshDatabase({ onQuery: (query) => statements.push(query) });
+  t = await testApp(database, roboticsConfig());
+});
+afterAll(async () => {
+  await closeApp(t);
+  await database.close();
+});
+
+const DAY_MS = 86_400_000;
+const at = (iso: string) => new Date(iso);
+
+async function robot(owner: SignedIn, name: string, registeredAt: Date, config: Record<string, unknown> = {}) {
+  const [row] = await t.app.deps.db
+    .insert(robotsTable)
+    .values({
+      userId: owner.id,
+      make: 'Pepper',
+      model: 'Pepper 1.8',
+      name,
+      hardwareHash: `hw-${name}-${registeredAt.getTime()}`,
+      available: name.endsWith('on'),
+      config,
+      registeredAt,
+      updatedAt: registeredAt,
+    })
+    .returning();
+  return row!;
+}
+
+async function licence(
+  owner: SignedIn,
+  robotId: string | null,
+  startsAt: Date,
+  extra: Partial<typeof robotLicenses.$inferInsert> = {},
+) {
+  const durationS = 30 * 86_400;
+  const [row] = await t.app.deps.db
+    .insert(robotLicenses)
+    .values({
+      userId: owner.id,
+      assetId: 'driver-pepper',
+      robotMake: 'Pepper',
+      robotModel: 'Pepper 1.8',
+      robotId,
+      startsAt,
+      durationS,
+      endsAt: new Date(startsAt.getTime() + durationS * 1000),
+      source: 'operator',
+      ...extra,
+    })
+    .returning();
+  return row!;
+}
+
+async function share(
+  licenceId: string,
+  owner: SignedIn,
+  recipient: SignedIn,
+  startsAt: Date,
+  endsAt: Date,
+  stopped = false,
+) {
+  await t.app.deps.db.insert(licenseShares).values({
+    licenseId: licenceId,
+    ownerId: owner.id,
+    recipientId: recipient.id,
+    recipientEmail: recipient.email,
+    startsAt,
+    endsAt,
+    ...(stopped ? { stoppedAt: startsAt } : {}),
+  });
+}
+
+const getRobots = (user: SignedIn, ids: string[] = []) =>
+  as(t, user, robots)('GetRobots', { robot_licenses: ids.map((robot_id) => ({ robot_id })) });
+
+describe('GetRobots answers the spec shape', () => {
+  it('own robots with their licenses, and robots of licenses shared with the caller, field by field', async () => {
+    const now = t.clock.now().getTime();
+    const a = await signIn(t, { email: uniqueEmail('robots-a') });
+    const b = await signIn(t, { email: uniqueEmail('robots-b') });
+    const start = new Date(now - 2 * DAY_MS);
+    const first = await robot(a, 'First on', at('2026-01-02T03:04:05.678Z'), {
+      modalities: ['camera'],
+      firmware: '2.1',
+    });
+    const second = await robot(a, 'Second', new Date(now - DAY_MS));
+    const l1 = await licence(a, first.id, start, {
+      isFlexible: true,
+      resellerInfo: { reseller_id: 'r-1', reseller_name: 'Acme Robots' } as never,
+    });
+    // b's robots: one shared with a (a stopped share of it and an older live share too), one not shared.
+    const sharedRobot = await robot(b, 'Shared on', new Date(now - 3 * DAY_MS));
+    const hidden = await robot(b, 'Hidden', new Date(now - 4 * DAY_MS));
+    const l3 = await licence(b, sharedRobot.id, start);
+    await licence(b, hidden.id, start);
+    const shareStart = new Date(now - DAY_MS);
+    const shareEnd = new Date(now + 5 * DAY_MS + 499);
+    await share(l3.id, b, a, new Date(now - 2 * DAY_MS), new Date(now + DAY_MS), true);
+    await share(l3.id, b, a, new Date(now - 2 * DAY_MS), new Date(now + 2 * DAY_MS));
+    await share(l3.id, b, a, shareStart, shareEnd);
+
+    const ownerLicence = {
+      robot_id: first.id,
+      asset_id: 'driver-pepper',
+      robot_license: {
+        license_id: l1.id,
+        start_date: start.getTime(),
+        duration: 30 * 86_400,
+        end_date: start.getTime() + 30 * DAY_MS,
+        reseller_info: { reseller_id: 'r-1', reseller_name: 'Acme Robots' },
+      },
+      robot_make: 'Pepper',
+      robot_model: 'Pepper 1.8',
+      pair_code: '',
+      paired_status: true,
+      isFlexible: true,
+    };
+    const firstView = {
+      robot_id: first.id,
+      make: 'Pepper',
+      model: 'Pepper 1.8',
+      name: 'First on',
+      hardware_hash: first.hardwareHash,
+      license: { license_id: l1.id },
+      join_date: at('2026-01-02T03:04:05.678Z').getTime(),
+      robot_config: { modalities: ['camera'], firmware: '2.1' },
+      robot_state: { available: true },
+      pair_code: '',
+      isFlexible: true,
+    };
+    const secondView = {
+      robot_id: second.id,
+      make: 'Pepper',
+      model: 'Pepper 1.8',
+      name: 'Second',
+      hardware_hash: second.hardwareHash,
+      license: { license_id: '' },
+      join_date: now - DAY_MS,
+      robot_config: {},
+      robot_state: { available: false },
+      pair_code: '',
+      isFlexible: false,
+    };
+
+    const own = await getRobots(a);
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual({
+      robots: [firstView, secondView],
+      robot_licenses: [ownerLicence],
+      error: { Success: true, Code: 0, Description: 'OK' },
+    });
+
+    const asked = await getRobots(a, [sharedRobot.id, hidden.id, second.id, first.id, first.id, 'not-a-uuid']);
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual({
+      // ordered by registration: the shared robot was registered between a's two
+      robots: [
+        firstView,
+        {
+          robot_id: sharedRobot.id,
+          make: 'Pepper',
+          model: 'Pepper 1.8',
+          name: 'Shared on',
+          hardware_hash: '',
+          license: { license_id: l3.id },
+          join_date: now - 3 * DAY_MS,
+          robot_config: {},
+          robot_state: { available: true },
+          pair_code: '',
+          isFlexible: false,
+        },
+        secondView,
+      ],
+      robot_licenses: [
+        ownerLicence,
+        {
+          robot_id: sharedRobot.id,
+          asset_id: 'driver-pepper',
+          // the newest live share's period; duration in whole seconds
+          robot_license: {
+            license_id: l3.id,
+            start_date: shareStart.getTime(),
+            duration: Math.round((shareEnd.getTime() - shareStart.getTime()) / 1000),
+            end_date: shareEnd.getTime(),
+          },
+          robot_make: 'Pepper',
+          robot_model: 'Pepper 1.8',
+          pair_code: '',
+          paired_status: true,
+          isFlexible: false,
+        },
+      ],
+      error: { Success: true, Code: 0, Description: 'OK' },
+    });
+
+    // b sees its own two robots; once a's share ends, a no longer sees b's robot.
+    expect(((await getRobots(b)).body.robots as unknown[]).length).toBe(2);
+    t.clock.advance(6 * DAY_MS);
+    const later = await signIn(t);
+    expect((await getRobots(later, [sharedRobot.id])).body.robots).toEqual([]);
+  });
+});
+
+describe('GetRobots statements', () => {
+  async function ownerWith(licences: number): Promise<SignedIn> {
+    const owner = await signIn(t);
+    const now = t.clock.now().getTime();
+    for (let i = 0; i < licences; i++) {
+      const r = await robot(owner, `R${i}`, new Date(now - i * 1000));
+      await licence(owner, r.id, new Date(now - DAY_MS));
+    }
+    return owner;
+  }
+
+  async function statementsOf(call: () => Promise<unknown>): Promise<number> {
+    statements = [];
+    await call();
+    return statements.length;
+  }
+
+  it('sends as many statements for 50 licenses as for 1', async () => {
+    const one = await ownerWith(1);
+    const fifty = await ownerWith(50);
+    const forOne = await statementsOf(() => getRobots(one));
+    const forFifty = await statementsOf(() => getRobots(fifty));
+    expect(((await getRobots(fifty)).body.robots as unknown[]).length).toBe(50);
+    // the session lookup and the answer
+    expect(forOne).toBe(2);
+    expect(forFifty).toBe(forOne);
+    const ids = ((await getRobots(fifty)).body.robots as { robot_id: string }[]).map((r) => r.robot_id);
+    expect(await statementsOf(() => getRobots(fifty, ids))).toBe(forOne);
+  });
+});

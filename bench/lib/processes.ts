@@ -1,0 +1,128 @@
+// The servers under test run in their own processes, as in production: the built portal
+// (apps/server/dist/server.js) and the bare baseline (bench/baseline-server.ts).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Server {
+  name: string;
+  url: string;
+  process: ChildProcess;
+  /** lines the server wrote on stdout so far (its log) */
+  logLines(): number;
+  /** the last error lines of its log (level error and above), to show what a 5xx was */
+  errorLines(): string[];
+  /** CPU time the process used so far, in ms (user + system, from /proc) */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+async function waitFor(url: string, child: ChildProcess, name: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not answer ${url}`);
+}
+
+function start(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+): Promise<Server> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let lines = 0;
+  let errors = '';
+  let partial = '';
+  const errorLines: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    for (const byte of chunk) if (byte === 10) lines += 1;
+    const text = partial + chunk.toString();
+    const all = text.split('\n');
+    partial = all.pop() ?? '';
+    for (const l of all) if (/"level":(50|60)/.test(l)) errorLines.push(l.slice(0, 2000));
+    if (errorLines.length > 20) errorLines.splice(0, errorLines.length - 20);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const server: Server = {
+    name,
+    url,
+    process: child,
+    logLines: () => lines,
+    errorLines: () => [...errorLines],
+    cpuMs: () => cpuMsOf(child.pid as number),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+  return waitFor(`${url}/healthz`, child, name).then(
+    () => server,
+    (err: Error) => {
+      child.kill('SIGKILL');
+      throw new Error(`${err.message}\n${errors}`);
+    },
+  );
+}
+
+/** The production environment the portal runs with in the benchmark (real argon2 cost: the defaults). */
+export function portalEnv(
+  databaseUrl: string,
+  port: number,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: `/tmp/portal-bench-data-${process.pid}`,
+    JWT_SECRET: 'benchmark-secret-that-is-long-enough-for-hs256-signing',
+    LOG_LEVEL: 'info',
+    // The benchmark signs one account in thousands of times from one address.
+    RATE_LOGIN_PER_ADDRESS: '1000000',
+    ACCESS_TOKEN_TTL_S: '3600',
+    LIFECYCLE_INTERVAL_S: '0',
+    DOCS_URL: 'https://docs.robots.bench-portal.net',
+    TUTORIALS_URL: 'https://docs.robots.bench-portal.net/tutorials',
+    SUPPORT_URL: 'https://help.robots.bench-portal.net',
+    PRIVACY_CONTACT_EMAIL: 'privacy@bench-portal.net',
+    PRIVACY_POLICY_EFFECTIVE_DATE: '2026-01-01',
+    ...extra,
+  };
+}
+
+export function startPortal(dist: string, env: Record<string, string>, name = 'portal'): Promise<Server> {
+  // BENCH_NODE_ARGS: flags for the portal's node, e.g. --cpu-prof to profile it under the load.
+  const flags = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return start(name, process.execPath, [...flags, join(dist, 'server.js')], env, Number(env.PORT));
+}
+
+export function startBaseline(databaseUrl: string, port: number, env: Record<string, string>): Promise<Server> {
+  return start(
+    'baseline',
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, '..', 'baseline-server.ts')],
+    { DATABASE_URL: databaseUrl, PORT: String(port), ...env },
+    port,
+  );
+}

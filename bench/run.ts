@@ -1,0 +1,519 @@
+// `npm run bench`: the portal's server-side performance against a bare baseline and the hashing
+// limit, measured in one run on a throwaway PostgreSQL (or DATABASE_URL). Prints every figure and
+// target, and writes them as JSON under bench/results/. See bench/README.md and docs/performance.md.
+//
+// Sections run in order and each adds its figures to the result; `targets` come last and read the
+// figures of the others. Another section (the Lighthouse runs of bench/lighthouse.ts) is added by
+// pushing it into `sections` before `targetsSection`.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { hash, verify } from '@node-rs/argon2';
+import { jwtVerify, SignJWT } from 'jose';
+import postgres from 'postgres';
+import { type Cluster, startCluster } from './lib/cluster.ts';
+import { type LoadOptions, type LoadResult, load, together } from './lib/load.ts';
+import { portalEnv, type Server, startBaseline, startPortal } from './lib/processes.ts';
+import { LICENCE_COUNTS, PASSWORD, type Seeded, seed } from './lib/seed.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const WARMUP_S = 1;
+const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 54351);
+const PORTAL_PORT = Number(process.env.BENCH_PORT ?? 4651);
+const BASELINE_PORT = PORTAL_PORT + 1;
+/** The built server measured; BENCH_DIST measures another build (docs/performance.md: the "before" column). */
+const DIST = resolve(process.env.BENCH_DIST ?? join(ROOT, 'apps/server/dist'));
+const COST = { memoryCost: 19_456, timeCost: 2 };
+
+export interface Context {
+  cluster: Cluster;
+  portal: Server;
+  baseline: Server;
+  seeded: Seeded;
+  /** whether the build bounds hashing (HASH_CONCURRENCY); builds before issue 13 do not */
+  bounded: boolean;
+  /** hashes the portal allows at once */
+  hashConcurrency: number;
+  tokens: Record<string, { access: string; sid: string; uid: string }>;
+  csrf: string;
+  /** every figure so far, by section */
+  results: Record<string, Record<string, unknown>>;
+}
+
+export interface Section {
+  name: string;
+  run(ctx: Context): Promise<Record<string, unknown>>;
+}
+
+// ---- measuring ----
+
+interface Measured extends LoadResult {
+  statementsPerRequest?: number;
+  logLinesPerRequest?: number;
+  cpuMsPerRequest?: number;
+  rateLimitWritesPerRequest?: number;
+}
+
+const PROBE = '/* bench-probe */';
+
+/** One connection for the benchmark's own questions (no type lookup: it would count as a statement). */
+let probeSql: postgres.Sql | undefined;
+const probe = (ctx: Context) => {
+  probeSql ??= postgres(ctx.cluster.url, { max: 1, fetch_types: false, onnotice: () => {} });
+  return probeSql;
+};
+
+async function statementCalls(ctx: Context): Promise<number | undefined> {
+  if (!ctx.cluster.statements) return undefined;
+  const [row] = await probe(ctx).unsafe(
+    `${PROBE} select coalesce(sum(calls), 0)::bigint as n from pg_stat_statements
+     where query not like '%bench-probe%' and query not like '%pg_stat_statements%'`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+async function rateLimitHits(ctx: Context): Promise<number> {
+  const [row] = await probe(ctx).unsafe(`${PROBE} select coalesce(sum(count), 0)::bigint as n from rate_limits`);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * What one request makes the server do, counted exactly: `n` requests one after the other on a
+ * quiet server (the load's stragglers answered first), with the statements PostgreSQL ran, the log
+ * lines the server wrote and the rate-limit counts it added in between.
+ */
+async function perRequest(ctx: Context, server: Server, opts: Omit<LoadOptions, 'durationS'>, n = 10) {
+  await new Promise((r) => setTimeout(r, 500));
+  const before = { statements: await statementCalls(ctx), lines: server.logLines(), limits: await rateLimitHits(ctx) };
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(opts.url, {
+      method: opts.method ?? 'GET',
+      headers: { 'content-type': 'application/json', ...opts.headers },
+      ...(opts.body === undefined ? {} : { body: opts.body }),
+    });
+    await res.arrayBuffer();
+  }
+  // the last line is written as the answer goes out: give the pipe a moment
+  await new Promise((r) => setTimeout(r, 200));
+  const statements = await statementCalls(ctx);
+  const per = (d: number) => Math.round((d / n) * 100) / 100;
+  return {
+    ...(statements !== undefined && before.statements !== undefined
+      ? { statementsPerRequest: per(statements - before.statements) }
+      : {}),
+    logLinesPerRequest: per(server.logLines() - before.lines),
+    rateLimitWritesPerRequest: per((await rateLimitHits(ctx)) - before.limits),
+  };
+}
+
+/** One load after a short warm-up, with the server CPU it took and what one request does (perRequest). */
+async function measure(ctx: Context, server: Server, opts: Omit<LoadOptions, 'durationS'>): Promise<Measured> {
+  await load({ ...opts, durationS: WARMUP_S });
+  const cpuBefore = server.cpuMs();
+  const result = await load({ ...opts, durationS: DURATION_S });
+  const cpu = server.cpuMs() - cpuBefore;
+  return {
+    ...result,
+    cpuMsPerRequest: Math.round((cpu / Math.max(1, result.requests)) * 100) / 100,
+    ...(await perRequest(ctx, server, opts)),
+  };
+}
+
+// ---- the calls ----
+
+const signIn = (url: string, csrf: string, connections: number): Omit<LoadOptions, 'durationS'> => ({
+  url: `${url}/api/useraction`,
+  method: 'POST',
+  headers: { 'x-csrf-token': csrf },
+  body: JSON.stringify({ action: 'login', user: { email: 'reader@bench-portal.net', password: PASSWORD } }),
+  connections,
+});
+
+const READS = {
+  GetAll: { path: '/api/assets', body: {} },
+  CHECK_REMAINING_TIME: { path: '/api/dial_manager', body: {} },
+  GetRobots: { path: '/api/robots', body: { robot_licenses: [] } },
+} as const;
+type Read = keyof typeof READS;
+
+function portalRead(ctx: Context, action: Read, who: string, connections: number): Omit<LoadOptions, 'durationS'> {
+  const token = ctx.tokens[who] as Context['tokens'][string];
+  const email = who === 'reader' ? ctx.seeded.reader.email : (ctx.seeded.holders[Number(who)]?.email as string);
+  return {
+    url: `${ctx.portal.url}${READS[action].path}`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token.access}`, 'x-csrf-token': ctx.csrf },
+    body: JSON.stringify({ action, email, ...READS[action].body }),
+    connections,
+  };
+}
+
+function baselineRead(ctx: Context, action: Read, who: string, connections: number): Omit<LoadOptions, 'durationS'> {
+  const token = ctx.tokens[who] as Context['tokens'][string];
+  return {
+    url: `${ctx.baseline.url}/${action}`,
+    method: 'POST',
+    body: JSON.stringify({ sid: token.sid, uid: token.uid }),
+    connections,
+  };
+}
+
+const healthz = (url: string): Omit<LoadOptions, 'durationS'> => ({ url: `${url}/healthz`, connections: 1 });
+
+const figures = (m: LoadResult) => ({
+  rps: Math.round(m.rps * 10) / 10,
+  p50: m.p50,
+  p99: m.p99,
+  ...(Object.keys(m.statuses).length ? { statuses: m.statuses } : {}),
+  ...(m.errors ? { errors: m.errors } : {}),
+});
+
+const line = (label: string, m: Measured | LoadResult) => {
+  const extra = 'cpuMsPerRequest' in m ? m : undefined;
+  const parts = [
+    `${m.rps.toFixed(1)} req/s`,
+    `p50 ${m.p50} ms`,
+    `p99 ${m.p99} ms`,
+    ...(extra?.statementsPerRequest !== undefined ? [`${extra.statementsPerRequest} statements/req`] : []),
+    ...(extra ? [`${extra.cpuMsPerRequest} ms CPU/req`, `${extra.logLinesPerRequest} log lines/req`] : []),
+    ...(Object.keys(m.statuses).length ? [`non-2xx ${JSON.stringify(m.statuses)}`] : []),
+  ];
+  console.log(`  ${label.padEnd(34)} ${parts.join(', ')}`);
+};
+
+// ---- sections ----
+
+const hashingSection: Section = {
+  name: 'hashing',
+  async run(ctx) {
+    const stored = await hash(PASSWORD, { algorithm: 2, parallelism: 1, ...COST });
+    const times: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const start = performance.now();
+      await verify(stored, PASSWORD);
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    const hashMs = times[Math.floor(times.length / 2)] as number;
+    const limit = ctx.hashConcurrency / (hashMs / 1000);
+    console.log(
+      `  argon2id m=${COST.memoryCost} t=${COST.timeCost} p=1 verify: ${hashMs.toFixed(2)} ms; k=${ctx.hashConcurrency} at once; limit ${limit.toFixed(1)} sign-ins/s`,
+    );
+    return {
+      cost: { ...COST, parallelism: 1 },
+      verifyMs: Math.round(hashMs * 100) / 100,
+      k: ctx.hashConcurrency,
+      limitRps: Math.round(limit * 10) / 10,
+    };
+  },
+};
+
+const signInSection: Section = {
+  name: 'signIn',
+  async run(ctx) {
+    const m = await measure(ctx, ctx.portal, signIn(ctx.portal.url, ctx.csrf, 20));
+    line('sign-in (20 connections)', m);
+    return {
+      ...figures(m),
+      statementsPerRequest: m.statementsPerRequest,
+      cpuMsPerRequest: m.cpuMsPerRequest,
+      rateLimitWritesPerRequest: m.rateLimitWritesPerRequest,
+      logLinesPerRequest: m.logLinesPerRequest,
+    };
+  },
+};
+
+const readsSection: Section = {
+  name: 'reads',
+  async run(ctx) {
+    const out: Record<string, unknown> = {};
+    const cases: [string, Read, string][] = [
+      ['GetAll', 'GetAll', 'reader'],
+      ['CHECK_REMAINING_TIME', 'CHECK_REMAINING_TIME', 'reader'],
+      ...LICENCE_COUNTS.map((n): [string, Read, string] => [`GetRobots@${n}`, 'GetRobots', String(n)]),
+    ];
+    for (const [label, action, who] of cases) {
+      const portal = await measure(ctx, ctx.portal, portalRead(ctx, action, who, 10));
+      const bare = await measure(ctx, ctx.baseline, baselineRead(ctx, action, who, 10));
+      line(`${label} portal`, portal);
+      line(`${label} baseline`, bare);
+      const ratio = Math.round((portal.rps / bare.rps) * 100) / 100;
+      console.log(`  ${label} ratio portal/baseline: ${ratio}`);
+      out[label] = {
+        portal: {
+          ...figures(portal),
+          statementsPerRequest: portal.statementsPerRequest,
+          cpuMsPerRequest: portal.cpuMsPerRequest,
+          logLinesPerRequest: portal.logLinesPerRequest,
+          rateLimitWritesPerRequest: portal.rateLimitWritesPerRequest,
+        },
+        baseline: {
+          ...figures(bare),
+          statementsPerRequest: bare.statementsPerRequest,
+          cpuMsPerRequest: bare.cpuMsPerRequest,
+        },
+        ratio,
+      };
+    }
+    const top = LICENCE_COUNTS.at(-1) as number;
+    const alone = await measure(ctx, ctx.portal, portalRead(ctx, 'GetRobots', String(top), 1));
+    line(`GetRobots@${top} one caller`, alone);
+    out[`GetRobots@${top} one caller`] = { ...figures(alone), cpuMsPerRequest: alone.cpuMsPerRequest };
+    return out;
+  },
+};
+
+/** Reads and /healthz while sign-ins run, on a given portal (bounded or not). */
+async function underSignIn(ctx: Context, portal: Server, label: string) {
+  const probe = { ...portalRead(ctx, 'GetAll', 'reader', 1), url: `${portal.url}/api/assets` };
+  await load({ ...signIn(portal.url, ctx.csrf, 20), durationS: WARMUP_S });
+  const [signIns, read] = await together([
+    { ...signIn(portal.url, ctx.csrf, 20), durationS: DURATION_S },
+    { ...probe, durationS: DURATION_S },
+  ]);
+  const [flood, health] = await together([
+    { ...signIn(portal.url, ctx.csrf, 200), durationS: DURATION_S },
+    { ...healthz(portal.url), durationS: DURATION_S },
+  ]);
+  line(`${label}: sign-in (20 connections)`, signIns as LoadResult);
+  line(`${label}: GetAll meanwhile (1 conn.)`, read as LoadResult);
+  line(`${label}: sign-in (200 connections)`, flood as LoadResult);
+  line(`${label}: /healthz meanwhile`, health as LoadResult);
+  return {
+    signIn20: figures(signIns as LoadResult),
+    readWhile20SignIn: figures(read as LoadResult),
+    signIn200: figures(flood as LoadResult),
+    healthzWhile200SignIn: figures(health as LoadResult),
+  };
+}
+
+const contentionSection: Section = {
+  name: 'underSignIn',
+  async run(ctx) {
+    const bounded = await underSignIn(ctx, ctx.portal, ctx.bounded ? 'bounded' : 'as built');
+    if (!ctx.bounded) return { bounded };
+    // The same portal with hashing left to the thread pool: the trade the bound makes, in one run.
+    await ctx.portal.stop();
+    const env = portalEnv(ctx.cluster.url, PORTAL_PORT, { HASH_CONCURRENCY: '64', HASH_QUEUE_MAX: '100000' });
+    const unbounded = await startPortal(DIST, env, 'portal (unbounded hashing)');
+    try {
+      const signInOnly = await measure(ctx, unbounded, signIn(unbounded.url, ctx.csrf, 20));
+      line('unbounded: sign-in (20 connections)', signInOnly);
+      return {
+        bounded,
+        unbounded: { signIn: figures(signInOnly), ...(await underSignIn(ctx, unbounded, 'unbounded')) },
+      };
+    } finally {
+      await unbounded.stop();
+      ctx.portal = await startPortal(DIST, portalEnv(ctx.cluster.url, PORTAL_PORT), 'portal');
+    }
+  },
+};
+
+/** What the fixed wastes cost, side by side in this process (the whole-server figures are above). */
+const wastesSection: Section = {
+  name: 'wastes',
+  async run(ctx) {
+    const secret = new TextEncoder().encode('benchmark-secret-that-is-long-enough-for-hs256-signing');
+    const token = await new SignJWT({ sid: 's', email: 'e', typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u')
+      .setIssuer('robot-portal')
+      .setAudience('access')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret);
+    const cached = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    const opts = { issuer: 'robot-portal', audience: 'access', algorithms: ['HS256'] };
+    const timeEach = async (n: number, fn: () => Promise<unknown>) => {
+      for (let i = 0; i < 200; i++) await fn();
+      const start = performance.now();
+      for (let i = 0; i < n; i++) await fn();
+      return Math.round(((performance.now() - start) / n) * 1000) / 1000;
+    };
+    const verifyImporting = await timeEach(3000, () => jwtVerify(token, secret, opts));
+    const verifyCached = await timeEach(3000, () => jwtVerify(token, cached, opts));
+    console.log(`  JWT verify, key imported each time: ${verifyImporting} ms; key imported once: ${verifyCached} ms`);
+
+    const sql = postgres(ctx.cluster.url, { max: 1, onnotice: () => {} });
+    const text = `select "users"."joined_at", "subscriptions".* from "users" left join "subscriptions" on "subscriptions"."user_id" = "users"."id" where "users"."id" = $1 order by "subscriptions"."starts_at"`;
+    const id = ctx.seeded.reader.id;
+    const unprepared = await timeEach(1000, () => sql.unsafe(text, [id], { prepare: false }));
+    const prepared = await timeEach(1000, () => sql.unsafe(text, [id], { prepare: true }));
+    await sql.end();
+    console.log(`  one statement, unprepared: ${unprepared} ms; prepared: ${prepared} ms`);
+    return {
+      jwtVerifyMs: { keyImportedEachTime: verifyImporting, keyImportedOnce: verifyCached },
+      statementMs: { unprepared, prepared },
+    };
+  },
+};
+
+type Target = { name: string; figure: string; met: boolean };
+
+/** The figures of the earlier sections as the JSON tree they are. */
+type Tree = { [key: string]: Tree | undefined } & { ratio?: number; rps?: number; p99?: number; limitRps?: number };
+
+const targetsSection: Section = {
+  name: 'targets',
+  async run(ctx) {
+    const r = ctx.results as unknown as Tree;
+    const targets: Target[] = [];
+    const reads: Tree = r.reads ?? {};
+    for (const label of ['GetAll', 'CHECK_REMAINING_TIME', 'GetRobots@1']) {
+      const ratio = Number(reads[label]?.ratio);
+      targets.push({ name: `${label} >= 0.7x the bare baseline's req/s`, figure: `${ratio}x`, met: ratio >= 0.7 });
+    }
+    const limit = Number(r.hashing?.limitRps);
+    const signInRps = Number(r.signIn?.rps);
+    const share = Math.round((signInRps / limit) * 100) / 100;
+    targets.push({
+      name: `sign-in >= 0.8x the hashing limit (k / verify time, argon2id m=19456 t=2 p=1)`,
+      figure: `${signInRps} req/s of ${limit} = ${share}x`,
+      met: share >= 0.8,
+    });
+    const read = r.underSignIn?.bounded?.readWhile20SignIn;
+    targets.push({
+      name: 'reads while 20 connections sign in: p99 <= 50 ms',
+      figure: `p99 ${read?.p99} ms`,
+      met: Number(read?.p99) <= 50,
+    });
+    const top = LICENCE_COUNTS.at(-1) as number;
+    const cpu = Number(reads[`GetRobots@${top}`]?.portal?.cpuMsPerRequest);
+    targets.push({
+      name: `GetRobots at ${top} licenses: <= 10 ms server CPU per request`,
+      figure: `${cpu} ms`,
+      met: cpu <= 10,
+    });
+    const alone = Number(reads[`GetRobots@${top} one caller`]?.p99);
+    targets.push({
+      name: `GetRobots at ${top} licenses: one caller's p99 < 50 ms`,
+      figure: `p99 ${alone} ms`,
+      met: alone < 50,
+    });
+    const counts = LICENCE_COUNTS.map(
+      (n) => reads[`GetRobots@${n}`]?.portal?.statementsPerRequest as unknown as number | undefined,
+    );
+    if (counts.every((c) => c !== undefined))
+      targets.push({
+        name: 'GetRobots: statements constant in the number of licenses (also a server test)',
+        figure: LICENCE_COUNTS.map((n, i) => `${n}: ${counts[i]}`).join(', '),
+        met: counts.every((c) => c === counts[0]),
+      });
+    for (const t of targets) console.log(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.figure}`);
+    return { list: targets, allMet: targets.every((t) => t.met) };
+  },
+};
+
+/** Every section in order; the targets read the others' figures, so they come last. */
+export const sections: Section[] = [
+  hashingSection,
+  signInSection,
+  readsSection,
+  contentionSection,
+  wastesSection,
+  targetsSection,
+];
+
+// ---- the run ----
+
+async function session(url: string, csrf: string, email: string) {
+  const res = await fetch(`${url}/api/useraction`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+    body: JSON.stringify({ action: 'login', user: { email, password: PASSWORD } }),
+  });
+  const body = (await res.json()) as { user?: { user_id: string }; token_pair?: { access_token: string } };
+  const access = body.token_pair?.access_token;
+  if (!access) throw new Error(`sign-in of ${email} failed: ${res.status} ${JSON.stringify(body)}`);
+  const claims = JSON.parse(Buffer.from(access.split('.')[1] as string, 'base64url').toString()) as {
+    sid: string;
+    sub: string;
+  };
+  return { access, sid: claims.sid, uid: claims.sub };
+}
+
+/** The newest modification time under a folder (sources of the server build). */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+/** Builds the server (only the server: the benchmark serves no pages) when its bundle is missing or older than its sources. */
+function buildIfStale() {
+  if (process.env.BENCH_DIST) return;
+  const server = join(DIST, 'server.js');
+  const sources = Math.max(newest(join(ROOT, 'apps/server/src')), newest(join(ROOT, 'packages/contract/src')));
+  if (existsSync(server) && statSync(server).mtimeMs >= sources) return;
+  console.log('apps/server/dist is missing or older than its sources: building it (npm run build -w @portal/server)');
+  execFileSync('npm', ['run', '--silent', 'build', '-w', '@portal/server'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+function checkBuild() {
+  const server = join(DIST, 'server.js');
+  if (!existsSync(server))
+    throw new Error(`${server} is missing: run npm run build -w @portal/server (or npm run bench, which builds it)`);
+  return readFileSync(server, 'utf8').includes('HASH_CONCURRENCY');
+}
+
+async function main() {
+  const started = Date.now();
+  buildIfStale();
+  const bounded = checkBuild();
+  const hashConcurrency = bounded ? Math.max(1, availableParallelism() - 1) : availableParallelism();
+  console.log(
+    `portal build: ${DIST} (${statSync(join(DIST, 'server.js')).mtime.toISOString()}), ${availableParallelism()} cores, Node ${process.version}`,
+  );
+  const cluster = await startCluster(PG_PORT);
+  const stops: (() => Promise<void> | void)[] = [() => cluster.stop()];
+  const ctx = { cluster, bounded, hashConcurrency, results: {} } as Context;
+  try {
+    const env = portalEnv(cluster.url, PORTAL_PORT, bounded ? { HASH_CONCURRENCY: String(hashConcurrency) } : {});
+    ctx.portal = await startPortal(DIST, env);
+    stops.unshift(() => ctx.portal.stop());
+    ctx.seeded = await seed(cluster.url, COST);
+    ctx.baseline = await startBaseline(cluster.url, BASELINE_PORT, {});
+    stops.unshift(() => ctx.baseline.stop());
+    const csrfAnswer = await fetch(`${ctx.portal.url}/api/useraction`);
+    ctx.csrf = csrfAnswer.headers.get('x-csrf-token') as string;
+    ctx.tokens = { reader: await session(ctx.portal.url, ctx.csrf, ctx.seeded.reader.email) };
+    for (const n of LICENCE_COUNTS)
+      ctx.tokens[String(n)] = await session(
+        ctx.portal.url,
+        ctx.csrf,
+        (ctx.seeded.holders[n] as { email: string }).email,
+      );
+
+    const only = process.env.BENCH_ONLY?.split(',');
+    for (const section of sections.filter((s) => !only || only.includes(s.name))) {
+      console.log(`\n== ${section.name}`);
+      ctx.results[section.name] = await section.run(ctx);
+    }
+    const failures = [...ctx.portal.errorLines(), ...ctx.baseline.errorLines()];
+    if (failures.length) console.log(`\nerror lines in the server logs:\n${failures.join('\n')}`);
+  } finally {
+    await probeSql?.end();
+    for (const stop of stops) await stop();
+  }
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cores: availableParallelism(), node: process.version },
+    build: DIST.replace(`${ROOT}/`, ''),
+    durationS: DURATION_S,
+    tookS: Math.round((Date.now() - started) / 1000),
+    ...ctx.results,
+  };
+  const dir = join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const name = process.env.BENCH_RESULT ?? 'latest.json';
+  writeFileSync(join(dir, name), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nwritten: bench/results/${name} (${result.tookS} s)`);
+}
+
+await main();
