@@ -123,7 +123,7 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     downloadLinks,
     assets: new AssetService(db, clock, store ?? artifactStoreFor(config, clock), downloadLinks),
     support: new SupportService(db, clock, mailer),
-    operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing }),
+    operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing, sessions, licenses, robots }),
   };
 }
 

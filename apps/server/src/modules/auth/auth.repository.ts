@@ -29,6 +29,7 @@ export const authRepository = {
         sessionExpiresAt: sessions.expiresAt,
         target: sessions.target,
         userId: users.id,
+        userDisabledAt: users.disabledAt,
       })
       .from(refreshTokens)
       .innerJoin(sessions, eq(refreshTokens.sessionId, sessions.id))
@@ -72,6 +73,7 @@ export const authRepository = {
         userId: users.id,
         email: users.email,
         emailValidated: users.emailValidated,
+        disabledAt: users.disabledAt,
       })
       .from(sessions)
       .innerJoin(users, eq(sessions.userId, users.id))
