@@ -108,17 +108,18 @@ describe.skipIf(!TEST_DATABASE_URL)(
   `graceful shutdown of the real server process under load${TEST_DATABASE_URL ? '' : ` (${NEEDS_POSTGRES})`}`,
   () => {
     const here = fileURLToPath(new URL('.', import.meta.url));
-    const dataDir = mkdtempSync(join(tmpdir(), 'portal-shutdown-'));
+    let dataDir = '';
     let child: ChildProcess | undefined;
     let drop: (() => Promise<void>) | undefined;
 
     afterAll(async () => {
       if (child && child.exitCode === null) child.kill('SIGKILL');
       await drop?.();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
     it('SIGTERM during 50 connections of load fails no request the server took, refuses new connections and exits 0', async () => {
+      dataDir = mkdtempSync(join(tmpdir(), 'portal-shutdown-'));
       const empty = await emptyPostgresDatabase(TEST_DATABASE_URL as string);
       drop = empty.drop;
       // A user to call as: migrate and seed first (the server finds nothing left to migrate).
