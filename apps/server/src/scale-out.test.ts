@@ -68,9 +68,10 @@ describe.skipIf(!TEST_DATABASE_URL)(
     let databases: Database[] = [];
     let a: TestApp;
     let b: TestApp;
-    const dataDir = mkdtempSync(join(tmpdir(), 'portal-scale-out-'));
+    let dataDir = '';
 
     beforeAll(async () => {
+      dataDir = mkdtempSync(join(tmpdir(), 'portal-scale-out-'));
       const empty = await emptyPostgresDatabase(TEST_DATABASE_URL as string);
       drop = empty.drop;
       databases = [openPostgres(empty.url, 4), openPostgres(empty.url, 4)];
@@ -90,7 +91,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       await Promise.all([a?.app.close(), b?.app.close()]);
       await Promise.all(databases.map((d) => d.close()));
       await drop?.();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
     const login = (on: TestApp, email: string, password = GOOD_PASSWORD, ip = '10.9.0.1') =>
