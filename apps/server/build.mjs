@@ -1,6 +1,6 @@
-// Bundles the server into dist/server.js (the contract package is TypeScript source, so it is
+// Bundles the server into dist/server.js and the operator command line into dist/cli.js (the contract package is TypeScript source, so it is
 // bundled in; every other dependency stays external) and copies the SQL migrations beside it.
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -20,3 +20,5 @@ await build({
 cpSync(new URL('./src/db/migrations', import.meta.url), new URL('./dist/migrations', import.meta.url), {
   recursive: true,
 });
+// dist/cli.js is the package's `portal-admin` bin (its source starts with a #! line esbuild keeps).
+chmodSync(new URL('./dist/cli.js', import.meta.url), 0o755);

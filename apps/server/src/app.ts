@@ -53,6 +53,8 @@ declare module 'fastify' {
     services: Services;
     /** Every route the app mounted, as `METHOD /path` (HEAD twins of GETs left out). */
     mountedRoutes: readonly string[];
+    /** Set when a shutdown begins (lib/shutdown.ts): /readyz answers 503 and connections are not kept alive. */
+    draining: boolean;
   }
 }
 
@@ -137,6 +139,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     ...(config.TRUST_PROXY === false ? {} : { trustProxy: trustProxyOption(config.TRUST_PROXY) }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: () => crypto.randomUUID(),
+    // A request the server has read is answered in full even while it shuts down (lib/shutdown.ts).
+    return503OnClosing: false,
     // Errors Fastify meets before routing (a malformed URL) get the contract's error object too.
     frameworkErrors: (err, _request, reply) => {
       (reply as unknown as FastifyReply).status(400).send(errorBody('VALIDATION', `url: ${err.message}`));
@@ -211,8 +215,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(sessionsPlugin, { sessions: services.sessions });
   await app.register(actionsPlugin, { operatorToken: config.OPERATOR_TOKEN });
 
+  // While draining, every answer closes its connection, so no client keeps a socket the server is about to close.
+  app.decorate('draining', false);
+  app.addHook('onRequest', async (_request, reply) => {
+    if (app.draining) reply.header('connection', 'close');
+  });
+
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
+    if (app.draining) return reply.status(503).send({ status: 'draining', database: database.kind });
     try {
       await db.execute(sql`select 1`);
       return { status: 'ready', database: database.kind };

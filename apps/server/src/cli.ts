@@ -1,5 +1,7 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+#!/usr/bin/env node
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   ApiError,
@@ -31,14 +33,21 @@ import { HUB_ASSET_ID } from './seed-demo-data.ts';
 import { buildServices, type Services } from './services.ts';
 
 /**
- * The operator command line (docs/operations.md): `npx tsx apps/server/src/cli.ts <command>`. It uses the
- * server's configuration and database (with embedded PGlite, stop the server first: one process
- * at a time can open its data folder; while it runs, /api/operator does the grants over HTTP).
+ * The operator command line (docs/operations.md#operator-command-line): `portal-admin <command>`, the
+ * `bin` of @portal/server, built to apps/server/dist/cli.js. It uses the server's configuration and
+ * database (with embedded PGlite, stop the server first: one process at a time can open its data
+ * folder; while it runs, /api/operator does the grants over HTTP).
  */
-export const USAGE = `usage: npx tsx apps/server/src/cli.ts <command>
+export const USAGE = `usage: portal-admin <command> [arguments]     (node apps/server/dist/cli.js after npm run build)
 
-  users:list                                   every account: email, verified, tier, joined
+  users:list                                   every account: email, verified, tier, joined, disabled
   users:verify <email>                         mark an account's email as verified
+  users:disable <email>                        no sign-in or refresh (403) and every session ends
+  users:enable <email>                         let a disabled account sign in again
+  sessions:revoke <email>                      sign the account out everywhere (the password stays)
+  licenses:list <email>                        the account's robot licenses (own and shared with it)
+                                               and asset licenses
+  robots:list <email>                          the robots registered to the account
   grant-subscription <email> <tier> [kind]     tier Lite|Standard|Pro; kind 0 free trial, 1 override
                                                (default), 2 other, 99 none; Lite ends the active one
       [--days N]                               length of the subscription (default 365)
@@ -55,6 +64,10 @@ export const USAGE = `usage: npx tsx apps/server/src/cli.ts <command>
                                                many minor units; a whole refund revokes its grant
   lifecycle:run                                run the subscription lifecycle job once (renewals,
                                                expiries, reminders); the server runs it periodically
+  help, --help, -h                             this text
+
+It reads the server's environment (DATABASE_URL or DATA_DIR, S3_BUCKET, ...; docs/operations.md)
+and applies pending migrations first. Exit status: 0 done, 1 failed, 2 bad command line.
 `;
 
 export class UsageError extends Error {}
@@ -69,6 +82,7 @@ export interface CliContext {
 }
 
 const DAY_S = 86_400;
+const day = (ms: number) => (ms ? new Date(ms).toISOString().slice(0, 10) : '-');
 
 const isOverrideKind = (n: number): n is OverrideKindValue => (Object.values(OverrideKind) as number[]).includes(n);
 
@@ -106,6 +120,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   });
   const [command, ...args] = positionals;
   const { db, clock, config, out } = ctx;
+  if (values.help || command === 'help' || command === undefined) {
+    out(USAGE);
+    return;
+  }
   const services = buildServices({ db, clock, config, mailer: ctx.mailer ?? noMailer });
   const { licenses, operators } = services;
 
@@ -115,7 +133,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       for (const u of await operatorRepository.users(db)) {
         const tier = (await services.subscriptions.tierOf(db, u.id, now))?.tier ?? 'Lite';
         out(
-          `${u.email}\t${u.verified ? 'verified' : 'unverified'}\t${tier}\tjoined ${u.joinedAt.toISOString().slice(0, 10)}`,
+          `${u.email}\t${u.verified ? 'verified' : 'unverified'}\t${tier}\tjoined ${u.joinedAt.toISOString().slice(0, 10)}${u.disabledAt ? `\tdisabled ${u.disabledAt.toISOString().slice(0, 10)}` : ''}`,
         );
       }
       return;
@@ -124,6 +142,52 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const user = await userByEmail(services, args[0]);
       await operatorRepository.verify(db, user.email, clock.now());
       out(`${user.email} is verified`);
+      return;
+    }
+    case 'users:disable':
+    case 'users:enable': {
+      const user = await userByEmail(services, args[0]);
+      const disable = command === 'users:disable';
+      const changed = await operators.setDisabled(user, disable);
+      out(
+        disable
+          ? `${user.email} is disabled${changed ? '' : ' (it was already)'}: no sign-in or refresh; its sessions are revoked`
+          : `${user.email} is enabled${changed ? '' : ' (it was not disabled)'}`,
+      );
+      return;
+    }
+    case 'sessions:revoke': {
+      const user = await userByEmail(services, args[0]);
+      const live = await operators.revokeSessions(user);
+      out(`${user.email}: ${live} live session${live === 1 ? '' : 's'} revoked; signed out everywhere`);
+      return;
+    }
+    case 'licenses:list': {
+      const user = await userByEmail(services, args[0]);
+      const list = await operators.licenses(user);
+      const rows = [
+        ...list.robot_licenses.map((l) => ({ l, whose: 'own' })),
+        ...list.shared_robot_licenses.map((l) => ({ l, whose: 'shared with it' })),
+      ];
+      if (rows.length + list.asset_licenses.length === 0) out(`${user.email}: no licenses`);
+      for (const { l, whose } of rows)
+        out(
+          `${l.robot_license.license_id}\t${l.robot_model || l.asset_id}\t${l.robot_id ? `paired to ${l.robot_id}` : `unpaired, code ${l.pair_code || '-'}`}\t${day(l.robot_license.start_date)} to ${day(l.robot_license.end_date)}\t${whose}${l.isFlexible ? ', flexible' : ''}`,
+        );
+      for (const a of list.asset_licenses)
+        out(
+          `${a.asset_license.license_id}\tasset ${a.asset_id}\t${day(a.asset_license.start_date)} to ${day(a.asset_license.end_date)}`,
+        );
+      return;
+    }
+    case 'robots:list': {
+      const user = await userByEmail(services, args[0]);
+      const robots = await operators.robots(user);
+      if (robots.length === 0) out(`${user.email}: no robots`);
+      for (const r of robots)
+        out(
+          `${r.robot_id}\t${r.make} ${r.model}\t${r.name || '(no name)'}\t${r.robot_state.available ? 'available' : 'unavailable'}\t${r.license.license_id ? `license ${r.license.license_id}` : 'no license'}\tregistered ${day(r.join_date)}`,
+        );
       return;
     }
     case 'grant-subscription': {
@@ -241,15 +305,17 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       return;
     }
     default:
-      if (command === undefined || values.help) {
-        out(USAGE);
-        return;
-      }
       throw new UsageError(`unknown command ${command}`);
   }
 }
 
 async function main() {
+  const argv = process.argv.slice(2);
+  // Help needs no configuration and no database.
+  if (argv.length === 0 || argv.some((a) => a === '--help' || a === '-h' || a === 'help')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   const config = loadConfigOrExit();
   const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   let status = 0;
@@ -262,7 +328,7 @@ async function main() {
       log: { info: () => {}, warn: (o: unknown) => console.warn(o) } as unknown as FastifyBaseLogger,
       logLinks: false,
     });
-    await runCli(process.argv.slice(2), {
+    await runCli(argv, {
       db: database.db,
       config,
       clock: systemClock,
@@ -279,5 +345,13 @@ async function main() {
   process.exit(status);
 }
 
-// Run only as a program, not when a test imports runCli.
-if (process.argv[1] && /cli\.(ts|js)$/.test(process.argv[1])) void main();
+/** Whether this module is the program (run as `portal-admin`, through a bin link, or by path), not imported by a test. */
+function isMain(): boolean {
+  try {
+    return Boolean(process.argv[1]) && realpathSync(process.argv[1] as string) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) void main();

@@ -237,6 +237,20 @@ export const envSchema = z
       .optional(),
     /** Where the Stripe SDK sends its calls; only tests set it (a local stand-in of Stripe's API). */
     STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+    /** Seconds between SIGTERM and closing the listener, while /readyz answers 503 (docs/operations.md). */
+    SHUTDOWN_DELAY_S: int(0, 120).default(0),
+    /** Artifacts in an S3-compatible bucket instead of DATA_DIR/artifacts (docs/decisions/028). */
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be an S3 bucket name (3-63 of a-z 0-9 . -)' })
+      .optional(),
+    /** The S3 API's address for a service other than AWS (MinIO, R2, ...); AWS's own when unset. */
+    S3_ENDPOINT: httpUrl.optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Address the bucket in the path (endpoint/bucket/key), as most S3-compatible services need. */
+    S3_FORCE_PATH_STYLE: bool.default(false),
   })
   .superRefine((env, ctx) => {
     // Half a Stripe configuration would take payments whose webhooks nobody can verify.
@@ -246,10 +260,24 @@ export const envSchema = z
         path: [env.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'],
         message: 'set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or neither (the sandbox)',
       });
+    s3Issues(env, ctx);
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
     if (env.NODE_ENV === 'production') productionAddressIssues(env, ctx);
   });
+
+/** The S3 variables make sense only with a bucket, and the keys come in pairs. */
+function s3Issues(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (!env.S3_BUCKET)
+    for (const key of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'])
+      if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is set but S3_BUCKET is not' });
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
+    ctx.addIssue({
+      code: 'custom',
+      path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+      message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the SDK finds credentials)',
+    });
+}
 
 type AddressVariables = Record<'DOCS_URL' | 'TUTORIALS_URL' | 'SUPPORT_URL' | 'PRIVACY_CONTACT_EMAIL', string> & {
   PRIVACY_POLICY_EFFECTIVE_DATE?: string | undefined;

@@ -2,6 +2,7 @@ import { buildApp, loggerOptions } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startErrorReporting } from './lib/error-reporting.ts';
+import { shutDown } from './lib/shutdown.ts';
 import { seedDemo } from './seed.ts';
 
 async function main() {
@@ -16,14 +17,21 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
-    const force = setTimeout(() => process.exit(1), 15_000);
+    app.log.info(
+      { signal, delay_s: config.SHUTDOWN_DELAY_S },
+      'shutting down: draining, then finishing requests in flight',
+    );
+    const force = setTimeout(() => process.exit(1), (config.SHUTDOWN_DELAY_S + 15) * 1000);
     force.unref();
+    let status = 0;
     try {
-      await app.close();
-      await database.close();
+      await shutDown(app, database, config.SHUTDOWN_DELAY_S);
+      app.log.info('shut down');
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      status = 1;
     } finally {
-      process.exit(0);
+      process.exit(status);
     }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -6,8 +6,9 @@ import type { Mailer } from './lib/mailer.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { TokenService } from './lib/tokens.ts';
 import { DownloadLinks } from './modules/assets/assets.links.ts';
+import { artifactStoreFor } from './modules/assets/assets.s3.ts';
 import { AssetService } from './modules/assets/assets.service.ts';
-import { type ArtifactStore, artifactsDir, LocalArtifactStore } from './modules/assets/assets.store.ts';
+import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { Sessions } from './modules/auth/auth.sessions.ts';
 import { FlexSlotService } from './modules/flexible-license/flexible-license.service.ts';
 import { LicenseService } from './modules/license/license.service.ts';
@@ -30,7 +31,7 @@ export interface ServiceDeps {
   db: Db;
   clock: Clock;
   mailer: Mailer;
-  /** where artifact bytes live; the local disk under DATA_DIR by default */
+  /** where artifact bytes live; the configured store (S3_BUCKET, else DATA_DIR/artifacts) by default */
   store?: ArtifactStore;
   /** the payment provider; the sandbox on the committed catalogue by default */
   provider?: PaymentProvider;
@@ -132,9 +133,9 @@ export function buildServices({ config, db, clock, mailer, store, provider, log 
     billing,
     payments,
     downloadLinks,
-    assets: new AssetService(db, clock, store ?? new LocalArtifactStore(artifactsDir(config.dataDir)), downloadLinks),
+    assets: new AssetService(db, clock, store ?? artifactStoreFor(config, clock), downloadLinks),
     support: new SupportService(db, clock, mailer),
-    operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing }),
+    operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing, sessions, licenses, robots }),
   };
 }
 

@@ -47,10 +47,15 @@ export function openPglite(dataDir: string | undefined): Database {
 
 export function fromPglite(client: PGlite, opts: DatabaseOptions = {}): Database {
   const db = drizzlePglite(client, { schema, ...loggerOf(opts) }) as unknown as Db;
+  // One process owns a PGlite folder: migrations started at once run one after the other.
+  let migrating: Promise<void> = Promise.resolve();
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: () => {
+      migrating = migrating.catch(() => {}).then(() => migratePglite(drizzlePglite(client), { migrationsFolder }));
+      return migrating;
+    },
     close: () => client.close(),
   };
 }
@@ -103,13 +108,33 @@ export function preparingClient(client: postgres.Sql, max = PREPARED_TEXTS_MAX):
   });
 }
 
+/** The advisory lock that serialises migrations of instances starting at once on one PostgreSQL. */
+export const MIGRATION_LOCK_KEY = 7_311_562_012;
+
+/**
+ * Applies pending migrations while holding a session-level advisory lock on a connection of its own,
+ * so instances starting together migrate one after the other (drizzle reads the journal outside its
+ * transaction): the first applies them, the others find nothing left to do.
+ */
+async function migrateLocked(url: string): Promise<void> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client.unsafe(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+    await migratePostgres(drizzlePostgres(client), { migrationsFolder });
+    await client.unsafe(`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
+  } finally {
+    // Ending the connection also releases the lock if a migration failed.
+    await client.end({ timeout: 5 });
+  }
+}
+
 export function openPostgres(url: string, max = 10, opts: DatabaseOptions = {}): Database {
   const client = postgres(url, { max, onnotice: () => {} });
   const db = drizzlePostgres(preparingClient(client), { schema, ...loggerOf(opts) }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePostgres(drizzlePostgres(client), { migrationsFolder }),
+    migrate: () => migrateLocked(url),
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -16,6 +16,8 @@ export const users = pgTable('users', {
   company: text('company').notNull().default(''),
   profession: text('profession').notNull().default(''),
   emailValidated: boolean('email_validated').notNull().default(false),
+  /** set by an operator (portal-admin users:disable): no sign-in, no refresh, sessions revoked */
+  disabledAt: ts('disabled_at'),
   joinedAt: ts('joined_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

@@ -4,7 +4,7 @@ import { deriveKey } from '../../lib/keys.ts';
 
 export const DOWNLOAD_PATH = '/api/assets/download';
 
-export type LinkCheck = { ok: true; userId: string } | { ok: false; reason: 'forged' | 'expired' };
+export type LinkCheck = { ok: true; userId: string; expiresAt: Date } | { ok: false; reason: 'forged' | 'expired' };
 
 /**
  * Download links: `/api/assets/download/<artifact id>?u=<user id>&expires=<epoch s>&sig=<hmac>`.
@@ -40,6 +40,6 @@ export class DownloadLinks {
     const expected = this.sign(artifactId, u, Number(expires));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'forged' };
     if (Number(expires) * 1000 <= this.clock.now().getTime()) return { ok: false, reason: 'expired' };
-    return { ok: true, userId: u };
+    return { ok: true, userId: u, expiresAt: new Date(Number(expires) * 1000) };
   }
 }

@@ -3,9 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RouteOptions } from '../../services.ts';
 import { DOWNLOAD_PATH } from './assets.links.ts';
-
-/** A file name safe inside a Content-Disposition header. */
-const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
+import { safeFileName } from './assets.store.ts';
 
 async function assetsRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
   const { assets: service, downloadLinks: links } = services;
@@ -39,16 +37,18 @@ async function assetsRoutes(app: FastifyInstance, { services }: RouteOptions): P
             ? 'expires: this download link has expired; start the download again'
             : 'sig: this download link is not valid',
         );
-      const file = await service.openArtifact(request.params.id);
+      const file = await service.deliverArtifact(request.params.id, checked.expiresAt);
       if (!file) throw new ApiError('NOT_FOUND', 'id: this artifact is no longer available');
-      request.log.info({ artifact: file.artifact.id, user: checked.userId }, 'artifact download');
+      const { artifact, delivery } = file;
+      request.log.info({ artifact: artifact.id, user: checked.userId, via: delivery.kind }, 'artifact download');
+      reply.header('x-checksum-sha256', artifact.checksum).header('cache-control', 'private, no-store');
+      // Object storage: off to a presigned URL that expires with the link (docs/decisions/028).
+      if (delivery.kind === 'redirect') return reply.redirect(delivery.url, 302);
       return reply
         .header('content-type', 'application/octet-stream')
-        .header('content-length', String(file.size))
-        .header('content-disposition', `attachment; filename="${safeFileName(file.artifact.fileName)}"`)
-        .header('x-checksum-sha256', file.artifact.checksum)
-        .header('cache-control', 'private, no-store')
-        .send(file.stream);
+        .header('content-length', String(delivery.size))
+        .header('content-disposition', `attachment; filename="${safeFileName(artifact.fileName)}"`)
+        .send(delivery.stream);
     },
   );
 }

@@ -14,7 +14,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
 import type { DownloadLinks } from './assets.links.ts';
 import { type ArtifactRow, assetRepository as repo } from './assets.repository.ts';
-import type { ArtifactStore } from './assets.store.ts';
+import type { ArtifactStore, Delivery } from './assets.store.ts';
 
 function artifactView(row: ArtifactRow): Artifact {
   return {
@@ -89,12 +89,15 @@ export class AssetService {
     return this.links.create(artifact.id, userId).link;
   }
 
-  /** The artifact a checked link names, with its bytes. */
-  async openArtifact(id: string): Promise<{ artifact: ArtifactRow; stream: Readable; size: number } | undefined> {
+  /** The artifact a checked link names, with how to deliver it until the link expires. */
+  async deliverArtifact(
+    id: string,
+    expiresAt: Date,
+  ): Promise<{ artifact: ArtifactRow; delivery: Delivery } | undefined> {
     const artifact = isUuid(id) ? await repo.artifact(this.db, id) : undefined;
     if (!artifact) return undefined;
-    const file = await this.store.open(artifact.storeKey);
-    return file && { artifact, ...file };
+    const delivery = await this.store.deliver(artifact.storeKey, { fileName: artifact.fileName, expiresAt });
+    return delivery && { artifact, delivery };
   }
 
   /** Stores the bytes and records the artifact (operator command line, demo seed). */

@@ -14,16 +14,26 @@ export interface StoredArtifact {
   sha256: string;
 }
 
+/** How a checked download link gets its file: the bytes from this server, or a presigned URL to go to. */
+export type Delivery = { kind: 'stream'; stream: Readable; size: number } | { kind: 'redirect'; url: string };
+
 /**
  * Where artifact bytes live. Keys are relative names like `robot-hub/1.4.2.0/robot-hub-windows.zip`.
- * The local-disk store serves development and single-host installs; an object-storage store
- * (S3-compatible, presigned URLs) can implement the same interface later.
+ * The local-disk store serves development and single-host installs; the S3 store (assets.s3.ts,
+ * docs/decisions/028) keeps them in a bucket and hands downloads presigned URLs.
  */
 export interface ArtifactStore {
+  /** for logs and the command line: `DATA_DIR/artifacts` or `s3://bucket` */
+  readonly description: string;
   put(key: string, data: Uint8Array | Readable): Promise<StoredArtifact>;
   /** The bytes and their size, or undefined when nothing is stored under the key. */
   open(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /** What a download link that works until `expiresAt` gets; undefined when nothing is stored under the key. */
+  deliver(key: string, opts: { fileName: string; expiresAt: Date }): Promise<Delivery | undefined>;
 }
+
+/** A file name safe inside a Content-Disposition header. */
+export const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -34,8 +44,10 @@ export function isValidKey(key: string): boolean {
 /** Artifacts under a folder on local disk (DATA_DIR/artifacts). */
 export class LocalArtifactStore implements ArtifactStore {
   private readonly root: string;
+  readonly description: string;
   constructor(root: string) {
     this.root = resolve(root);
+    this.description = this.root;
   }
 
   private pathOf(key: string): string {
@@ -74,5 +86,10 @@ export class LocalArtifactStore implements ArtifactStore {
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) return undefined;
     return { stream: createReadStream(path), size: info.size };
+  }
+
+  async deliver(key: string): Promise<Delivery | undefined> {
+    const file = await this.open(key);
+    return file && { kind: 'stream', ...file };
   }
 }

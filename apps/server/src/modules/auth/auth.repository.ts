@@ -11,6 +11,7 @@ const sessionForAccessQuery = preparedOn((db) =>
       userId: users.id,
       email: users.email,
       emailValidated: users.emailValidated,
+      disabledAt: users.disabledAt,
     })
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
@@ -46,6 +47,7 @@ export const authRepository = {
         target: sessions.target,
         userId: users.id,
         email: users.email,
+        userDisabledAt: users.disabledAt,
       })
       .from(refreshTokens)
       .innerJoin(sessions, eq(refreshTokens.sessionId, sessions.id))

@@ -11,6 +11,8 @@ export interface Caller {
 }
 
 const INVALID = 'Authentication failed - invalid or expired token';
+/** An account an operator disabled (portal-admin users:disable): the spec's 403 wording for sign-in. */
+export const ACCOUNT_DISABLED = 'Account access is forbidden: this account is disabled. Please contact support.';
 
 /**
  * Sessions as docs/architecture.md#sessions describes them: a session is a family of refresh tokens. Every refresh
@@ -83,6 +85,7 @@ export class Sessions {
       // Locks the token and its session: a revocation (password change, logout) and a rotation of
       // one session run one after the other, so no rotation answers a session revoked meanwhile.
       const row = await repo.lockRefreshToken(tx, claims.jti);
+      if (row?.userDisabledAt) return { kind: 'disabled' as const };
       const now = this.clock.now();
       if (!row || row.sessionRevokedAt || row.sessionExpiresAt <= now || row.sessionId !== claims.sid)
         return { kind: 'dead' as const };
@@ -106,6 +109,7 @@ export class Sessions {
       await repo.extendSession(tx, row.sessionId, refreshExpires);
       return { kind: 'ok' as const, userId: row.userId, pair };
     });
+    if (outcome.kind === 'disabled') throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
     if (outcome.kind !== 'ok') throw new ApiError('UNAUTHENTICATED', INVALID);
     return { userId: outcome.userId, pair: outcome.pair };
   }
@@ -132,6 +136,7 @@ export class Sessions {
     if (typeof claims === 'string') throw new ApiError('UNAUTHENTICATED', INVALID);
     const row = await repo.sessionForAccess(this.db, claims.sid);
     if (!row || row.revokedAt || row.userId !== claims.sub) throw new ApiError('UNAUTHENTICATED', INVALID);
+    if (row.disabledAt) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
     if (!row.emailValidated)
       throw new ApiError('EMAIL_NOT_VERIFIED', 'Please verify your account: the email address is not validated yet');
     return { userId: row.userId, email: row.email, sessionId: claims.sid };

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { assets, users } from '../../db/schema.ts';
+import { assets, sessions, users } from '../../db/schema.ts';
 
 /** Queries only the operator command line makes. */
 export const operatorRepository = {
@@ -11,6 +11,7 @@ export const operatorRepository = {
         email: users.email,
         name: users.name,
         verified: users.emailValidated,
+        disabledAt: users.disabledAt,
         joinedAt: users.joinedAt,
       })
       .from(users)
@@ -33,5 +34,23 @@ export const operatorRepository = {
       .from(assets)
       .where(sql`${assets.type} = ${type} and lower(${assets.model}) = lower(${model})`);
     return row;
+  },
+
+  /** Sets or clears disabled_at; answers whether the account changed state. */
+  async setDisabled(db: Executor, userId: string, at: Date | null): Promise<boolean> {
+    const rows = await db
+      .update(users)
+      .set({ disabledAt: at })
+      .where(and(eq(users.id, userId), at ? isNull(users.disabledAt) : isNotNull(users.disabledAt)))
+      .returning({ id: users.id });
+    return rows.length > 0;
+  },
+
+  async liveSessions(db: Executor, userId: string, now: Date): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+    return row?.n ?? 0;
   },
 };

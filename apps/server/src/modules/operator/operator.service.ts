@@ -9,10 +9,14 @@ import {
 } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Sessions } from '../auth/auth.sessions.ts';
 import type { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
+import type { LicenseService } from '../license/license.service.ts';
 import type { BillingService } from '../payment/billing.service.ts';
+import type { RobotService } from '../robots/robots.service.ts';
 import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import type { AccountRef, AccountService } from '../useraction/useraction.service.ts';
+import { operatorRepository } from './operator.repository.ts';
 
 /** The account an operator acts on. */
 export type OperatedAccount = AccountRef;
@@ -30,6 +34,9 @@ export class OperatorService {
       subscriptions: SubscriptionService;
       slots: FlexSlotService;
       billing: BillingService;
+      sessions: Sessions;
+      licenses: LicenseService;
+      robots: RobotService;
     },
   ) {}
 
@@ -100,5 +107,35 @@ export class OperatorService {
     const row = await this.peers.billing.refund(paymentId, amount);
     const user = await this.peers.subscriptions.userOf(row.userId);
     return this.peers.billing.operatorView(row, user?.email ?? '');
+  }
+
+  /**
+   * Disables or enables an account. A disabled account cannot sign in or refresh (403, FORBIDDEN)
+   * and every session it has ends at once; enabling lets it sign in again. Answers whether anything changed.
+   */
+  async setDisabled(account: OperatedAccount, disabled: boolean): Promise<boolean> {
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      const changed = await operatorRepository.setDisabled(tx, account.id, disabled ? now : null);
+      if (disabled) await this.peers.sessions.revokeAll(tx, account.id, 'account disabled by an operator');
+      return changed;
+    });
+  }
+
+  /** Ends every session of the account (signed out everywhere; the password stays). Answers how many were live. */
+  async revokeSessions(account: OperatedAccount): Promise<number> {
+    const live = await operatorRepository.liveSessions(this.db, account.id, this.clock.now());
+    await this.peers.sessions.revokeAll(this.db, account.id, 'revoked by an operator');
+    return live;
+  }
+
+  /** The account's licenses as its own dashboard shows them: its own, and those shared with it. */
+  licenses(account: OperatedAccount) {
+    return this.peers.licenses.licensesOf({ userId: account.id, email: account.email });
+  }
+
+  /** The robots registered to the account. */
+  async robots(account: OperatedAccount) {
+    return (await this.peers.robots.visible({ userId: account.id, email: account.email }, [])).robots;
   }
 }

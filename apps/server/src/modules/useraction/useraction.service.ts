@@ -20,7 +20,7 @@ import { dummyPasswordHash, hashGate, hashPassword, verifyPassword } from '../..
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
 import type { ResultOf } from '../../plugins/actions.ts';
-import type { Caller, Sessions } from '../auth/auth.sessions.ts';
+import { ACCOUNT_DISABLED, type Caller, type Sessions } from '../auth/auth.sessions.ts';
 import { accountKey, PasswordGuard } from './useraction.lockout.ts';
 import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
 import { type EmailTokenKind, toPublicUser, type UserRow, userRepository as users } from './useraction.repository.ts';
@@ -168,6 +168,8 @@ export class AccountService {
     const right = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.user.password);
     if (!user || !right)
       return this.guard.failed(db, key, ip, state, new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS));
+    // Told only to whoever knows the password, so a guesser learns nothing from it.
+    if (user.disabledAt) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
     if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
     const pair = await db.transaction(async (tx) => {
       await this.guard.succeeded(tx, key, ip, state);
