@@ -13,6 +13,7 @@ export const USAGE_TEXT = {
   chartNote: 'The same figures are in the tables below.',
   totalsTitle: 'Totals per robot',
   total: 'Total',
+  tableSection: 'Table view',
   showTable: 'Show table',
   hideTable: 'Hide table',
   tableTitle: 'Minutes used per day, by robot',

@@ -28,7 +28,7 @@ export function UsageChart({ history }: { history: UsageHistory }) {
   const markers = React.useMemo(() => markersByDay(history.events), [history.events]);
   return (
     <ResponsiveContainer width="100%" height={300}>
-      <BarChart data={data} margin={{ top: 20, right: 8, bottom: 0, left: -16 }} title={USAGE_TEXT.chartTitle}>
+      <BarChart data={data} margin={{ top: 20, right: 24, bottom: 0, left: -16 }} title={USAGE_TEXT.chartTitle}>
         <CartesianGrid vertical={false} stroke="var(--border)" />
         <XAxis
           dataKey="day"

@@ -173,6 +173,7 @@ describe('UsageScreen', () => {
     expect(empty.textContent).toContain('No dial time used in the last 30 days.');
     expect(screen.queryByTestId('usage-totals')).toBeNull();
     expect(downloadButton().disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Show table' })).toBeNull();
   });
 
   it('downloads the CSV of the same data', async () => {

@@ -5,7 +5,7 @@ import * as React from 'react';
 import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
 import { useUsageHistory } from '../api/usage-get-history';
 import { seriesColor } from '../usage-colors';
@@ -42,11 +42,11 @@ function Totals({ history }: { history: UsageHistory }) {
       <h2 id="usage-totals-title" className="text-lg font-semibold">
         {USAGE_TEXT.totalsTitle}
       </h2>
-      <ul className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3" data-testid="usage-totals">
+      <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2 xl:grid-cols-3" data-testid="usage-totals">
         {history.robots.map((robot, i) => (
           <li
             key={robot.robot_id}
-            className="flex items-center gap-3 rounded-lg border bg-card p-3 text-card-foreground shadow-sm"
+            className="flex min-w-0 items-center gap-3 rounded-lg border bg-card p-3 text-card-foreground shadow-sm"
           >
             <span aria-hidden className="size-3 shrink-0 rounded-sm" style={{ background: seriesColor(i) }} />
             <span className="flex min-w-0 flex-col">
@@ -68,12 +68,24 @@ function Totals({ history }: { history: UsageHistory }) {
   );
 }
 
+/**
+ * A table that scrolls sideways when shown; while hidden for screen readers only it must not be a
+ * scroll region (axe: a scrollable region needs keyboard access), so it is a plain table then.
+ */
+function DataTable({ shown, ...props }: React.ComponentProps<'table'> & { shown: boolean }) {
+  return (
+    <div className={shown ? 'relative w-full overflow-x-auto' : undefined}>
+      <table className="w-full caption-top text-sm" {...props} />
+    </div>
+  );
+}
+
 function UsageTables({ history, shown }: { history: UsageHistory; shown: boolean }) {
   const rows = usageRows(history);
   const { columns } = USAGE_TEXT;
   return (
     <div id="usage-tables" className={cn('flex flex-col gap-6', !shown && 'sr-only')} data-testid="usage-tables">
-      <Table aria-labelledby="usage-table-title">
+      <DataTable shown={shown} aria-labelledby="usage-table-title">
         <caption id="usage-table-title" className="mb-2 text-left font-medium">
           {USAGE_TEXT.tableTitle}
         </caption>
@@ -90,13 +102,13 @@ function UsageTables({ history, shown }: { history: UsageHistory; shown: boolean
           {rows.map((r) => (
             <TableRow key={`${r.day}-${r.robotId}`}>
               <TableCell>{formatDay(r.day)}</TableCell>
-              <TableCell>{r.robot}</TableCell>
+              <TableCell className="whitespace-normal break-words">{r.robot}</TableCell>
               <TableCell className="text-right tabular-nums">{r.minutes.toLocaleString('en-GB')}</TableCell>
             </TableRow>
           ))}
         </TableBody>
-      </Table>
-      <Table aria-labelledby="usage-added-title">
+      </DataTable>
+      <DataTable shown={shown} aria-labelledby="usage-added-title">
         <caption id="usage-added-title" className="mb-2 text-left font-medium">
           {USAGE_TEXT.addedTitle}
         </caption>
@@ -126,7 +138,7 @@ function UsageTables({ history, shown }: { history: UsageHistory; shown: boolean
             ))
           )}
         </TableBody>
-      </Table>
+      </DataTable>
     </div>
   );
 }
@@ -240,24 +252,26 @@ export function UsageScreen({ email, days, onDaysChange }: UsageScreenProps) {
               <Totals history={history} />
             </>
           )}
-          <section aria-labelledby="usage-table-heading" className="flex flex-col gap-3">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <h2 id="usage-table-heading" className="text-lg font-semibold">
-                {USAGE_TEXT.tableTitle}
-              </h2>
-              <Button
-                variant="outline"
-                size="sm"
-                aria-expanded={tableShown}
-                aria-controls="usage-tables"
-                onClick={() => setTableShown((s) => !s)}
-              >
-                <TableIcon aria-hidden />
-                {tableShown ? USAGE_TEXT.hideTable : USAGE_TEXT.showTable}
-              </Button>
-            </div>
-            <UsageTables history={history} shown={tableShown} />
-          </section>
+          {(history.usage.length > 0 || history.events.length > 0) && (
+            <section aria-labelledby="usage-table-heading" className="flex flex-col gap-3">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <h2 id="usage-table-heading" className="text-lg font-semibold">
+                  {USAGE_TEXT.tableSection}
+                </h2>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  aria-expanded={tableShown}
+                  aria-controls="usage-tables"
+                  onClick={() => setTableShown((s) => !s)}
+                >
+                  <TableIcon aria-hidden />
+                  {tableShown ? USAGE_TEXT.hideTable : USAGE_TEXT.showTable}
+                </Button>
+              </div>
+              <UsageTables history={history} shown={tableShown} />
+            </section>
+          )}
         </div>
       )}
     </div>
