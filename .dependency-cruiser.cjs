@@ -78,6 +78,22 @@ module.exports = {
       to: { circular: true, viaOnly: { pathNot: 'routeTree\\.gen\\.ts$' } },
     },
     {
+      name: 'chart-library-outside-usage',
+      comment:
+        'The chart library is large: only the dial-time history (its own lazily loaded route) may import it, ' +
+        'so it stays out of the dashboard and sign-in bundles (docs/decisions/029).',
+      severity: 'error',
+      from: { pathNot: '^apps/web/src/features/usage/' },
+      to: { path: 'node_modules/recharts/' },
+    },
+    {
+      name: 'usage-screen-outside-its-route',
+      comment: "The history's screen (and the chart with it) is loaded by its route only, never by another screen.",
+      severity: 'error',
+      from: { pathNot: '^apps/web/src/(features/usage/|routes/_authenticated/dashboard/usage\\.tsx$)' },
+      to: { path: '^apps/web/src/features/usage/components/' },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import the resolver cannot find is a typo or a missing dependency.',
       severity: 'error',

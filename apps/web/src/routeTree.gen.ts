@@ -25,6 +25,7 @@ import { Route as AuthenticatedDashboardDownloadsRouteImport } from './routes/_a
 import { Route as AuthenticatedDashboardFaqRouteImport } from './routes/_authenticated/dashboard/faq'
 import { Route as AuthenticatedDashboardPrivacyPolicyRouteImport } from './routes/_authenticated/dashboard/privacy-policy'
 import { Route as AuthenticatedDashboardSupportRouteImport } from './routes/_authenticated/dashboard/support'
+import { Route as AuthenticatedDashboardUsageRouteImport } from './routes/_authenticated/dashboard/usage'
 import { Route as AuthVerifyTokenRouteImport } from './routes/auth/verify/$token'
 import { Route as AuthenticatedDashboardCartIndexRouteImport } from './routes/_authenticated/dashboard/cart/index'
 import { Route as AuthenticatedDashboardCartCancelRouteImport } from './routes/_authenticated/dashboard/cart/cancel'
@@ -123,6 +124,12 @@ const AuthenticatedDashboardSupportRoute =
     path: '/dashboard/support',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedDashboardUsageRoute =
+  AuthenticatedDashboardUsageRouteImport.update({
+    id: '/dashboard/usage',
+    path: '/dashboard/usage',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthVerifyTokenRoute = AuthVerifyTokenRouteImport.update({
   id: '/verify/$token',
   path: '/verify/$token',
@@ -210,6 +217,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/faq': typeof AuthenticatedDashboardFaqRoute
   '/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
+  '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
@@ -238,6 +246,7 @@ export interface FileRoutesByTo {
   '/dashboard/faq': typeof AuthenticatedDashboardFaqRoute
   '/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
+  '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
   '/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
@@ -269,6 +278,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/faq': typeof AuthenticatedDashboardFaqRoute
   '/_authenticated/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/_authenticated/dashboard/support': typeof AuthenticatedDashboardSupportRoute
+  '/_authenticated/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/_authenticated/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
@@ -300,6 +310,7 @@ export interface FileRouteTypes {
     | '/dashboard/faq'
     | '/dashboard/privacy-policy'
     | '/dashboard/support'
+    | '/dashboard/usage'
     | '/auth/verify/$token'
     | '/dashboard/'
     | '/dashboard/cart/cancel'
@@ -328,6 +339,7 @@ export interface FileRouteTypes {
     | '/dashboard/faq'
     | '/dashboard/privacy-policy'
     | '/dashboard/support'
+    | '/dashboard/usage'
     | '/auth/verify/$token'
     | '/dashboard'
     | '/dashboard/cart/cancel'
@@ -358,6 +370,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/faq'
     | '/_authenticated/dashboard/privacy-policy'
     | '/_authenticated/dashboard/support'
+    | '/_authenticated/dashboard/usage'
     | '/auth/verify/$token'
     | '/_authenticated/dashboard/'
     | '/_authenticated/dashboard/cart/cancel'
@@ -495,6 +508,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardSupportRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/usage': {
+      id: '/_authenticated/dashboard/usage'
+      path: '/dashboard/usage'
+      fullPath: '/dashboard/usage'
+      preLoaderRoute: typeof AuthenticatedDashboardUsageRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/auth/verify/$token': {
       id: '/auth/verify/$token'
       path: '/verify/$token'
@@ -614,6 +634,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedDashboardFaqRoute: typeof AuthenticatedDashboardFaqRoute
   AuthenticatedDashboardPrivacyPolicyRoute: typeof AuthenticatedDashboardPrivacyPolicyRoute
   AuthenticatedDashboardSupportRoute: typeof AuthenticatedDashboardSupportRoute
+  AuthenticatedDashboardUsageRoute: typeof AuthenticatedDashboardUsageRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
   AuthenticatedDashboardCartCancelRoute: typeof AuthenticatedDashboardCartCancelRoute
   AuthenticatedDashboardCartSuccessRoute: typeof AuthenticatedDashboardCartSuccessRoute
@@ -633,6 +654,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedDashboardPrivacyPolicyRoute:
     AuthenticatedDashboardPrivacyPolicyRoute,
   AuthenticatedDashboardSupportRoute: AuthenticatedDashboardSupportRoute,
+  AuthenticatedDashboardUsageRoute: AuthenticatedDashboardUsageRoute,
   AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
   AuthenticatedDashboardCartCancelRoute: AuthenticatedDashboardCartCancelRoute,
   AuthenticatedDashboardCartSuccessRoute:

@@ -29,7 +29,15 @@ describe('the spec/001 services', () => {
     [
       'time',
       '/api/dial_manager',
-      ['CHECK_REMAINING_TIME', 'UPDATE_TIME', 'ADD_TIME', 'GET_SLOTS', 'UPDATE_SLOTS', 'CLEAR_SLOTS'],
+      [
+        'CHECK_REMAINING_TIME',
+        'UPDATE_TIME',
+        'ADD_TIME',
+        'GET_USAGE_HISTORY',
+        'GET_SLOTS',
+        'UPDATE_SLOTS',
+        'CLEAR_SLOTS',
+      ],
     ],
     [
       'license',
@@ -200,6 +208,18 @@ describe('dial manager', () => {
     [{ email, minutes: 60, reason: ' ' }, false],
   ])('ADD_TIME %o: %s', (body, valid) => {
     expect(time.actions.ADD_TIME.request.safeParse(body).success).toBe(valid);
+  });
+
+  it.each([
+    [30, true],
+    [90, true],
+    [365, true],
+    [7, false],
+    [0, false],
+    ['30', false],
+    [undefined, false],
+  ])('GET_USAGE_HISTORY days %o: %s', (days, valid) => {
+    expect(time.actions.GET_USAGE_HISTORY.request.safeParse({ email, days }).success).toBe(valid);
   });
 });
 

@@ -11,6 +11,7 @@ export * from './domain/robot-models.ts';
 export * from './domain/sdk-version.ts';
 export * from './domain/tiers.ts';
 export * from './domain/time-ledger.ts';
+export * from './domain/usage-history.ts';
 export * from './errors.ts';
 export * from './flexible-license.ts';
 export * from './license.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
+import { USAGE_RANGES_DAYS } from './domain/usage-history.ts';
 import { flexSlot, flexSlotsRequest, flexSlotsResponse, flexSlotsUpdateRequest } from './flexible-license.ts';
 
 /**
@@ -55,6 +56,54 @@ const minutesInput = z
 
 const idempotencyKey = z.string().trim().min(1).max(128);
 
+const utcDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** A robot in the dial-time history (docs/decisions/029). */
+export const usageRobot = z.object({
+  robot_id: z.string(),
+  /** the first characters of `robot_id`, to name a robot that is no longer the user's */
+  short_id: z.string(),
+  /** the model: as registered when the robot is the user's now, else as the ledger recorded it when dialled; '' when neither knows */
+  model: z.string(),
+  /** the robot's name when it is the user's now; '' otherwise */
+  name: z.string(),
+  /** whether the robot is registered to the user now */
+  owned: z.boolean(),
+  /** minutes used on the robot in the range */
+  total_minutes: z.number().int(),
+});
+export type UsageRobot = z.infer<typeof usageRobot>;
+
+/** Minutes used on one robot on one day (days without use are left out). */
+export const usageDay = z.object({ day: utcDate, robot_id: z.string(), minutes: z.number().int() });
+export type UsageDay = z.infer<typeof usageDay>;
+
+export const USAGE_EVENT_KINDS = ['allocation', 'purchase', 'grant'] as const;
+export type UsageEventKind = (typeof USAGE_EVENT_KINDS)[number];
+
+/**
+ * Minutes added on a day, by kind: a yearly allocation (on the day its period starts), a time
+ * package bought, or minutes an operator granted.
+ */
+export const usageEvent = z.object({ day: utcDate, kind: z.enum(USAGE_EVENT_KINDS), minutes: z.number().int() });
+export type UsageEvent = z.infer<typeof usageEvent>;
+
+export const usageHistory = z.object({
+  /** first and last day of the range (`YYYY-MM-DD`, both included) */
+  from: utcDate,
+  to: utcDate,
+  /** days are calendar days in this time zone */
+  time_zone: z.literal('UTC'),
+  total_minutes: z.number().int(),
+  /** every robot used in the range, most minutes first */
+  robots: z.array(usageRobot),
+  usage: z.array(usageDay),
+  events: z.array(usageEvent),
+});
+export type UsageHistory = z.infer<typeof usageHistory>;
+
+const usageDays = z.literal(USAGE_RANGES_DAYS, { error: `Days must be one of ${USAGE_RANGES_DAYS.join(', ')}` });
+
 export const time = service('time', '/api/dial_manager', {
   CHECK_REMAINING_TIME: action({
     summary: "The signed-in user's dial time in both pools.",
@@ -95,6 +144,17 @@ export const time = service('time', '/api/dial_manager', {
       idempotency_key: idempotencyKey.optional(),
     }),
     response: response({ user_time: userTime }),
+  }),
+  GET_USAGE_HISTORY: action({
+    summary:
+      "The signed-in user's dial time used per day (UTC) and robot over the last `days` days, totals per robot, and the minutes allocated, bought or granted in that range.",
+    auth: 'bearer',
+    request: z.object({
+      token: bodyToken,
+      email: normalisedEmail,
+      days: usageDays,
+    }),
+    response: response(usageHistory.shape),
   }),
   GET_SLOTS: action({
     summary: "The signed-in user's dial slots (the same slots as flexibleLicense GetSlots).",

@@ -39,6 +39,12 @@ export const timeLedger = pgTable(
     periodStart: ts('period_start').notNull(),
     /** the robot dialled (use) */
     robotId: text('robot_id'),
+    /**
+     * use: the dialled robot's model when it was dialled, so the history can name a robot the user
+     * no longer owns (docs/decisions/029); null for a robot the caller could not see, and for rows
+     * written before this column existed
+     */
+    robotModel: text('robot_model'),
     reason: text('reason').notNull().default(''),
     /** `use:<key>` or `add:<key>`: a replay with the same key writes nothing */
     idempotencyKey: text('idempotency_key'),
@@ -48,5 +54,7 @@ export const timeLedger = pgTable(
     unique('time_ledger_idempotency').on(t.userId, t.idempotencyKey),
     uniqueIndex('time_ledger_one_allocation').on(t.userId, t.periodStart).where(sql`${t.kind} = 'allocation'`),
     index('time_ledger_user_period_idx').on(t.userId, t.periodStart),
+    // the dial-time history reads one user's rows of a range of days
+    index('time_ledger_user_created_idx').on(t.userId, t.createdAt),
   ],
 );

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { RouteOptions } from '../../services.ts';
 
 async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
-  const { time: times, slots, licenses, accounts } = services;
+  const { time: times, slots, licenses, accounts, robots } = services;
 
   app.mountService(time, {
     async CHECK_REMAINING_TIME(_input, { caller }) {
@@ -19,13 +19,21 @@ async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Pro
           'CONFLICT',
           'robot_id: this robot is covered by your license; dial time is metered only for robots you hold no license for',
         );
+      // The model is recorded with the use, so the history can name the robot after the user
+      // loses it (docs/decisions/029); a robot the caller cannot see records none.
+      const seen = await robots.visible(caller, [{ robot_id: input.robot_id }]);
       return {
         user_time: await times.use(caller.userId, {
           minutes: input.minutes,
           robotId: input.robot_id,
+          robotModel: seen.robots[0]?.model ?? null,
           idempotencyKey: input.idempotency_key,
         }),
       };
+    },
+
+    async GET_USAGE_HISTORY(input, { caller }) {
+      return times.usageHistory(caller.userId, input.days);
     },
 
     async ADD_TIME(input, { request }) {

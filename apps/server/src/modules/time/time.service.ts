@@ -4,7 +4,11 @@ import {
   creditEntry,
   type LedgerContext,
   openPeriod,
+  shortRobotId,
+  type UsageHistory,
+  type UsageRobot,
   type UserTime,
+  usageRange,
   useEntry,
   userTimeFromLedger,
 } from '@portal/contract';
@@ -47,7 +51,16 @@ export class TimeService {
    * Records minutes of use (perishable first, never below 0). A key already recorded for the same
    * robot and minutes changes nothing and answers the balance; for a different report it is a conflict.
    */
-  async use(userId: string, input: { minutes: number; robotId: string; idempotencyKey: string }): Promise<UserTime> {
+  async use(
+    userId: string,
+    input: {
+      minutes: number;
+      robotId: string;
+      idempotencyKey: string;
+      /** the robot's model if the caller can see the robot, recorded to name it later (docs/decisions/029) */
+      robotModel?: string | null | undefined;
+    },
+  ): Promise<UserTime> {
     const key = `use:${input.idempotencyKey}`;
     return this.db.transaction(async (tx) => {
       const now = this.clock.now();
@@ -65,10 +78,62 @@ export class TimeService {
       const entries = await this.openCurrentPeriod(tx, userId, ctx, now);
       const use = useEntry(entries, ctx, input.minutes);
       await repo.append(tx, userId, [
-        { ...use, robotId: input.robotId, idempotencyKey: key, reason: 'dial', createdAt: now },
+        {
+          ...use,
+          robotId: input.robotId,
+          robotModel: input.robotModel ?? null,
+          idempotencyKey: key,
+          reason: 'dial',
+          createdAt: now,
+        },
       ]);
       return userTimeFromLedger([...entries, use], ctx);
     });
+  }
+
+  /**
+   * The history of the last `days` UTC days (docs/decisions/029): minutes used per day and robot,
+   * totals per robot, and the minutes added. A robot registered to the user now is named as it is
+   * now; any other as the ledger recorded it when dialled.
+   */
+  async usageHistory(userId: string, days: number): Promise<UsageHistory> {
+    const range = usageRange(this.clock.now().getTime(), days);
+    const start = new Date(range.startMs);
+    const end = new Date(range.endMs);
+    const [rows, events] = await Promise.all([
+      repo.usagePerDay(this.db, userId, start, end),
+      repo.additionsPerDay(this.db, userId, start, end),
+    ]);
+    const robots = new Map<string, UsageRobot>();
+    for (const row of rows) {
+      const robot = robots.get(row.robotId) ?? {
+        robot_id: row.robotId,
+        short_id: shortRobotId(row.robotId),
+        model: '',
+        name: '',
+        owned: false,
+        total_minutes: 0,
+      };
+      robot.total_minutes += row.minutes;
+      if (row.currentName !== null) {
+        robot.owned = true;
+        robot.name = row.currentName;
+        robot.model = row.currentModel ?? robot.model;
+      } else if (!robot.owned && row.recordedModel) robot.model = row.recordedModel;
+      robots.set(row.robotId, robot);
+    }
+    const byUse = [...robots.values()].sort(
+      (a, b) => b.total_minutes - a.total_minutes || a.robot_id.localeCompare(b.robot_id),
+    );
+    return {
+      from: range.from,
+      to: range.to,
+      time_zone: 'UTC',
+      total_minutes: byUse.reduce((sum, r) => sum + r.total_minutes, 0),
+      robots: byUse,
+      usage: rows.map((r) => ({ day: r.day, robot_id: r.robotId, minutes: r.minutes })),
+      events,
+    };
   }
 
   /** Adds durable minutes: a purchase (fulfilment) or an operator's grant. A repeated key adds nothing. */

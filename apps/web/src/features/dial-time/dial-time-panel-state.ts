@@ -7,6 +7,8 @@ export const DIAL_PANEL_TEXT = {
   infiniteBar: 'Infinite Dial Time',
   infinite: 'You have infinite dial time with your Pro subscription.',
   upgrade: 'Upgrade to Pro',
+  /** issue 15: the link to the dial-time history */
+  viewUsage: 'View usage',
 } as const;
 
 export type DialPanelState =

@@ -1,7 +1,7 @@
 import { isClientError } from '@portal/client';
 import { canPurchaseTime, type DialSummary } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
-import { ArrowRightIcon, InfinityIcon, SparklesIcon, TriangleAlertIcon } from 'lucide-react';
+import { ArrowRightIcon, ChartColumnIcon, InfinityIcon, SparklesIcon, TriangleAlertIcon } from 'lucide-react';
 import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useUserTime } from '@/lib/user-time';
@@ -47,6 +47,19 @@ function UpgradeBox() {
       <span className="text-sm text-muted-foreground">
         Pro gives you infinite dial time: dial any robot without counting minutes.
       </span>
+    </Link>
+  );
+}
+
+/** Where the dial time went: the history screen (issue 15), a route of its own loaded on demand. */
+function ViewUsageLink() {
+  return (
+    <Link
+      to="/dashboard/usage"
+      className="inline-flex w-fit items-center gap-1.5 rounded-sm text-sm font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+    >
+      <ChartColumnIcon aria-hidden className="size-4" />
+      {DIAL_PANEL_TEXT.viewUsage}
     </Link>
   );
 }
@@ -101,6 +114,7 @@ export function DialTimePanel({ email, userId }: DialTimePanelProps) {
             {DIAL_PANEL_TEXT.infiniteBar}
           </div>
           <p className="text-sm text-muted-foreground">{DIAL_PANEL_TEXT.infinite}</p>
+          <ViewUsageLink />
         </div>
       )}
       {state.kind === 'normal' && (
@@ -129,6 +143,7 @@ export function DialTimePanel({ email, userId }: DialTimePanelProps) {
                   Your yearly allocation renews in {nextAllocationDays} {nextAllocationDays === 1 ? 'day' : 'days'}.
                 </p>
               )}
+              <ViewUsageLink />
             </div>
             {(state.showUpgrade || buyMoreTime) && (
               <div className="flex flex-col gap-3 md:ml-auto md:max-w-xs">
