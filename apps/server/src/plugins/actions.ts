@@ -44,6 +44,11 @@ export class JsonAnswer<T> {
   /** field name to its value as JSON text */
   constructor(readonly fields: Readonly<Record<string, string>>) {}
 
+  /** The answer as values, for a caller inside the server. */
+  parsed(): T {
+    return Object.fromEntries(Object.entries(this.fields).map(([name, json]) => [name, JSON.parse(json)])) as T;
+  }
+
   toJson(error: ErrorObject): string {
     const parts = Object.entries(this.fields).map(([name, json]) => `${JSON.stringify(name)}:${json}`);
     return `{${[...parts, `"error":${JSON.stringify(error)}`].join(',')}}`;

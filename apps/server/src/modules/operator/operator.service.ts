@@ -136,6 +136,6 @@ export class OperatorService {
 
   /** The robots registered to the account. */
   async robots(account: OperatedAccount) {
-    return (await this.peers.robots.visible({ userId: account.id, email: account.email }, [])).robots;
+    return (await this.peers.robots.visible({ userId: account.id, email: account.email }, [])).parsed().robots;
   }
 }

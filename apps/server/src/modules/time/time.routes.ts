@@ -26,7 +26,7 @@ async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Pro
         user_time: await times.use(caller.userId, {
           minutes: input.minutes,
           robotId: input.robot_id,
-          robotModel: seen.robots[0]?.model ?? null,
+          robotModel: seen.parsed().robots[0]?.model ?? null,
           idempotencyKey: input.idempotency_key,
         }),
       };
