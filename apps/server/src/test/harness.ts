@@ -72,7 +72,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PUBLIC_URL: 'http://localhost:3999',
     // Fastify's inject sends Host localhost:80: the name is allowed on any port (a real deployment
     // allows PUBLIC_URL's host; docs/decisions/026).
-    ALLOWED_HOSTS: 'localhost',
+    ALLOWED_HOSTS: 'localhost,127.0.0.1',
     DATA_DIR: '/tmp/portal-test-data',
     LOG_LEVEL: 'silent',
     RATE_LOGIN_PER_ADDRESS: '10000',
