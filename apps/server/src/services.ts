@@ -18,6 +18,7 @@ import type { PaymentProvider } from './modules/payment/payment.provider.ts';
 import { PaymentService } from './modules/payment/payment.service.ts';
 import { SandboxProvider } from './modules/payment/sandbox.provider.ts';
 import { StripeProvider } from './modules/payment/stripe.provider.ts';
+import { RetentionService } from './modules/retention/retention.service.ts';
 import { RobotService } from './modules/robots/robots.service.ts';
 import { SubscriptionService } from './modules/subscriptions/subscriptions.service.ts';
 import { SupportService } from './modules/support/support.service.ts';
@@ -123,6 +124,7 @@ export function buildServices({ config, db, clock, mailer, store, provider }: Se
     assets: new AssetService(db, clock, store ?? new LocalArtifactStore(artifactsDir(config.dataDir)), downloadLinks),
     support: new SupportService(db, clock, mailer),
     operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing }),
+    retention: new RetentionService(db, clock, config.LOCKOUT_S),
   };
 }
 

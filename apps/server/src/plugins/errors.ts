@@ -1,6 +1,7 @@
 import { ApiError, ErrorCodes, errorBody } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseError, safeDatabaseError } from '../lib/log-safety.ts';
 
 /** The Description of a 4xx Fastify raises itself (body parsing), naming the field like ours do. */
 function frameworkDescription(err: Error & { code?: string }): string {
@@ -11,6 +12,11 @@ function frameworkDescription(err: Error & { code?: string }): string {
   return err.message;
 }
 
+/** The error as a log may carry it: a failed query without its parameters (issue 14, finding 7). */
+function loggable(err: unknown): Record<string, unknown> {
+  return isDatabaseError(err) ? { database: safeDatabaseError(err) } : { err };
+}
+
 /**
  * Turns every failure into the contract's error object; a 5xx never carries internals. Registered
  * first and without encapsulation, so hooks and routes of every other plugin answer through it.
@@ -18,7 +24,7 @@ function frameworkDescription(err: Error & { code?: string }): string {
 async function errorHandling(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (err instanceof ApiError) {
-      if (err.status >= 500) request.log.error({ err }, 'action failed');
+      if (err.status >= 500) request.log.error(loggable(err), 'action failed');
       return reply.status(err.status).send(errorBody(err.errorName, err.message));
     }
     const status = err.statusCode ?? 500;
@@ -28,7 +34,7 @@ async function errorHandling(app: FastifyInstance): Promise<void> {
         .status(status)
         .send({ error: { Success: false, Code: ErrorCodes[name].code, Description: frameworkDescription(err) } });
     }
-    request.log.error({ err }, 'unhandled error');
+    request.log.error(loggable(err), 'unhandled error');
     return reply.status(500).send(errorBody('INTERNAL', `Internal server error (request ${request.id})`));
   });
 
