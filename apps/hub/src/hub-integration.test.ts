@@ -274,8 +274,22 @@ describe('hub robot commands against the server', () => {
     expect(own.code).toBe(1);
     expect(own.json?.error).toMatchObject({ Description: expect.stringMatching(/^robot_id: /) });
 
-    // A robot the user holds no license for is metered.
-    const dialled = await hub('dial', '--robot', crypto.randomUUID(), '--minutes', '5');
+    // A registered robot the user holds no license for is metered (an unknown id is refused).
+    const unknown = await hub('dial', '--robot', crypto.randomUUID(), '--minutes', '5');
+    expect(unknown.code).toBe(1);
+    const spare = await hub(
+      'robot',
+      'register',
+      '--make',
+      'Pepper',
+      '--model',
+      'Pepper',
+      '--name',
+      'Spare',
+      '--hardware-hash',
+      'hub-test-spare',
+    );
+    const dialled = await hub('dial', '--robot', robotIdOf(spare.json) ?? '', '--minutes', '5');
     expect(dialled.code, dialled.stderr).toBe(0);
     expect(dialled.json).toMatchObject({ recorded_minutes: 5, remaining_minutes: startMinutes - 5 });
     expect((await hub('time')).json?.remaining_minutes).toBe(startMinutes - 5);

@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { CsrfTokens } from './lib/csrf.ts';
+import { errSerializer } from './lib/log-safety.ts';
 import { batchedStdout } from './lib/log-stream.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { setHashCost, setHashLimits } from './lib/passwords.ts';
@@ -29,6 +30,7 @@ import { paymentPlugin } from './modules/payment/payment.routes.ts';
 import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
 import { sandboxBillingPlugin } from './modules/payment/sandbox-billing.routes.ts';
 import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
+import { changedAnything } from './modules/retention/retention.service.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
 import { supportPlugin } from './modules/support/support.routes.ts';
 import { timePlugin } from './modules/time/time.routes.ts';
@@ -58,9 +60,6 @@ declare module 'fastify' {
   }
 }
 
-/** How often expired rate-limit windows are deleted; rows older than a day serve no limit. */
-export const RATE_LIMIT_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-
 export interface BuildOptions {
   config: Config;
   database: Database;
@@ -83,6 +82,8 @@ const sharedStdout = () => {
 export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
   level,
   stream: sharedStdout(),
+  // A failed query is logged by its SQL state and statement, never its parameters (lib/log-safety.ts).
+  serializers: { err: errSerializer },
   redact: {
     paths: [
       'req.headers.authorization',
@@ -176,12 +177,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('deps', { config, db, clock, mailer });
   app.decorate('services', services);
 
-  // Rate-limit windows are rows; without pruning the table only grows. Off the request path, and
-  // unref'd so a forgotten app never keeps the process alive.
-  const prune = setInterval(() => {
-    services.limiter.prune().catch((err: unknown) => app.log.warn({ err }, 'rate-limit pruning failed'));
-  }, RATE_LIMIT_PRUNE_INTERVAL_MS);
-  prune.unref();
+  // docs/decisions/027: the retention job prunes expired rows (sessions, tokens, counters) and
+  // anonymises what is past the privacy policy's two years. An advisory lock makes one instance run
+  // it; off the request path, and unref'd so a forgotten app never keeps the process alive.
+  const retention = config.RETENTION_INTERVAL_S
+    ? setInterval(() => {
+        services.retention
+          .run()
+          .then((run) => {
+            if (changedAnything(run)) app.log.info({ run }, 'retention run');
+          })
+          .catch((err: unknown) => app.log.warn({ err }, 'retention run failed'));
+      }, config.RETENTION_INTERVAL_S * 1000)
+    : undefined;
+  retention?.unref();
   // docs/decisions/019: the subscription lifecycle job (sandbox renewals and expiries, reminders).
   // Every step is keyed or conditional, so instances running it at once do each thing once.
   const lifecycle = config.LIFECYCLE_INTERVAL_S
@@ -197,7 +206,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     : undefined;
   lifecycle?.unref();
   app.addHook('onClose', async () => {
-    clearInterval(prune);
+    if (retention) clearInterval(retention);
     if (lifecycle) clearInterval(lifecycle);
     // Mails queued after an answer (forgot password, registration) go before the database closes.
     await services.afterAnswer.settled();

@@ -222,6 +222,8 @@ export const envSchema = z
     DOWNLOAD_LINK_TTL_S: int(30, 3_600).default(300),
     /** how often the subscription lifecycle job runs (docs/decisions/019); 0 turns it off */
     LIFECYCLE_INTERVAL_S: int(0, 86_400).default(600),
+    /** how often the retention job prunes and anonymises (docs/decisions/027); 0 turns it off */
+    RETENTION_INTERVAL_S: int(0, 7 * 86_400).default(3_600),
     /** Pairing-code attempts (PAIRROBOT) per account and per address, per 15 minutes. */
     RATE_PAIR_PER_ACCOUNT: int(1, 1_000_000).default(10),
     RATE_PAIR_PER_ADDRESS: int(1, 1_000_000).default(30),

@@ -20,6 +20,7 @@ import type { PaymentProvider } from './modules/payment/payment.provider.ts';
 import { PaymentService } from './modules/payment/payment.service.ts';
 import { SandboxProvider } from './modules/payment/sandbox.provider.ts';
 import { StripeProvider } from './modules/payment/stripe.provider.ts';
+import { RetentionService } from './modules/retention/retention.service.ts';
 import { RobotService } from './modules/robots/robots.service.ts';
 import { SubscriptionService } from './modules/subscriptions/subscriptions.service.ts';
 import { SupportService } from './modules/support/support.service.ts';
@@ -136,6 +137,7 @@ export function buildServices({ config, db, clock, mailer, store, provider, log 
     assets: new AssetService(db, clock, store ?? artifactStoreFor(config, clock), downloadLinks),
     support: new SupportService(db, clock, mailer),
     operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing, sessions, licenses, robots }),
+    retention: new RetentionService(db, clock, config.LOCKOUT_S),
   };
 }
 

@@ -25,6 +25,9 @@ export const MINIMUM_AGE_YEARS = 6;
 /** a sign-in without a target is for the portal (spec/000 §2) */
 export const DEFAULT_TARGET = 'portal';
 
+/** The privacy policy's retention: data is kept this long, then anonymised (spec/000 §1, §9; docs/decisions/027). */
+export const DATA_RETENTION_YEARS = 2;
+
 // Support requests (/dashboard/support)
 export const SUPPORT_SUBJECT_MIN = 3;
 export const SUPPORT_SUBJECT_MAX = 150;

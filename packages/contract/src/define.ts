@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorObject } from './errors.ts';
+import { withInputRules } from './safe-input.ts';
 
 /**
  * How a call proves who is calling:
@@ -73,7 +74,8 @@ export function action<
 >(
   def: ActionDef<Req, Res, Auth> & { readonly status?: Status },
 ): ActionDef<Req, Res, Auth> & { readonly status: Status } {
-  return { ...def, status: (def.status ?? 'live') as Status };
+  // Every request also obeys the rules of safe-input.ts (no NUL, no lone surrogate, bounded nesting).
+  return { ...def, request: withInputRules(def.request), status: (def.status ?? 'live') as Status };
 }
 
 export function service<const Path extends string, const Actions extends Record<string, ActionDef>>(

@@ -19,6 +19,7 @@ export * from './operator.ts';
 export * from './payment.ts';
 export * from './portal-config.ts';
 export * from './robots.ts';
+export * from './safe-input.ts';
 export * from './services.ts';
 export * from './support.ts';
 export * from './time.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 import { robotLicense } from './license.ts';
+import { boundedJsonObject, MAX_ROBOT_CONFIG_BYTES } from './safe-input.ts';
 
 /**
  * The robot service of spec/001 §7 (/api/robots) and docs/architecture.md#robots-licenses-and-dial-time. The hub registers robots and
@@ -86,7 +87,8 @@ export const robots = service('robots', '/api/robots', {
       robot_id: robotId,
       name: label.optional(),
       robot_state: z.object({ available: z.boolean() }).optional(),
-      robot_config: z.record(z.string(), z.unknown()).optional(),
+      /** merged into the stored configuration; the result may be at most MAX_ROBOT_CONFIG_BYTES */
+      robot_config: boundedJsonObject(MAX_ROBOT_CONFIG_BYTES).optional(),
     }),
     response: response({ robot }),
   }),

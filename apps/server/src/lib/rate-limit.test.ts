@@ -1,7 +1,6 @@
 import { ApiError } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RATE_LIMIT_PRUNE_INTERVAL_MS } from '../app.ts';
 import type { Database } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
 import { freshDatabase, type TestApp, testApp } from '../test/harness.ts';
@@ -38,7 +37,7 @@ describe('rate-limit windows', () => {
     }
   });
 
-  it('a running app prunes them on its own, off the request path', async () => {
+  it('a running app prunes them on its own (the retention job), off the request path', async () => {
     // Only the interval is faked: the database, the app and the test clock keep real time.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let t: TestApp | undefined;
@@ -47,7 +46,7 @@ describe('rate-limit windows', () => {
       await t.app.services.limiter.hit('prune-test:periodic', 10, 60, 'too many');
       t.clock.advance(2 * DAY_MS);
       expect(await countOf('prune-test:periodic')).toBe(1);
-      vi.advanceTimersByTime(RATE_LIMIT_PRUNE_INTERVAL_MS);
+      vi.advanceTimersByTime(t.config.RETENTION_INTERVAL_S * 1000);
       await vi.waitFor(async () => expect(await countOf('prune-test:periodic')).toBe(0), { timeout: 5_000 });
     } finally {
       await t?.app.close();
@@ -58,7 +57,7 @@ describe('rate-limit windows', () => {
   it('closing the app stops the pruning', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
-      // The pruning and the subscriptions' lifecycle job (docs/decisions/019).
+      // The retention job (docs/decisions/027) and the subscriptions' lifecycle job (docs/decisions/019).
       const t = await testApp(database);
       expect(vi.getTimerCount()).toBe(2);
       await t.app.close();

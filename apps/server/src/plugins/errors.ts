@@ -1,6 +1,7 @@
 import { ApiError, ErrorCodes, errorBody } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseError, safeDatabaseError } from '../lib/log-safety.ts';
 
 /** The Description of a 4xx Fastify raises itself (body parsing), naming the field like ours do. */
 function frameworkDescription(err: Error & { code?: string }): string {
@@ -9,6 +10,11 @@ function frameworkDescription(err: Error & { code?: string }): string {
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'body: Request body is too large';
   if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'body: Empty JSON body';
   return err.message;
+}
+
+/** The error as a log may carry it: a failed query without its parameters (issue 14, finding 7). */
+function loggable(err: unknown): Record<string, unknown> {
+  return isDatabaseError(err) ? { database: safeDatabaseError(err) } : { err };
 }
 
 /**
@@ -20,7 +26,7 @@ async function errorHandling(app: FastifyInstance): Promise<void> {
     if (err instanceof ApiError) {
       if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
       // BUSY is the server keeping its own bound (docs/decisions/024), not a failure to report.
-      if (err.status >= 500 && err.errorName !== 'BUSY') request.log.error({ err }, 'action failed');
+      if (err.status >= 500 && err.errorName !== 'BUSY') request.log.error(loggable(err), 'action failed');
       return reply.status(err.status).send(errorBody(err.errorName, err.message));
     }
     const status = err.statusCode ?? 500;
@@ -30,7 +36,7 @@ async function errorHandling(app: FastifyInstance): Promise<void> {
         .status(status)
         .send({ error: { Success: false, Code: ErrorCodes[name].code, Description: frameworkDescription(err) } });
     }
-    request.log.error({ err }, 'unhandled error');
+    request.log.error(loggable(err), 'unhandled error');
     return reply.status(500).send(errorBody('INTERNAL', `Internal server error (request ${request.id})`));
   });
 

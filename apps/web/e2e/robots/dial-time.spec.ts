@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { time } from '@portal/contract';
+import { robots, time } from '@portal/contract';
 import { expect, expectAccessible, screenshots, test } from '../fixtures';
 import { cutOffServer, grantSubscription, loadShell, openFromSidebar, operatorClient } from './robots-helpers';
 
@@ -28,11 +28,18 @@ test('added time and hub use move the remaining minutes', async ({ page, signedI
   await expect(panel.getByTestId('remaining-minutes')).toHaveText(`${before.toLocaleString('en-GB')} minutes`);
   await expect(panel.getByText('120 minutes of 120 minutes')).toBeVisible();
 
-  // The hub's dial call: 30 minutes on a robot the user holds no license for.
+  // The hub's dial call: 30 minutes on a registered robot the user holds no license for.
+  const { robot } = await user.api.call(robots, 'REGISTERSIM', {
+    email: user.email,
+    make: 'Pepper',
+    model: 'Pepper',
+    name: 'Unlicensed Pepper',
+    hardware_hash: randomUUID(),
+  });
   await user.api.call(
     time,
     'UPDATE_TIME',
-    { email: user.email, robot_id: 'someone-elses-robot', minutes: 30, idempotency_key: randomUUID() },
+    { email: user.email, robot_id: robot.robot_id, minutes: 30, idempotency_key: randomUUID() },
     { retryTransient: true },
   );
   await page.reload();

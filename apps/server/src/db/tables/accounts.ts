@@ -20,6 +20,11 @@ export const users = pgTable('users', {
   disabledAt: ts('disabled_at'),
   joinedAt: ts('joined_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+  /**
+   * The newest sign-in or refresh the retention job has seen before pruning the tokens that showed
+   * it; with joined_at and updated_at it says when the account was last used (docs/decisions/027).
+   */
+  lastActiveAt: ts('last_active_at'),
 });
 
 /** A signed-in session: one refresh-token family. Access tokens name it (`sid`). */

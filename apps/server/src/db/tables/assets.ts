@@ -1,6 +1,6 @@
 import type { VersionInfo } from '@portal/contract';
 import { ArtifactArch, ArtifactOS } from '@portal/contract';
-import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -43,7 +43,10 @@ export const artifacts = pgTable(
   (t) => [index('artifacts_asset_idx').on(t.assetId)],
 );
 
-/** Each acceptance of the license agreement before a download: who, when, which version. */
+/**
+ * A user's acceptance of one version of the license agreement: when they first accepted it, and
+ * for which download. One row per user and version, however often they download (docs/decisions/027).
+ */
 export const licenseAcceptances = pgTable(
   'license_acceptances',
   {
@@ -56,5 +59,5 @@ export const licenseAcceptances = pgTable(
     artifactId: uuid('artifact_id').references(() => artifacts.id, { onDelete: 'set null' }),
     acceptedAt: ts('accepted_at').notNull(),
   },
-  (t) => [index('license_acceptances_user_idx').on(t.userId, t.agreementVersion)],
+  (t) => [uniqueIndex('license_acceptances_user_version_idx').on(t.userId, t.agreementVersion)],
 );

@@ -52,8 +52,12 @@ export const assetRepository = {
     return created;
   },
 
+  /** Records the first acceptance of a version; accepting it again (another download) adds nothing. */
   async recordAcceptance(db: Executor, row: typeof licenseAcceptances.$inferInsert): Promise<void> {
-    await db.insert(licenseAcceptances).values(row);
+    await db
+      .insert(licenseAcceptances)
+      .values(row)
+      .onConflictDoNothing({ target: [licenseAcceptances.userId, licenseAcceptances.agreementVersion] });
   },
 
   async acceptances(db: Executor, userId: string) {

@@ -89,6 +89,10 @@ describe('GetDownload and the signed link', () => {
       expect.objectContaining({ agreementVersion: LICENSE_AGREEMENT_VERSION, assetId: 'robot-hub' }),
     ]);
     expect(Math.abs(accepted[0]!.acceptedAt.getTime() - t.clock.now().getTime())).toBeLessThan(5_000);
+    // Downloading again keeps the one acceptance of this version (issue 14, finding 9).
+    await linkFor(user);
+    await linkFor(user);
+    expect(await assetRepository.acceptances(t.app.deps.db, user.id)).toEqual(accepted);
 
     const res = await fetchLink(link);
     expect(res.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { robots } from '../../db/schema.ts';
 
@@ -115,12 +115,25 @@ export const robotRepository = {
     return { robot: existing, created: false };
   },
 
-  async byIdOfOwner(db: Executor, id: string, userId: string): Promise<RobotRow | undefined> {
-    const [row] = await db
+  /** `lock`: FOR UPDATE, so a read-merge-write in the caller's transaction is not raced. */
+  async byIdOfOwner(
+    db: Executor,
+    id: string,
+    userId: string,
+    opts: { lock?: boolean } = {},
+  ): Promise<RobotRow | undefined> {
+    const query = db
       .select()
       .from(robots)
       .where(and(eq(robots.id, id), eq(robots.userId, userId)));
+    const [row] = opts.lock ? await query.for('update') : await query;
     return row;
+  },
+
+  /** Whether any robot is registered under this id (any user's). */
+  async exists(db: Executor, id: string): Promise<boolean> {
+    const [row] = await db.select({ id: robots.id }).from(robots).where(eq(robots.id, id));
+    return row !== undefined;
   },
 
   async ofUser(db: Executor, userId: string): Promise<RobotRow[]> {
@@ -136,7 +149,7 @@ export const robotRepository = {
       .orderBy(robots.registeredAt, robots.id);
   },
 
-  /** Updates name, availability and configuration; configuration keys are merged into what is there. */
+  /** Updates name, availability and configuration (the whole new configuration: the service merges it). */
   async update(
     db: Executor,
     id: string,
@@ -148,9 +161,7 @@ export const robotRepository = {
       .set({
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.available !== undefined ? { available: patch.available } : {}),
-        ...(patch.config !== undefined
-          ? { config: sql`${robots.config} || ${JSON.stringify(patch.config)}::jsonb` }
-          : {}),
+        ...(patch.config !== undefined ? { config: patch.config } : {}),
         updatedAt: patch.now,
       })
       .where(and(eq(robots.id, id), eq(robots.userId, userId)))

@@ -1,4 +1,4 @@
-import { ApiError, type Robot, type RobotLicense } from '@portal/contract';
+import { ApiError, jsonBytes, MAX_ROBOT_CONFIG_BYTES, type Robot, type RobotLicense } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
@@ -22,6 +22,11 @@ export class RobotService {
   /** The robot, if it is registered to this user. */
   async ownRobot(userId: string, robotId: string): Promise<RobotRow | undefined> {
     return repo.byIdOfOwner(this.db, robotId, userId);
+  }
+
+  /** Whether any robot is registered under this id, whoever's it is (a robot one may dial). */
+  async exists(robotId: string): Promise<boolean> {
+    return isUuid(robotId) && repo.exists(this.db, robotId);
   }
 
   private view(row: RobotRow, license: RobotLicenseRow | undefined, owner: boolean): Robot {
@@ -66,17 +71,32 @@ export class RobotService {
     return this.ownViews(robot);
   }
 
+  /**
+   * UPDATEROBOT, UPDATEMODALITIES. Configuration keys are merged into what is stored; the merged
+   * configuration is bounded (MAX_ROBOT_CONFIG_BYTES), so repeated calls cannot grow it for ever.
+   */
   async update(
     account: Account,
     robotId: string,
     patch: { name?: string | undefined; available?: boolean | undefined; config?: Record<string, unknown> | undefined },
   ): Promise<Robot> {
     const row = isUuid(robotId)
-      ? await repo.update(this.db, robotId, account.userId, {
-          ...(patch.name !== undefined ? { name: patch.name } : {}),
-          ...(patch.available !== undefined ? { available: patch.available } : {}),
-          ...(patch.config !== undefined ? { config: patch.config } : {}),
-          now: this.clock.now(),
+      ? await this.db.transaction(async (tx) => {
+          const current = await repo.byIdOfOwner(tx, robotId, account.userId, { lock: true });
+          if (!current) return undefined;
+          const config = patch.config === undefined ? undefined : { ...current.config, ...patch.config };
+          const size = config === undefined ? 0 : jsonBytes(config);
+          if (size > MAX_ROBOT_CONFIG_BYTES)
+            throw new ApiError(
+              'VALIDATION',
+              `robot_config: the merged configuration would be ${size} bytes as JSON; it may be at most ${MAX_ROBOT_CONFIG_BYTES}`,
+            );
+          return repo.update(tx, robotId, account.userId, {
+            ...(patch.name !== undefined ? { name: patch.name } : {}),
+            ...(patch.available !== undefined ? { available: patch.available } : {}),
+            ...(config !== undefined ? { config } : {}),
+            now: this.clock.now(),
+          });
         })
       : undefined;
     if (!row) throw new ApiError('NOT_FOUND', NO_ROBOT);

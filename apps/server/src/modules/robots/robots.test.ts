@@ -1,4 +1,4 @@
-import { license, robots } from '@portal/contract';
+import { license, MAX_JSON_DEPTH, MAX_ROBOT_CONFIG_BYTES, robots } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   as,
@@ -13,6 +13,13 @@ import {
 } from '../../test/fixtures.ts';
 
 const t = useTestApp();
+
+/** An object nested `depth` levels. */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: true };
+  for (let i = 1; i < depth; i++) value = { next: value };
+  return value;
+}
 
 type RobotView = {
   robot_id: string;
@@ -123,10 +130,43 @@ describe('UPDATEROBOT and UPDATEMODALITIES', () => {
     ['UPDATEROBOT', { robot_state: { available: 'yes' } }, 'robot_state.available'],
     ['UPDATEMODALITIES', { modalities: 'camera' }, 'modalities'],
     ['UPDATEMODALITIES', { modalities: [''] }, 'modalities.0'],
-  ] as const)('%s refuses %j, naming the field', async (action, patch, field) => {
+    // Finding 8 of issue 14: these were 500s (PostgreSQL stores neither NUL nor a lone surrogate).
+    ['UPDATEROBOT', { name: 'Front\u0000Desk' }, 'name'],
+    ['UPDATEROBOT', { robot_config: { note: 'half \ud83d' } }, 'robot_config.note'],
+    ['UPDATEROBOT', { robot_config: nested(MAX_JSON_DEPTH + 1) }, 'robot_config'],
+    ['UPDATEROBOT', { robot_config: { big: 'x'.repeat(MAX_ROBOT_CONFIG_BYTES) } }, 'robot_config'],
+    ['UPDATEMODALITIES', { modalities: ['camera', '\udc00'] }, 'modalities.1'],
+  ] as const)('%s refuses %#, naming the field', async (action, patch, field) => {
     const user = await signIn(t);
     const robot = await register(user);
     expectFieldError(await as(t, user, robots)(action, { robot_id: robot.robot_id, ...patch }), 400, field);
+  });
+
+  it('refuses a configuration nested 5,000 levels, naming the field and the rule', async () => {
+    const user = await signIn(t);
+    const robot = await register(user);
+    // Written by hand: JSON.stringify of so deep a value overflows a test worker's stack.
+    const config = `${'{"next":'.repeat(4_999)}{"leaf":true}${'}'.repeat(4_999)}`;
+    const raw = `{"action":"UPDATEROBOT","email":"${user.email}","robot_id":"${robot.robot_id}","robot_config":${config}}`;
+    const res = await t.api.post(robots.path, {}, { raw, bearer: user.token });
+    expectFieldError(res, 400, 'robot_config');
+    expect(res.body.error.Description).toContain(`must not nest deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+
+  it('bounds the merged configuration: a call that would grow it past the limit is refused and stores nothing', async () => {
+    const user = await signIn(t);
+    const robot = await register(user);
+    const chunk = 'x'.repeat(MAX_ROBOT_CONFIG_BYTES / 4);
+    const update = (key: string) =>
+      as(t, user, robots)('UPDATEROBOT', { robot_id: robot.robot_id, robot_config: { [key]: chunk } });
+    for (const key of ['a', 'b', 'c']) expect((await update(key)).status).toBe(200);
+    const refused = await update('d');
+    expectFieldError(refused, 400, 'robot_config');
+    expect(refused.body.error.Description).toContain(`at most ${MAX_ROBOT_CONFIG_BYTES}`);
+    const [seen] = await robotsOf(user, [robot.robot_id]);
+    expect(Object.keys(seen?.robot_config ?? {})).toEqual(['a', 'b', 'c']);
+    // Replacing a key does not grow it.
+    expect((await update('a')).status).toBe(200);
   });
 });
 

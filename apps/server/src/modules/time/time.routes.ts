@@ -12,6 +12,9 @@ async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Pro
     },
 
     async UPDATE_TIME(input, { caller }) {
+      // Only a registered robot can be dialled: an invented id would let a hub write ledger rows at will.
+      if (!(await robots.exists(input.robot_id)))
+        throw new ApiError('NOT_FOUND', 'robot_id: no robot is registered with this id');
       // Dial time is metered only for robots the user holds no license for: a robot their own
       // license covers is already paid for.
       if (await licenses.coversRobot(input.robot_id, caller.userId))

@@ -5,6 +5,8 @@ import {
   type LedgerContext,
   openPeriod,
   shortRobotId,
+  TIME_WARNINGS,
+  TimeStatus,
   type UsageHistory,
   type UsageRobot,
   type UserTime,
@@ -76,6 +78,9 @@ export class TimeService {
         return userTimeFromLedger(await repo.sums(tx, userId), ctx);
       }
       const entries = await this.openCurrentPeriod(tx, userId, ctx, now);
+      // No time left: the report is refused and nothing is written (docs/decisions/008, amended).
+      if (userTimeFromLedger(entries, ctx).time_status === TimeStatus.Exhausted)
+        throw new ApiError('PAYMENT', `minutes: ${TIME_WARNINGS.exhausted}`);
       const use = useEntry(entries, ctx, input.minutes);
       await repo.append(tx, userId, [
         {

@@ -7,7 +7,7 @@ import {
   type UserTime,
   YEARLY_ALLOCATION_MINUTES,
 } from '@portal/contract';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
   asOperator,
@@ -25,12 +25,28 @@ import {
   signIn,
   useTestApp,
 } from '../../test/fixtures.ts';
-import { type TestApp, testApp } from '../../test/harness.ts';
+import { seedUser, type TestApp, testApp } from '../../test/harness.ts';
 import { flexSlotRepository } from '../flexible-license/flexible-license.repository.ts';
+import { robotRepository } from '../robots/robots.repository.ts';
 import { subscriptionRepository } from '../subscriptions/subscriptions.repository.ts';
 import { timeRepository } from './time.repository.ts';
 
 const t = useTestApp();
+
+/** A robot someone else registered: what a user dials without a license. */
+let dialled = '';
+beforeAll(async () => {
+  const owner = await seedUser(t);
+  const { robot } = await robotRepository.register(t.app.deps.db, {
+    userId: owner.id,
+    make: 'Pepper',
+    model: 'Pepper',
+    name: 'Lab Pepper',
+    hardwareHash: hardwareHash(),
+    now: t.clock.now(),
+  });
+  dialled = robot.id;
+});
 
 const LITE = YEARLY_ALLOCATION_MINUTES.Lite;
 const STANDARD = YEARLY_ALLOCATION_MINUTES.Standard;
@@ -43,7 +59,7 @@ const check = async (user: SignedIn, app: TestApp = t) => {
   return res.body.user_time as UserTime;
 };
 const dial = (user: SignedIn, minutes: number, idempotency_key = key(), app: TestApp = t) =>
-  as(app, user, time)('UPDATE_TIME', { robot_id: 'robot-1', minutes, idempotency_key });
+  as(app, user, time)('UPDATE_TIME', { robot_id: dialled, minutes, idempotency_key });
 const addTime = (email: string, minutes: number, extra: Record<string, unknown> = {}, app: TestApp = t) =>
   asOperator(app, time)('ADD_TIME', { email, minutes, reason: 'goodwill', ...extra });
 
@@ -135,6 +151,31 @@ describe('the ledger through the API', () => {
     });
     expect(tm.warning_message).not.toBe('');
     expect(await check(user)).toEqual(tm);
+
+    // With no time left a report is refused (402, naming minutes) and writes nothing.
+    const refused = await dial(user, 5);
+    expectFieldError(refused, 402, 'minutes');
+    expect(await check(user)).toEqual(tm);
+    const uses = (await timeRepository.history(t.app.deps.db, user.id)).filter((r) => r.kind === 'use');
+    expect(uses).toHaveLength(3);
+  });
+
+  it('a replay of a report recorded before the time ran out still answers the balance', async () => {
+    const user = await signIn(t);
+    const k = key();
+    await dial(user, LITE, k);
+    const replay = await dial(user, LITE, k);
+    expect(replay.status, JSON.stringify(replay.body)).toBe(200);
+    expect(replay.body.user_time).toMatchObject({ time_status: 'exhausted' });
+  });
+
+  it('refuses a robot id no robot is registered under, writing nothing', async () => {
+    const user = await signIn(t);
+    for (const robot_id of [crypto.randomUUID(), 'someone-elses-robot']) {
+      const res = await as(t, user, time)('UPDATE_TIME', { robot_id, minutes: 5, idempotency_key: key() });
+      expectFieldError(res, 404, 'robot_id');
+    }
+    expect(await timeRepository.history(t.app.deps.db, user.id)).toEqual([]);
   });
 
   it('Pro records use without limiting it', async () => {
@@ -208,7 +249,7 @@ describe('UPDATE_TIME metering', () => {
       user,
       time,
     )('UPDATE_TIME', {
-      robot_id: crypto.randomUUID(),
+      robot_id: dialled,
       minutes: 5,
       idempotency_key: key(),
     });
@@ -267,7 +308,11 @@ describe('UPDATE_TIME idempotency and concurrency', () => {
     ['no robot', { robot_id: undefined }, 'robot_id'],
   ])('refuses %s, naming the field', async (_name, patch, field) => {
     const user = await signIn(t);
-    const res = await as(t, user, time)('UPDATE_TIME', { robot_id: 'r', minutes: 5, idempotency_key: key(), ...patch });
+    const res = await as(
+      t,
+      user,
+      time,
+    )('UPDATE_TIME', { robot_id: dialled, minutes: 5, idempotency_key: key(), ...patch });
     expectFieldError(res, 400, field);
     expect((await check(user)).used_perishable_time).toBe(0);
   });
@@ -320,7 +365,7 @@ describe('ownership', () => {
     const spoof = await t.api.call(
       time,
       'UPDATE_TIME',
-      { email: a.email, robot_id: 'r', minutes: 5, idempotency_key: key() },
+      { email: a.email, robot_id: dialled, minutes: 5, idempotency_key: key() },
       { bearer: b.token },
     );
     expect(spoof.status).toBe(403);

@@ -1,0 +1,175 @@
+import { addYearsUtc, robots, support, time, useraction } from '@portal/contract';
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import {
+  emailTokens,
+  loginFailures,
+  rateLimits,
+  refreshTokens,
+  robots as robotsTable,
+  sessions,
+  supportRequests,
+  timeLedger,
+  users,
+} from '../../db/schema.ts';
+import { as, hardwareHash, nextIp, relogin, type SignedIn, signIn, useTestApp } from '../../test/fixtures.ts';
+import { GOOD_PASSWORD } from '../../test/harness.ts';
+import { ANONYMISED_DOMAIN, ANONYMISED_TEXT } from './retention.repository.ts';
+import { RETENTION_LOCK } from './retention.service.ts';
+
+/**
+ * The retention job (docs/decisions/027), on a moved clock: expired rows go at once, personal data
+ * past two years is anonymised, and an account still in use keeps its data.
+ */
+
+const t = useTestApp();
+const DAY_MS = 86_400_000;
+
+const run = () => t.app.services.retention.run();
+const db = () => t.app.deps.db;
+const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
+const countWhere = async (table: typeof sessions | typeof emailTokens, userId: string) =>
+  (await db().select().from(table).where(eq(table.userId, userId))).length;
+
+async function leaveTraces(user: SignedIn) {
+  const registered = await as(
+    t,
+    user,
+    robots,
+  )('REGISTERSIM', {
+    make: 'Pepper',
+    model: 'Pepper',
+    name: 'Retention Pepper',
+    hardware_hash: hardwareHash(),
+  });
+  const robotId = (registered.body.robot as { robot_id: string }).robot_id;
+  // An unlicensed robot of one's own is metered like any other: a ledger row naming the robot.
+  const dial = await as(
+    t,
+    user,
+    time,
+  )('UPDATE_TIME', { robot_id: robotId, minutes: 3, idempotency_key: hardwareHash() });
+  expect(dial.status, JSON.stringify(dial.body)).toBe(200);
+  const ticket = await as(
+    t,
+    user,
+    support,
+  )('SubmitSupportRequest', {
+    category: 'general',
+    subject: 'A personal subject',
+    message: 'A personal message with my phone number in it.',
+  });
+  expect(ticket.status).toBe(200);
+  // A reset mail (an email token) and a failed sign-in (a login failure).
+  await t.api.call(useraction, 'UserForgotPassword', { user: { email: user.email } }, { ip: nextIp() });
+  const failed = await t.api.call(
+    useraction,
+    'login',
+    { user: { email: user.email, password: 'Wrong-Password-1!' } },
+    { ip: nextIp() },
+  );
+  expect(failed.status).toBe(401);
+  return robotId;
+}
+
+describe('the retention job', () => {
+  it('prunes expired rows at once, anonymises dormant accounts after two years, keeps accounts in use', async () => {
+    const start = t.clock.now().getTime();
+    const dormant = await signIn(t);
+    let active = await signIn(t);
+    const dormantRobot = await leaveTraces(dormant);
+    await leaveTraces(active);
+
+    // Today: nothing has expired and nothing is past retention.
+    const first = await run();
+    expect(first.skipped).toBe(false);
+    expect(first.anonymised.users).toBe(0);
+    expect(await countWhere(sessions, dormant.id)).toBe(1);
+    expect(await countWhere(emailTokens, dormant.id)).toBe(1);
+    expect(await db().select().from(loginFailures).where(eq(loginFailures.userId, dormant.id))).toHaveLength(1);
+
+    // Eight days on: the sessions (7 days), the reset token (an hour), the failures (15 minutes) and
+    // the rate-limit windows are gone; the sign-in they showed is kept on the account.
+    t.clock.set(new Date(start + 8 * DAY_MS));
+    const week = await run();
+    expect(week.pruned).toMatchObject({ sessions: 2, email_tokens: 2, login_failures: 2 });
+    expect(week.pruned.refresh_tokens).toBeGreaterThanOrEqual(2);
+    expect(week.pruned.rate_limits).toBeGreaterThan(0);
+    expect(await countWhere(sessions, dormant.id)).toBe(0);
+    expect(await db().select().from(refreshTokens)).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(rateLimits)
+        .where(sql`window_start < ${new Date(start).toISOString()}::timestamptz`),
+    ).toEqual([]);
+    const seen = await userRow(dormant.id);
+    expect(seen?.lastActiveAt?.getTime()).toBeGreaterThanOrEqual(start - 60_000);
+    expect(seen?.email).toBe(dormant.email);
+
+    // Nearly two years on, one account is used again; then the two years pass for the other.
+    t.clock.set(new Date(addYearsUtc(start, 2) - 30 * DAY_MS));
+    active = await relogin(t, active);
+    t.clock.set(new Date(addYearsUtc(start, 2) + DAY_MS));
+    const later = await run();
+    expect(later.anonymised.users).toBe(1);
+    expect(later.anonymised.support_requests).toBe(2);
+    expect(later.anonymised.time_ledger).toBe(2);
+
+    const gone = await userRow(dormant.id);
+    expect(gone).toMatchObject({
+      email: `anonymised-${dormant.id}@${ANONYMISED_DOMAIN}`,
+      name: ANONYMISED_TEXT,
+      company: '',
+      profession: '',
+      country: '',
+      yearBorn: -1,
+      marketing: false,
+      emailValidated: false,
+    });
+    expect(gone?.passwordHash).not.toMatch(/^\$argon2/);
+    // The old address and password open nothing.
+    const signInAgain = await t.api.call(
+      useraction,
+      'login',
+      { user: { email: dormant.email, password: GOOD_PASSWORD } },
+      { ip: nextIp() },
+    );
+    expect(signInAgain.status).toBe(401);
+    expect(await db().select().from(robotsTable).where(eq(robotsTable.id, dormantRobot))).toEqual([]);
+    // Support requests of both accounts are two years old: their words are gone, their category stays.
+    for (const user of [dormant, active]) {
+      const [request] = await db().select().from(supportRequests).where(eq(supportRequests.userId, user.id));
+      expect(request).toMatchObject({
+        email: '',
+        subject: ANONYMISED_TEXT,
+        message: ANONYMISED_TEXT,
+        category: 'general',
+      });
+    }
+    // The ledger keeps the minutes (balances stay), not which robot was dialled.
+    const uses = await db().select().from(timeLedger).where(eq(timeLedger.userId, dormant.id));
+    expect(uses.filter((r) => r.kind === 'use')).toEqual([expect.objectContaining({ minutes: 3, robotId: null })]);
+
+    // The account in use keeps its identity and can sign in.
+    expect(await userRow(active.id)).toMatchObject({ email: active.email, name: 'Test User' });
+    expect((await relogin(t, active)).token).toBeTruthy();
+
+    // A second run finds nothing left to do.
+    const again = await run();
+    expect([...Object.values(again.pruned), ...Object.values(again.anonymised)].every((n) => n === 0)).toBe(true);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'runs on one instance at a time: a run while another holds the lock does nothing',
+    async () => {
+      await db().transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${RETENTION_LOCK}, 0))`);
+        expect((await run()).skipped).toBe(true);
+      });
+      expect((await run()).skipped).toBe(false);
+    },
+  );
+  if (!process.env.TEST_DATABASE_URL)
+    console.info('retention: the advisory-lock test needs PostgreSQL (TEST_DATABASE_URL); PGlite has one connection');
+});
