@@ -137,7 +137,16 @@ export function buildServices({ config, db, clock, mailer, store, provider, log 
     assets: new AssetService(db, clock, store ?? artifactStoreFor(config, clock), downloadLinks),
     support: new SupportService(db, clock, mailer),
     operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing, sessions, licenses, robots }),
-    retention: new RetentionService(db, clock, config.LOCKOUT_S),
+    retention: new RetentionService(
+      db,
+      clock,
+      Math.max(
+        config.LOCKOUT_S,
+        config.LOGIN_ACCOUNT_MAX_LOCK_S,
+        config.LOGIN_FAILURE_MEMORY_S,
+        config.LOGIN_KNOWN_ADDRESS_S,
+      ),
+    ),
   };
 }
 

@@ -48,7 +48,10 @@ export const retentionRepository = {
     count(ex, sql`delete from refresh_tokens where expires_at < ${at(now)}`),
   pruneSessions: (ex: Executor, now: Date) => count(ex, sql`delete from sessions where expires_at < ${at(now)}`),
   pruneEmailTokens: (ex: Executor, now: Date) => count(ex, sql`delete from email_tokens where expires_at < ${at(now)}`),
-  /** Failures older than the lockout period count no more, and a lock that ended holds nothing. */
+  /**
+   * A row untouched for longer than it can matter (failures forgotten, lock ended, and no sign-in
+   * recent enough to make its address a known one) holds nothing.
+   */
   pruneLoginFailures: (ex: Executor, now: Date, periodStart: Date) =>
     count(
       ex,
@@ -95,7 +98,6 @@ export const retentionRepository = {
     return (
       (await count(ex, sql`delete from sessions where user_id in ${anonymised}`)) +
       (await count(ex, sql`delete from email_tokens where user_id in ${anonymised}`)) +
-      (await count(ex, sql`delete from login_failures where user_id in ${anonymised}`)) +
       (await count(
         ex,
         sql`update payment_customers set billing = null, card_last4 = null

@@ -45,7 +45,8 @@ export class RetentionService {
     private readonly db: Db,
     private readonly clock: Clock,
     /** how long login failures count (LOCKOUT_S) */
-    private readonly lockoutS: number,
+    /** how long a login_failures row still counts (the longest of the lock, the failure memory and the known-address window) */
+    private readonly loginMemoryS: number,
   ) {}
 
   /** The moment before which data is past retention. */
@@ -67,7 +68,7 @@ export class RetentionService {
           refresh_tokens: await repo.pruneRefreshTokens(tx, now),
           sessions: await repo.pruneSessions(tx, now),
           email_tokens: await repo.pruneEmailTokens(tx, now),
-          login_failures: await repo.pruneLoginFailures(tx, now, new Date(now.getTime() - this.lockoutS * 1000)),
+          login_failures: await repo.pruneLoginFailures(tx, now, new Date(now.getTime() - this.loginMemoryS * 1000)),
           rate_limits: await repo.pruneRateLimits(tx, new Date(now.getTime() - RATE_LIMIT_KEEP_MS)),
           billing_portal_sessions: await repo.pruneBillingPortalSessions(tx, now),
         },

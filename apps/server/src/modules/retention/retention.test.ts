@@ -14,6 +14,7 @@ import {
 } from '../../db/schema.ts';
 import { as, hardwareHash, nextIp, relogin, type SignedIn, signIn, useTestApp } from '../../test/fixtures.ts';
 import { GOOD_PASSWORD } from '../../test/harness.ts';
+import { accountKey } from '../useraction/useraction.lockout.ts';
 import { ANONYMISED_DOMAIN, ANONYMISED_TEXT } from './retention.repository.ts';
 import { RETENTION_LOCK } from './retention.service.ts';
 
@@ -86,13 +87,19 @@ describe('the retention job', () => {
     expect(first.anonymised.users).toBe(0);
     expect(await countWhere(sessions, dormant.id)).toBe(1);
     expect(await countWhere(emailTokens, dormant.id)).toBe(1);
-    expect(await db().select().from(loginFailures).where(eq(loginFailures.userId, dormant.id))).toHaveLength(1);
+    const dormantFailures = () =>
+      db()
+        .select()
+        .from(loginFailures)
+        .where(eq(loginFailures.accountKey, accountKey(dormant.email)));
+    expect((await dormantFailures()).length).toBeGreaterThan(0);
 
-    // Eight days on: the sessions (7 days), the reset token (an hour), the failures (15 minutes) and
-    // the rate-limit windows are gone; the sign-in they showed is kept on the account.
+    // Eight days on: the sessions (7 days), the reset token (an hour) and the rate-limit windows are
+    // gone; the sign-in they showed is kept on the account. Sign-in failures and known addresses are
+    // kept for the known-address window (30 days, docs/decisions/026).
     t.clock.set(new Date(start + 8 * DAY_MS));
     const week = await run();
-    expect(week.pruned).toMatchObject({ sessions: 2, email_tokens: 2, login_failures: 2 });
+    expect(week.pruned).toMatchObject({ sessions: 2, email_tokens: 2, login_failures: 0 });
     expect(week.pruned.refresh_tokens).toBeGreaterThanOrEqual(2);
     expect(week.pruned.rate_limits).toBeGreaterThan(0);
     expect(await countWhere(sessions, dormant.id)).toBe(0);
@@ -113,6 +120,7 @@ describe('the retention job', () => {
     t.clock.set(new Date(addYearsUtc(start, 2) + DAY_MS));
     const later = await run();
     expect(later.anonymised.users).toBe(1);
+    expect(await dormantFailures()).toEqual([]);
     expect(later.anonymised.support_requests).toBe(2);
     expect(later.anonymised.time_ledger).toBe(2);
 
