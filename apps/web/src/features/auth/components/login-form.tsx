@@ -1,8 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { Target } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -11,9 +10,9 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useSignIn } from '../hooks/use-sign-in';
-import { type LoginForm as LoginValues, loginFormSchema } from '../utils/auth-forms';
 import { decodeHubKey, hubLoginProblem } from '../utils/hub-login';
 import type { Notice } from '../utils/login-failure';
+import { type LoginForm as LoginValues, loginFormSchema } from '../utils/login-forms';
 
 export interface LoginFormProps {
   target: Target;
@@ -23,6 +22,21 @@ export interface LoginFormProps {
   onEmailChange?: (email: string) => void;
   onSuccess?: () => void;
 }
+
+/** The form's rules as react-hook-form reads them: the first message per field. */
+const loginResolver: Resolver<LoginValues> = (values) => {
+  const parsed = loginFormSchema.safeParse(values);
+  if (parsed.success) return { values: parsed.data, errors: {} };
+  const errors: Record<string, { type: string; message: string }> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as string;
+    errors[field] ??= { type: 'validate', message: issue.message };
+  }
+  return { values: {}, errors };
+};
+
+/** The sign-in call and what it needs (the action client, the contract's schemas), fetched on first use. */
+export const loadLoginCalls = () => import('../api/login');
 
 export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }: LoginFormProps) {
   const hub = target === 'hub';
@@ -39,7 +53,7 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
     setValue,
     formState: { errors, isSubmitting },
   } = useForm<LoginValues>({
-    resolver: zodResolver(loginFormSchema),
+    resolver: loginResolver,
     defaultValues: { email: '', password: '', rememberMe: !hub },
   });
 
@@ -60,10 +74,19 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
   });
 
   const busy = isSubmitting || handingToHub;
+  const prefetchCalls = React.useCallback(() => void loadLoginCalls().catch(() => undefined), []);
   const hubHost = hub && !hubProblem && redirect ? new URL(redirect).host : undefined;
 
   return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-4">
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      // The first keystroke or press in the form starts fetching the sign-in call, so it is there
+      // by the time the person submits; the page itself loads none of it (docs/decisions/025).
+      onInputCapture={prefetchCalls}
+      onPointerDownCapture={prefetchCalls}
+      className="grid gap-4"
+    >
       {hubProblem && (
         <Alert variant="destructive">
           <AlertTitle>This Hub sign-in link cannot be used</AlertTitle>

@@ -7,7 +7,6 @@ import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
 import { broadcast } from '@/lib/session';
 import { postCredentialsToHub } from '../api/hub-handoff';
-import { requestHubLogin, requestPortalLogin } from '../api/login';
 import { safePortalRedirect } from '../utils/auth-search';
 import {
   loginErrorBroadcast,
@@ -45,6 +44,8 @@ export function useSignIn({ target, redirect, hubPublicKey, onSuccess }: SignInO
     async (input: SignInInput): Promise<Notice | undefined> => {
       queryClient.clear();
       try {
+        // Loaded here, not at the top: the sign-in page loads no action client until it is used.
+        const { requestHubLogin, requestPortalLogin } = await import('../api/login');
         if (target === 'hub') {
           if (!hubPublicKey || !redirect) throw new Error(NO_HUB_CREDENTIALS);
           const res = await requestHubLogin({ email: input.email, password: input.password, hubPublicKey });

@@ -1,16 +1,16 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import { z } from 'zod';
 import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { useAuth } from '@/lib/auth';
 import { pageHead } from '@/lib/page-title';
 import { licensesQueryOptions } from '@/lib/robot-licenses';
+import { oneOf, searchParser } from '@/lib/search-params';
 import { userTimeQueryOptions } from '@/lib/user-time';
 
-const searchSchema = z.object({
-  filter: z.enum(['all', 'paired', 'unpaired']).default('all').catch('all'),
-});
+const searchSchema = searchParser((raw): { filter: 'all' | 'paired' | 'unpaired' } => ({
+  filter: oneOf(['all', 'paired', 'unpaired'], raw.filter) ?? 'all',
+}));
 
 export const Route = createFileRoute('/_authenticated/dashboard/')({
   head: () => pageHead('Robot Manager'),
