@@ -2,8 +2,8 @@ import { ClientError, NO_RESPONSE } from '@portal/client';
 import { LOGOUT_WAIT_CAP_MS, type PublicUser, type TokenPair } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { LOGOUT_BROADCAST_REPEATS_MS, LOGOUT_TOAST_MS, TOKEN_STORE_PAUSE_MS } from '@/config/constants';
+import { toast } from '@/lib/toast';
 import {
   broadcast,
   clearStoredSession,

@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ERROR_TOAST_MS } from '@/config/constants';
+import { toast } from '@/lib/toast';
 import { forgotPasswordSchema } from '../utils/login-forms';
 
 const ITEM = 'forgot-password';

@@ -2,10 +2,10 @@ import type { Target } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
 import { broadcast } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { postCredentialsToHub } from '../api/hub-handoff';
 import { safePortalRedirect } from '../utils/auth-search';
 import {
