@@ -1,7 +1,6 @@
 import type { Target } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -23,17 +22,16 @@ export interface LoginFormProps {
   onSuccess?: () => void;
 }
 
-/** The form's rules as react-hook-form reads them: the first message per field. */
-const loginResolver: Resolver<LoginValues> = (values) => {
+type LoginErrors = Partial<Record<keyof LoginValues, string>>;
+
+/** The first message per field of the form's rules. */
+function loginErrors(values: LoginValues): LoginErrors {
   const parsed = loginFormSchema.safeParse(values);
-  if (parsed.success) return { values: parsed.data, errors: {} };
-  const errors: Record<string, { type: string; message: string }> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as string;
-    errors[field] ??= { type: 'validate', message: issue.message };
-  }
-  return { values: {}, errors };
-};
+  const errors: LoginErrors = {};
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) errors[issue.path[0] as keyof LoginValues] ??= issue.message;
+  return errors;
+}
 
 /** The sign-in call and what it needs (the action client, the contract's schemas), fetched on first use. */
 export const loadLoginCalls = () => import('../api/login');
@@ -45,33 +43,45 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
   const { signIn, handingToHub } = useSignIn({ target, redirect, hubPublicKey, onSuccess });
   const [failure, setFailure] = React.useState<Notice>();
 
-  const {
-    register,
-    handleSubmit,
-    control,
-    getValues,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginValues>({
-    resolver: loginResolver,
-    defaultValues: { email: '', password: '', rememberMe: !hub },
-  });
+  // Plain state rather than a form library: this form is on the sign-in page, which should load as
+  // little as it can (docs/decisions/025). As before, the rules run on submit, then on every change.
+  const [values, setValues] = React.useState<LoginValues>({ email: '', password: '', rememberMe: !hub });
+  const [errors, setErrors] = React.useState<LoginErrors>({});
+  const [submitted, setSubmitted] = React.useState(false);
+  const [isSubmitting, setSubmitting] = React.useState(false);
+  const emailRef = React.useRef<HTMLInputElement>(null);
+  const passwordRef = React.useRef<HTMLInputElement>(null);
 
-  const emailField = register('email', {
-    onChange: (event: React.ChangeEvent<HTMLInputElement>) => {
-      // spec/000 §4: editing the email clears a form error, and a new email clears the password.
-      setFailure(undefined);
-      onEmailChange?.(event.target.value);
-      if (getValues('password')) setValue('password', '');
-    },
-  });
+  function change(next: LoginValues) {
+    setValues(next);
+    if (submitted) setErrors(loginErrors(next));
+  }
 
-  const onSubmit = handleSubmit(async (values) => {
+  function onEmailInput(event: React.ChangeEvent<HTMLInputElement>) {
+    // spec/000 §4: editing the email clears a form error, and a new email clears the password.
+    setFailure(undefined);
+    onEmailChange?.(event.target.value);
+    change({ ...values, email: event.target.value, password: '' });
+  }
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (isSubmitting) return;
+    setSubmitted(true);
+    const found = loginErrors(values);
+    setErrors(found);
+    if (found.email) return emailRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
     if (hubProblem) return;
     setFailure(undefined);
-    const notice = await signIn(values);
-    if (notice) setFailure(notice);
-  });
+    setSubmitting(true);
+    try {
+      const notice = await signIn(values);
+      if (notice) setFailure(notice);
+    } finally {
+      setSubmitting(false);
+    }
+  }
 
   const busy = isSubmitting || handingToHub;
   const prefetchCalls = React.useCallback(() => void loadLoginCalls().catch(() => undefined), []);
@@ -100,40 +110,38 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
         </p>
       )}
 
-      <FormField id="login-email" label="Email" error={errors.email?.message}>
+      <FormField id="login-email" label="Email" error={errors.email}>
         <Input
-          {...fieldProps('login-email', errors.email?.message)}
+          {...fieldProps('login-email', errors.email)}
           type="email"
           autoComplete="username"
           inputMode="email"
           autoFocus
-          {...emailField}
+          ref={emailRef}
+          name="email"
+          value={values.email}
+          onChange={onEmailInput}
         />
       </FormField>
 
-      <FormField id="login-password" label="Password" error={errors.password?.message}>
+      <FormField id="login-password" label="Password" error={errors.password}>
         <PasswordInput
-          {...fieldProps('login-password', errors.password?.message)}
+          {...fieldProps('login-password', errors.password)}
           autoComplete="current-password"
           toggleLabel="Show password"
-          {...register('password')}
+          ref={passwordRef}
+          name="password"
+          value={values.password}
+          onChange={(e) => change({ ...values, password: e.target.value })}
         />
       </FormField>
 
       {!hub && (
         <div className="flex items-center gap-2">
-          <Controller
-            control={control}
-            name="rememberMe"
-            render={({ field }) => (
-              <Checkbox
-                id="login-remember"
-                checked={field.value}
-                onCheckedChange={(checked) => field.onChange(checked === true)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-              />
-            )}
+          <Checkbox
+            id="login-remember"
+            checked={values.rememberMe}
+            onCheckedChange={(checked) => change({ ...values, rememberMe: checked === true })}
           />
           <Label htmlFor="login-remember" className="font-normal">
             Remember me
