@@ -234,7 +234,14 @@ async function serveWeb(app: FastifyInstance, config: Config) {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/')) return reply.callNotFound();
     const file = path.slice(1);
-    if (file && file !== 'index.html' && !file.includes('..') && existsSync(join(root, file)) && !file.endsWith('/'))
+    if (
+      file &&
+      file !== 'index.html' &&
+      !file.startsWith('.') &&
+      !file.includes('..') &&
+      existsSync(join(root, file)) &&
+      !file.endsWith('/')
+    )
       return reply.sendFile(file);
     reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     reply.type('text/html; charset=utf-8');

@@ -33,14 +33,11 @@ function loginErrors(values: LoginValues): LoginErrors {
   return errors;
 }
 
-/** The sign-in call and what it needs (the action client, the contract's schemas), fetched on first use. */
-export const loadLoginCalls = () => import('../api/login');
-
 export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }: LoginFormProps) {
   const hub = target === 'hub';
   const hubProblem = hub ? hubLoginProblem(redirect, hubKey) : undefined;
   const hubPublicKey = hub ? decodeHubKey(hubKey) : undefined;
-  const { signIn, handingToHub } = useSignIn({ target, redirect, hubPublicKey, onSuccess });
+  const { signIn, handingToHub, prefetch } = useSignIn({ target, redirect, hubPublicKey, onSuccess });
   const [failure, setFailure] = React.useState<Notice>();
 
   // Plain state rather than a form library: this form is on the sign-in page, which should load as
@@ -84,15 +81,21 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
   }
 
   const busy = isSubmitting || handingToHub;
-  const prefetchCalls = React.useCallback(() => void loadLoginCalls().catch(() => undefined), []);
+  const prefetched = React.useRef(false);
+  const prefetchCalls = React.useCallback(() => {
+    if (prefetched.current) return;
+    prefetched.current = true;
+    prefetch();
+  }, [prefetch]);
   const hubHost = hub && !hubProblem && redirect ? new URL(redirect).host : undefined;
 
   return (
     <form
       noValidate
       onSubmit={onSubmit}
-      // The first keystroke or press in the form starts fetching the sign-in call, so it is there
-      // by the time the person submits; the page itself loads none of it (docs/decisions/025).
+      // The first keystroke or press in the form starts fetching the sign-in call and the page it
+      // leads to, so they are there by the time the person submits; the sign-in page itself loads
+      // none of it (docs/decisions/025).
       onInputCapture={prefetchCalls}
       onPointerDownCapture={prefetchCalls}
       className="grid gap-4"

@@ -9,8 +9,11 @@ import { failure, fakeServer, OK, tokenPair, user } from '@/test/fake-server';
 import { type SignInOptions, useSignIn } from './use-sign-in';
 
 const navigate = vi.fn(async (_to: unknown) => {});
-vi.mock('@tanstack/react-router', () => ({ useNavigate: () => navigate }));
-vi.mock('@/lib/toast', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
+vi.mock('@tanstack/react-router', () => ({ useNavigate: () => navigate, useRouter: () => ({}) }));
+vi.mock('@/lib/toast', () => ({
+  toast: { success: vi.fn(), error: vi.fn() },
+  loadToasts: vi.fn(async () => undefined),
+}));
 
 const input = { email: 'ada@example.com', password: 'Passw0rd!', rememberMe: true };
 
