@@ -35,7 +35,7 @@ export interface PageResult extends PageRun {
 
 export interface LighthouseOptions {
   baseUrl: string;
-  /** paths; one that starts with /dashboard is measured signed in as `account` */
+  /** paths, measured in this order; from the first that starts with /dashboard on, signed in as `account` */
   pages?: string[];
   runs?: number;
   account?: { email: string; password: string };
@@ -91,6 +91,8 @@ async function onePage(browser: Browser, port: number, url: string): Promise<Pag
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
+  const landed = new URL(lhr.finalDisplayedUrl).pathname;
+  if (landed !== new URL(url).pathname) throw new Error(`Lighthouse measured ${landed}, not ${url}: signed out?`);
   const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   return {
     score: lhr.categories.performance?.score ?? 0,
@@ -113,9 +115,15 @@ export async function runLighthouse(options: LighthouseOptions): Promise<PageRes
     args: [`--remote-debugging-port=${port}`, '--no-sandbox', '--disable-gpu', '--no-first-run'],
   });
   try {
-    if (pages.some((p) => p.startsWith('/dashboard'))) await signIn(browser, baseUrl, account);
     const results: PageResult[] = [];
+    let signedIn = false;
+    // Pages are measured in the order given; the sign-in happens before the first signed-in page
+    // (a signed-in browser is sent from /auth/login to the dashboard).
     for (const path of pages) {
+      if (path.startsWith('/dashboard') && !signedIn) {
+        await signIn(browser, baseUrl, account);
+        signedIn = true;
+      }
       const all: PageRun[] = [];
       for (let i = 0; i < runs; i++) all.push(await onePage(browser, port, `${baseUrl}${path}`));
       const m = (k: keyof PageRun) => median(all.map((r) => r[k]));
