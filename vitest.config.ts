@@ -25,7 +25,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/**/*.test.ts', 'apps/hub/**/*.test.ts'],
+          include: ['packages/**/*.test.ts', 'apps/hub/**/*.test.ts', 'bench/**/*.test.ts'],
         },
       },
       {

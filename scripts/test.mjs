@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, module boundaries, the API reference check, unit and server tests (vitest), the build,
-// then the end-to-end tests (Playwright in Chromium). Prints one closing line "N passed, N failed".
+// the page JavaScript budgets, then the end-to-end tests (Playwright in Chromium). Prints one closing line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -43,7 +43,11 @@ if (want('unit'))
     `--outputFile=${out}/vitest.json`,
   ]);
 if (want('e2e')) {
-  if (run('build', 'npm', ['run', 'build'])) run('end-to-end tests', 'npx', ['playwright', 'test']);
+  if (run('build', 'npm', ['run', 'build'])) {
+    // Sizes are deterministic, so the page budgets are a check, not a benchmark (bench/bundle-size.ts).
+    run('page JavaScript budgets', 'npx', ['tsx', 'bench/bundle-size.ts', '--check']);
+    run('end-to-end tests', 'npx', ['playwright', 'test']);
+  }
 }
 
 let passed = 0;

@@ -3,10 +3,40 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { analyzeBundle, precompress } from './vite-plugins';
 
 export default defineConfig({
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), tailwindcss()],
+  plugins: [
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      // A route's loader travels with its component: the entry holds no screen's calls (and so none
+      // of the contract's schemas), and a route still costs one request, not two in a row.
+      codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
+    }),
+    react(),
+    tailwindcss(),
+    precompress(),
+    ...(process.env.ANALYZE ? [analyzeBundle()] : []),
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000', '/sandbox': 'http://localhost:3000' } },
-  build: { sourcemap: true, chunkSizeWarningLimit: 700 },
+  build: {
+    sourcemap: true,
+    chunkSizeWarningLimit: 700,
+    // dist/.vite/manifest.json: which chunks each route loads; the page budgets are computed from it
+    // (bench/bundle-size.ts).
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // Everything the entry loads statically is one chunk: it is needed on every page
+            // anyway, and one file compresses better than forty slivers of it.
+            { name: 'app', tags: ['$initial'] },
+          ],
+        },
+      },
+    },
+  },
 });

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { errorBody } from '@portal/contract';
 import { sql } from 'drizzle-orm';
@@ -59,6 +61,9 @@ declare module 'fastify' {
     draining: boolean;
   }
 }
+
+/** Answers smaller than this go uncompressed: the saving would not pay for the work. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 export interface BuildOptions {
   config: Config;
@@ -214,6 +219,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   // Cross-cutting plugins first (each declares what it needs), then one plugin per service.
   await app.register(errorsPlugin);
+  // Answers over 1 KB go compressed to a caller that accepts it (brotli first, then gzip); the web
+  // app's files are compressed at build time instead (serveWeb below). docs/decisions/025.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    encodings: ['br', 'gzip'],
+  });
   await app.register(securityPlugin, {
     csrf: new CsrfTokens(config.JWT_SECRET),
     clock,
@@ -263,7 +275,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** The built single-page app: hashed assets cached for ever, every other GET answered by index.html. */
+/**
+ * The built single-page app: hashed assets cached for ever, every other GET answered by index.html.
+ * The build writes a brotli and a gzip copy next to each file over 1 KB (apps/web/vite-plugins.ts);
+ * the copy the browser accepts is sent as is (`Vary: Accept-Encoding`), else the file itself.
+ */
 async function serveWeb(app: FastifyInstance, config: Config) {
   const root = resolve(config.WEB_DIST ?? join(here, '../../web/dist'));
   if (!existsSync(join(root, 'index.html'))) {
@@ -275,19 +291,55 @@ async function serveWeb(app: FastifyInstance, config: Config) {
     // No routes of its own: the route below answers every file, so /index.html too gets the configuration.
     serve: false,
     index: false,
+    preCompressed: true,
     setHeaders(res, path) {
       res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   // Read once: the page carries this deployment's configuration, so one build fits any deployment.
-  const indexHtml = injectPortalConfig(readFileSync(join(root, 'index.html'), 'utf8'), portalConfigOf(config));
-  app.get('/*', async (request, reply) => {
+  // It is compressed once here too, as the build compressed every other file.
+  const indexHtml = Buffer.from(
+    injectPortalConfig(readFileSync(join(root, 'index.html'), 'utf8'), portalConfigOf(config)),
+  );
+  const indexEncoded: Record<'br' | 'gzip', Buffer> = {
+    br: brotliCompressSync(indexHtml, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY },
+    }),
+    gzip: gzipSync(indexHtml, { level: 9 }),
+  };
+  // Files answer from disk, compressed at build time: nothing here is compressed per request.
+  app.get('/*', { compress: false }, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/')) return reply.callNotFound();
     const file = path.slice(1);
-    if (file && file !== 'index.html' && !file.includes('..') && existsSync(join(root, file)) && !file.endsWith('/'))
+    if (
+      file &&
+      file !== 'index.html' &&
+      !file.startsWith('.') &&
+      !file.includes('..') &&
+      existsSync(join(root, file)) &&
+      !file.endsWith('/')
+    )
       return reply.sendFile(file);
-    reply.header('cache-control', 'no-cache');
-    return reply.type('text/html; charset=utf-8').send(indexHtml);
+    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    reply.type('text/html; charset=utf-8');
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (!encoding || indexHtml.length < COMPRESS_THRESHOLD_BYTES) return reply.send(indexHtml);
+    return reply.header('content-encoding', encoding).send(indexEncoded[encoding]);
   });
+}
+
+/** The encoding to answer with: brotli over gzip unless the caller weighs gzip higher; none without either. */
+export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
+  const weights = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    weights.set(name, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const weight = (name: string) => weights.get(name) ?? (weights.has('*') ? (weights.get('*') ?? 0) : 0);
+  const br = weight('br');
+  const gzip = weight('gzip');
+  if (br <= 0 && gzip <= 0) return undefined;
+  return br >= gzip ? 'br' : 'gzip';
 }

@@ -2,12 +2,12 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useCallback } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Toaster } from 'sonner';
 import { AuthProvider, useAuth } from './lib/auth';
 import { startErrorReporting } from './lib/error-reporting';
 import { LOADING_PAGE_TITLE } from './lib/page-title';
 import { createQueryClient } from './lib/query-client';
 import { ThemeProvider, useTheme } from './lib/theme/theme-provider';
+import { Toaster } from './lib/toast';
 import { createAppRouter } from './router';
 import './styles.css';
 

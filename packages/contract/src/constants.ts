@@ -51,3 +51,14 @@ export const OverrideKind = { FreeTrial: 0, BowOverride: 1, Other: 2, None: 99 }
 
 export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'expired', 'pending_assignment', 'inactive'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** The topics of the support form (support.ts); zod-free here, as the support route's address reads them. */
+export const SUPPORT_CATEGORIES = ['general', 'billing', 'robot_not_listed', 'technical'] as const;
+export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
+
+export const SUPPORT_CATEGORY_LABELS: Record<SupportCategory, string> = {
+  general: 'General question',
+  billing: 'Billing and subscriptions',
+  robot_not_listed: 'My robot is not listed',
+  technical: 'Technical problem',
+};

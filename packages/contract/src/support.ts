@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jwt, normalisedEmail } from './common.ts';
 import {
+  SUPPORT_CATEGORIES,
   SUPPORT_MESSAGE_MAX,
   SUPPORT_MESSAGE_MIN,
   SUPPORT_ROBOT_MODEL_MAX,
@@ -13,16 +14,6 @@ import { action, response, service } from './define.ts';
  * The contact form of /dashboard/support: where "Get Help" and "Get in touch" lead. The request is
  * stored server-side and answered with a ticket id the user can quote.
  */
-
-export const SUPPORT_CATEGORIES = ['general', 'billing', 'robot_not_listed', 'technical'] as const;
-export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
-
-export const SUPPORT_CATEGORY_LABELS: Record<SupportCategory, string> = {
-  general: 'General question',
-  billing: 'Billing and subscriptions',
-  robot_not_listed: 'My robot is not listed',
-  technical: 'Technical problem',
-};
 
 /** The fields a person fills in; the web form and the server validate with this one schema. */
 export const supportRequestFields = z.object({

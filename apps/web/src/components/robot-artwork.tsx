@@ -12,6 +12,7 @@ export function RobotArtwork({
   size,
   className,
   lazy = false,
+  priority = false,
 }: {
   src: string;
   alt: string;
@@ -19,6 +20,8 @@ export function RobotArtwork({
   size: number;
   className?: string;
   lazy?: boolean;
+  /** the page's largest image: fetched first (fetchpriority high) */
+  priority?: boolean;
 }) {
   return (
     <img
@@ -27,6 +30,7 @@ export function RobotArtwork({
       width={size}
       height={size}
       loading={lazy ? 'lazy' : undefined}
+      fetchPriority={priority ? 'high' : undefined}
       className={cn('rounded-lg object-contain dark:brightness-[0.6] dark:contrast-[1.15]', className)}
     />
   );

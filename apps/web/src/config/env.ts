@@ -2,7 +2,7 @@ import {
   DEVELOPMENT_PORTAL_CONFIG,
   PORTAL_CONFIG_ELEMENT_ID,
   type PortalConfig,
-  portalConfigSchema,
+  portalConfigIssues,
 } from '@portal/contract';
 
 /**
@@ -23,12 +23,12 @@ export function readPortalConfig(doc: Pick<Document, 'getElementById'> | undefin
   } catch {
     throw new Error(`Invalid configuration: #${PORTAL_CONFIG_ELEMENT_ID} is not JSON`);
   }
-  const parsed = portalConfigSchema.safeParse(json);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+  const issues = portalConfigIssues(json);
+  if (issues.length > 0) {
+    const lines = issues.map((i) => `  ${i.field}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  return json as PortalConfig;
 }
 
 const production = import.meta.env.PROD;

@@ -1,10 +1,9 @@
-import { ClientError } from '@portal/client';
-import { auth as authService, LOGOUT_WAIT_CAP_MS, type PublicUser, type TokenPair, useraction } from '@portal/contract';
+import { ClientError, NO_RESPONSE } from '@portal/client';
+import { LOGOUT_WAIT_CAP_MS, type PublicUser, type TokenPair } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { LOGOUT_BROADCAST_REPEATS_MS, LOGOUT_TOAST_MS, TOKEN_STORE_PAUSE_MS } from '@/config/constants';
-import { apiClient } from './api-client';
+import { toast } from '@/lib/toast';
 import {
   broadcast,
   clearStoredSession,
@@ -38,6 +37,15 @@ const AuthContext = React.createContext<Auth | null>(null);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The session's own calls, loaded on first use (lib/session-calls.ts). A module that could not be
+ * fetched is a network failure like any other: it keeps the stored session for the next load.
+ */
+const sessionCalls = () =>
+  import('./session-calls').catch(() => {
+    throw new ClientError({ kind: 'network', status: 0, description: NO_RESPONSE });
+  });
+
 export function AuthProvider({
   children,
   onSignedOut,
@@ -66,8 +74,8 @@ export function AuthProvider({
       setSnapshot({ status: 'unauthenticated', user: null });
       return;
     }
-    apiClient
-      .call(useraction, 'get-self', { token_pair: { refresh_token: refreshToken } })
+    sessionCalls()
+      .then(({ fetchSelf }) => fetchSelf(refreshToken))
       .then((res) => {
         if (cancelled) return;
         // An unverified email cannot hold a session (spec/000 §4 Session).
@@ -131,12 +139,7 @@ export function AuthProvider({
     broadcast({ type: 'logout' });
     for (const ms of LOGOUT_BROADCAST_REPEATS_MS) setTimeout(() => broadcast({ type: 'logout' }), ms);
     if (refreshToken) {
-      const revoke = email
-        ? apiClient.call(useraction, 'logout', {
-            token_pair: { refresh_token: refreshToken, access_token: accessToken ?? undefined },
-            user: { email },
-          })
-        : apiClient.call(authService, 'revoke-token-pair', { tokenPair: { refresh_token: refreshToken } });
+      const revoke = sessionCalls().then(({ revokeSession }) => revokeSession(refreshToken, accessToken, email));
       await Promise.race([revoke.catch(() => undefined), sleep(LOGOUT_WAIT_CAP_MS)]);
     }
     toast.success('Logged Out', { duration: LOGOUT_TOAST_MS });

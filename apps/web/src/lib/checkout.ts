@@ -1,8 +1,8 @@
 import { type CartItem, payment } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { CHECKOUT_BUTTON_DISABLED_MS, ERROR_TOAST_MS } from '@/config/constants';
+import { toast } from '@/lib/toast';
 import { apiClient } from './api-client';
 import { checkoutLines } from './cart';
 import { storeCheckoutSession } from './cart-store';

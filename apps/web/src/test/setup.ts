@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { loadToasts } from '@/lib/toast';
 
 /*
  * A console.error during a web test fails it: React reports unhandled errors, act() warnings and
@@ -13,6 +14,12 @@ class NoLayoutObserver {
   unobserve() {}
   disconnect() {}
 }
+
+// The app fetches sonner on its first toast (lib/toast.tsx); tests have it from the start, so a
+// toast shows as soon as the code under test raises it.
+beforeAll(async () => {
+  await loadToasts();
+});
 
 beforeEach(() => {
   vi.stubGlobal('ResizeObserver', NoLayoutObserver);

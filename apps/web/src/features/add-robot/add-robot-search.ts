@@ -1,11 +1,18 @@
-import { z } from 'zod';
+import { intAtLeast, oneOf, searchParser, text } from '@/lib/search-params';
 import { DEFAULT_ROBOT_SORT } from './add-robot-catalogue';
 
+export type AddRobotSearch = {
+  page: number;
+  filter: string;
+  sort: 'model' | 'make';
+};
+
 /** Add Robot's page, filter and sort live in the address, so a reload or a shared link shows the same grid. */
-export const addRobotSearchSchema = z.object({
-  page: z.coerce.number().int().min(1).default(1).catch(1),
-  filter: z.string().max(100).default('').catch(''),
-  sort: z.enum(['model', 'make']).default(DEFAULT_ROBOT_SORT).catch(DEFAULT_ROBOT_SORT),
-});
-export type AddRobotSearch = z.output<typeof addRobotSearchSchema>;
+export const addRobotSearchSchema = searchParser(
+  (raw): AddRobotSearch => ({
+    page: intAtLeast(raw.page, 1) ?? 1,
+    filter: text(raw.filter, { max: 100 }) ?? '',
+    sort: oneOf(['model', 'make'], raw.sort) ?? DEFAULT_ROBOT_SORT,
+  }),
+);
 export const ADD_ROBOT_SEARCH_DEFAULTS: AddRobotSearch = { page: 1, filter: '', sort: DEFAULT_ROBOT_SORT };

@@ -1,6 +1,5 @@
 import { Loader2Icon, TriangleAlertIcon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -18,6 +17,7 @@ import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
+import { toast } from '@/lib/toast';
 import { DELETE_CONFIRMATION_TEXT, deleteAccountFormSchema, deleteConfirmationValid } from '../account-forms';
 import { useDeleteAccountMutation } from '../api/delete-account';
 

@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField, fieldProps } from '@/components/ui/form-field';
@@ -11,6 +10,7 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { Separator } from '@/components/ui/separator';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { serverFieldError } from '@/lib/server-field-error';
+import { toast } from '@/lib/toast';
 import { type ChangePasswordForm, changePasswordFormSchema } from '../account-forms';
 import { useUpdatePasswordMutation } from '../api/update-password';
 

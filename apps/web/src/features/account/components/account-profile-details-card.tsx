@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { PublicUser } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { CountrySelect } from '@/components/form/country-select';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -10,6 +9,7 @@ import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { useAuth } from '@/lib/auth';
+import { toast } from '@/lib/toast';
 import { type ProfileForm, profileFormSchema } from '../account-forms';
 import { useUpdateProfileMutation } from '../api/update-profile';
 

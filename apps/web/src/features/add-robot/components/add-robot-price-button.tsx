@@ -1,10 +1,10 @@
 import { CheckIcon, ShoppingCartIcon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ADD_TO_CART_CHECK_MS, ERROR_TOAST_MS } from '@/config/constants';
 import { toCartItem } from '@/lib/cart';
 import { dispatchCart } from '@/lib/cart-store';
+import { toast } from '@/lib/toast';
 import { addedToCartMessage } from '../add-robot-catalogue';
 import { type AddRobotItem, priceLabel } from '../add-robot-products';
 

@@ -1,5 +1,4 @@
 import { useraction } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
 import { apiClient, describedOr } from '@/lib/api-client';
 
 export async function requestPasswordReset(email: string) {
@@ -8,8 +7,4 @@ export async function requestPasswordReset(email: string) {
   } catch (err) {
     throw describedOr(err, 'Failed to reset password');
   }
-}
-
-export function useForgotPasswordMutation() {
-  return useMutation({ mutationFn: requestPasswordReset });
 }

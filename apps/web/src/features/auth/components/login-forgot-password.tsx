@@ -1,13 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ERROR_TOAST_MS } from '@/config/constants';
-import { useForgotPasswordMutation } from '../api/forgot-password';
-import { forgotPasswordSchema } from '../utils/auth-forms';
+import { toast } from '@/lib/toast';
+import { forgotPasswordSchema } from '../utils/login-forms';
 
 const ITEM = 'forgot-password';
 
@@ -22,7 +22,10 @@ export function LoginForgotPassword({
   const [open, setOpen] = React.useState(defaultOpen ? ITEM : '');
   const [email, setEmail] = React.useState('');
   const [error, setError] = React.useState<string>();
-  const mutation = useForgotPasswordMutation();
+  // The call (and the action client with it) is fetched when the person asks for a link.
+  const mutation = useMutation({
+    mutationFn: async (address: string) => (await import('../api/forgot-password')).requestPasswordReset(address),
+  });
 
   function onOpenChange(value: string) {
     setOpen(value);

@@ -1,8 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { Target } from '@portal/contract';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
-import { Controller, useForm } from 'react-hook-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -11,9 +9,9 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useSignIn } from '../hooks/use-sign-in';
-import { type LoginForm as LoginValues, loginFormSchema } from '../utils/auth-forms';
 import { decodeHubKey, hubLoginProblem } from '../utils/hub-login';
 import type { Notice } from '../utils/login-failure';
+import { type LoginForm as LoginValues, loginFormSchema } from '../utils/login-forms';
 
 export interface LoginFormProps {
   target: Target;
@@ -24,46 +22,84 @@ export interface LoginFormProps {
   onSuccess?: () => void;
 }
 
+type LoginErrors = Partial<Record<keyof LoginValues, string>>;
+
+/** The first message per field of the form's rules. */
+function loginErrors(values: LoginValues): LoginErrors {
+  const parsed = loginFormSchema.safeParse(values);
+  const errors: LoginErrors = {};
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) errors[issue.path[0] as keyof LoginValues] ??= issue.message;
+  return errors;
+}
+
 export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }: LoginFormProps) {
   const hub = target === 'hub';
   const hubProblem = hub ? hubLoginProblem(redirect, hubKey) : undefined;
   const hubPublicKey = hub ? decodeHubKey(hubKey) : undefined;
-  const { signIn, handingToHub } = useSignIn({ target, redirect, hubPublicKey, onSuccess });
+  const { signIn, handingToHub, prefetch } = useSignIn({ target, redirect, hubPublicKey, onSuccess });
   const [failure, setFailure] = React.useState<Notice>();
 
-  const {
-    register,
-    handleSubmit,
-    control,
-    getValues,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginValues>({
-    resolver: zodResolver(loginFormSchema),
-    defaultValues: { email: '', password: '', rememberMe: !hub },
-  });
+  // Plain state rather than a form library: this form is on the sign-in page, which should load as
+  // little as it can (docs/decisions/025). As before, the rules run on submit, then on every change.
+  const [values, setValues] = React.useState<LoginValues>({ email: '', password: '', rememberMe: !hub });
+  const [errors, setErrors] = React.useState<LoginErrors>({});
+  const [submitted, setSubmitted] = React.useState(false);
+  const [isSubmitting, setSubmitting] = React.useState(false);
+  const emailRef = React.useRef<HTMLInputElement>(null);
+  const passwordRef = React.useRef<HTMLInputElement>(null);
 
-  const emailField = register('email', {
-    onChange: (event: React.ChangeEvent<HTMLInputElement>) => {
-      // spec/000 §4: editing the email clears a form error, and a new email clears the password.
-      setFailure(undefined);
-      onEmailChange?.(event.target.value);
-      if (getValues('password')) setValue('password', '');
-    },
-  });
+  function change(next: LoginValues) {
+    setValues(next);
+    if (submitted) setErrors(loginErrors(next));
+  }
 
-  const onSubmit = handleSubmit(async (values) => {
+  function onEmailInput(event: React.ChangeEvent<HTMLInputElement>) {
+    // spec/000 §4: editing the email clears a form error, and a new email clears the password.
+    setFailure(undefined);
+    onEmailChange?.(event.target.value);
+    change({ ...values, email: event.target.value, password: '' });
+  }
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (isSubmitting) return;
+    setSubmitted(true);
+    const found = loginErrors(values);
+    setErrors(found);
+    if (found.email) return emailRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
     if (hubProblem) return;
     setFailure(undefined);
-    const notice = await signIn(values);
-    if (notice) setFailure(notice);
-  });
+    setSubmitting(true);
+    try {
+      const notice = await signIn(values);
+      if (notice) setFailure(notice);
+    } finally {
+      setSubmitting(false);
+    }
+  }
 
   const busy = isSubmitting || handingToHub;
+  const prefetched = React.useRef(false);
+  const prefetchCalls = React.useCallback(() => {
+    if (prefetched.current) return;
+    prefetched.current = true;
+    prefetch();
+  }, [prefetch]);
   const hubHost = hub && !hubProblem && redirect ? new URL(redirect).host : undefined;
 
   return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-4">
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      // The first keystroke or press in the form starts fetching the sign-in call and the page it
+      // leads to, so they are there by the time the person submits; the sign-in page itself loads
+      // none of it (docs/decisions/025).
+      onInputCapture={prefetchCalls}
+      onPointerDownCapture={prefetchCalls}
+      className="grid gap-4"
+    >
       {hubProblem && (
         <Alert variant="destructive">
           <AlertTitle>This Hub sign-in link cannot be used</AlertTitle>
@@ -77,40 +113,38 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
         </p>
       )}
 
-      <FormField id="login-email" label="Email" error={errors.email?.message}>
+      <FormField id="login-email" label="Email" error={errors.email}>
         <Input
-          {...fieldProps('login-email', errors.email?.message)}
+          {...fieldProps('login-email', errors.email)}
           type="email"
           autoComplete="username"
           inputMode="email"
           autoFocus
-          {...emailField}
+          ref={emailRef}
+          name="email"
+          value={values.email}
+          onChange={onEmailInput}
         />
       </FormField>
 
-      <FormField id="login-password" label="Password" error={errors.password?.message}>
+      <FormField id="login-password" label="Password" error={errors.password}>
         <PasswordInput
-          {...fieldProps('login-password', errors.password?.message)}
+          {...fieldProps('login-password', errors.password)}
           autoComplete="current-password"
           toggleLabel="Show password"
-          {...register('password')}
+          ref={passwordRef}
+          name="password"
+          value={values.password}
+          onChange={(e) => change({ ...values, password: e.target.value })}
         />
       </FormField>
 
       {!hub && (
         <div className="flex items-center gap-2">
-          <Controller
-            control={control}
-            name="rememberMe"
-            render={({ field }) => (
-              <Checkbox
-                id="login-remember"
-                checked={field.value}
-                onCheckedChange={(checked) => field.onChange(checked === true)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-              />
-            )}
+          <Checkbox
+            id="login-remember"
+            checked={values.rememberMe}
+            onCheckedChange={(checked) => change({ ...values, rememberMe: checked === true })}
           />
           <Label htmlFor="login-remember" className="font-normal">
             Remember me

@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { CircleAlertIcon, Loader2Icon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
@@ -12,6 +11,7 @@ import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { serverFieldError } from '@/lib/server-field-error';
+import { toast } from '@/lib/toast';
 import { resetTokenQueryOptions, useResetPasswordMutation } from '../api/reset-password';
 import { type ResetPasswordForm, resetPasswordFormSchema } from '../utils/auth-forms';
 

@@ -1,16 +1,19 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type * as React from 'react';
-import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from '@/lib/auth';
 import { readSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { failure, fakeServer, OK, tokenPair, user } from '@/test/fake-server';
 import { type SignInOptions, useSignIn } from './use-sign-in';
 
 const navigate = vi.fn(async (_to: unknown) => {});
-vi.mock('@tanstack/react-router', () => ({ useNavigate: () => navigate }));
-vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
+vi.mock('@tanstack/react-router', () => ({ useNavigate: () => navigate, useRouter: () => ({}) }));
+vi.mock('@/lib/toast', () => ({
+  toast: { success: vi.fn(), error: vi.fn() },
+  loadToasts: vi.fn(async () => undefined),
+}));
 
 const input = { email: 'ada@example.com', password: 'Passw0rd!', rememberMe: true };
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { forgotPasswordSchema, loginFormSchema, registrationFormSchema, resetPasswordFormSchema } from './auth-forms';
+import { z } from 'zod';
+import { registrationFormSchema, resetPasswordFormSchema } from './auth-forms';
+import { forgotPasswordSchema, isEmail, loginFormSchema } from './login-forms';
 
 const messages = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   r.success ? [] : (r.error?.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -14,6 +16,28 @@ describe('login form', () => {
       ['password: Password must be less than 256 characters'],
     ],
   ])('%j', (form, expected) => expect(messages(loginFormSchema.safeParse(form))).toEqual(expected));
+});
+
+describe('isEmail (the sign-in page, without zod) agrees with z.email()', () => {
+  it.each([
+    'a@b.co',
+    'first.last+tag@sub.example.org',
+    "o'brien@example.ie",
+    'under_score-dash@ex-ample.com',
+    'a@b',
+    'a@b.c',
+    '.a@b.co',
+    'a..b@b.co',
+    'a.@b.co',
+    'a@-b.co',
+    'a@b..co',
+    'a b@b.co',
+    'a@b.co ',
+    '@b.co',
+    'a@',
+    'é@b.co',
+    'a@b.c0m',
+  ])('%s', (email) => expect(isEmail(email)).toBe(z.email().safeParse(email).success));
 });
 
 describe('forgot password email', () => {

@@ -1,16 +1,8 @@
-import {
-  countryRule,
-  nameRule,
-  newPasswordIssues,
-  organisationRule,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  yearOfBirthIssue,
-} from '@portal/contract';
+import { countryRule, nameRule, newPasswordIssues, organisationRule, yearOfBirthIssue } from '@portal/contract';
 import { z } from 'zod';
 
 /**
- * The sign-in, forgot-password, sign-up and reset-password forms of spec/000 §2 and §5, with the
+ * The sign-up and reset-password forms of spec/000 §2 and §5, with the
  * spec's exact messages. The field rules come from the contract, where the server checks the same.
  */
 
@@ -21,17 +13,7 @@ const emailEntryRule = z
   .refine((v) => v.length > 0, { error: 'Please enter an email address' })
   .refine((v) => v.length === 0 || emailShape.safeParse(v).success, { error: 'Please enter a valid email address' });
 
-export const loginFormSchema = z.object({
-  email: z.email({ error: 'Invalid email address' }),
-  password: z
-    .string()
-    .min(PASSWORD_MIN, { error: 'Password must be at least 8 characters' })
-    .max(PASSWORD_MAX - 1, { error: 'Password must be less than 256 characters' }),
-  rememberMe: z.boolean(),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
-
-export const forgotPasswordSchema = z.object({ email: emailEntryRule });
+// The sign-in and forgot-password forms are in login-forms.ts, without zod.
 
 export const registrationFormSchema = z
   .object({

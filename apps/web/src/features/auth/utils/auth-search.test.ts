@@ -20,12 +20,12 @@ describe('authLayoutSearchSchema', () => {
     [{ target: 42 }, 'portal'],
     [{ target: null }, 'portal'],
   ])('%j -> target %s', (raw, target) => {
-    expect(authLayoutSearchSchema.parse(raw).target).toBe(target);
+    expect(authLayoutSearchSchema.read(raw).target).toBe(target);
   });
 });
 
 describe('login search', () => {
-  const canonical = (raw: Record<string, unknown>) => canonicalLoginSearch(loginSearchSchema.parse(raw));
+  const canonical = (raw: Record<string, unknown>) => canonicalLoginSearch(loginSearchSchema.read(raw));
 
   it.each([
     ['no parameters', {}, { target: 'portal' }],
@@ -91,7 +91,7 @@ describe('completeSearchSchema', () => {
       { success: false, error_message: COMPLETE_PARSE_ERROR },
     ],
   ])('%j -> %j', (raw, expected: { success: boolean; error_message?: string }) => {
-    expect(completeSearchSchema.parse(raw)).toEqual(expected);
+    expect(completeSearchSchema.read(raw)).toEqual(expected);
     expect(completeSearchStrict.safeParse(raw).success).toBe(expected.error_message !== COMPLETE_PARSE_ERROR);
   });
 });

@@ -1,14 +1,16 @@
-import { DEFAULT_TARGET, Target } from '@portal/contract';
-import { z } from 'zod';
+import { DEFAULT_TARGET, type Target } from '@portal/contract';
+import { defined, oneOf, searchParser, text } from '@/lib/search-params';
 
 /**
- * Search parameters of the auth pages (spec/000 §2). Every field falls back with `.catch`, so a bad
- * link still opens a working page; the login route then rewrites the address to the canonical one.
+ * Search parameters of the auth pages (spec/000 §2). Every field falls back to its default (or is
+ * dropped), so a bad link still opens a working page; the login route then rewrites the address to
+ * the canonical one. Plain functions, not zod: these run in the entry of every page, and the
+ * sign-in page loads no schema library (docs/decisions/025).
  */
 
-export const authLayoutSearchSchema = z.object({
-  target: Target.default(DEFAULT_TARGET).catch(DEFAULT_TARGET),
-});
+type Raw = Record<string, unknown>;
+
+export const authLayoutSearchSchema = searchParser((raw): { target: Target } => ({ target: parseTarget(raw.target) }));
 
 export const LOGIN_MODES = ['login-to-portal', 'login-to-hub'] as const;
 
@@ -40,20 +42,26 @@ export function safePortalRedirect(redirect: string | undefined): string | undef
   return url.origin === SAME_SITE_BASE ? redirect : undefined;
 }
 
-export const loginSearchSchema = z.object({
-  target: Target.default(DEFAULT_TARGET).catch(DEFAULT_TARGET),
-  loginMode: z.enum(LOGIN_MODES).optional().catch(undefined),
-  redirect: z.string().min(1).max(2048).optional().catch(undefined),
+export type LoginSearch = {
+  target: Target;
+  loginMode?: (typeof LOGIN_MODES)[number];
+  redirect?: string;
   /** Hub target: base64url of the hub's one-time P-256 public JWK (JSON). */
-  hub_key: z.string().min(1).max(4096).optional().catch(undefined),
+  hub_key?: string;
   /** Opens the Forgot Password section; the "already registered" email links here with forgot=1. */
-  forgot: z
-    .union([z.boolean(), z.literal(1), z.literal('1')])
-    .transform((v) => v === true || v === 1 || v === '1')
-    .optional()
-    .catch(undefined),
+  forgot?: boolean;
+};
+
+export const loginSearchSchema = searchParser((raw): LoginSearch => {
+  const { forgot } = raw;
+  return defined({
+    target: parseTarget(raw.target),
+    loginMode: oneOf(LOGIN_MODES, raw.loginMode),
+    redirect: text(raw.redirect, { min: 1, max: 2048 }),
+    hub_key: text(raw.hub_key, { min: 1, max: 4096 }),
+    forgot: forgot === false ? false : forgot === true || forgot === 1 || forgot === '1' ? true : undefined,
+  });
 });
-export type LoginSearch = z.output<typeof loginSearchSchema>;
 
 /** The one address a set of login parameters should have: loginMode login-to-hub means target hub. */
 export function canonicalLoginSearch(search: LoginSearch): LoginSearch {
@@ -77,12 +85,33 @@ export function loginSearchNeedsRewrite(raw: Record<string, unknown>, canonical:
 
 export const COMPLETE_PARSE_ERROR = 'Failed to parse search params. Did you mean to navigate to this page?';
 
-export const completeSearchStrict = z.object({
-  success: z.boolean(),
-  error_message: z.string().max(2000).optional(),
-  redirect: z.string().max(2048).optional(),
-});
+export type CompleteSearch = {
+  success: boolean;
+  error_message?: string;
+  redirect?: string;
+};
+
+function optionalString(value: unknown, max: number): boolean {
+  return value === undefined || (typeof value === 'string' && value.length <= max);
+}
+
+/** The /auth/complete parameters exactly as given: success a boolean, the rest short strings when present. */
+export const completeSearchStrict = {
+  safeParse: (raw: Raw): { success: true; data: CompleteSearch } | { success: false } =>
+    typeof raw.success === 'boolean' && optionalString(raw.error_message, 2000) && optionalString(raw.redirect, 2048)
+      ? {
+          success: true,
+          data: defined({
+            success: raw.success,
+            error_message: raw.error_message as string | undefined,
+            redirect: raw.redirect as string | undefined,
+          }),
+        }
+      : { success: false },
+};
 
 /** /auth/complete: unparsable parameters show as a failure that says so (spec/000 §2). */
-export const completeSearchSchema = completeSearchStrict.catch({ success: false, error_message: COMPLETE_PARSE_ERROR });
-export type CompleteSearch = z.output<typeof completeSearchSchema>;
+export const completeSearchSchema = searchParser((raw): CompleteSearch => {
+  const parsed = completeSearchStrict.safeParse(raw);
+  return parsed.success ? parsed.data : { success: false, error_message: COMPLETE_PARSE_ERROR };
+});

@@ -1,7 +1,6 @@
 import { LICENSE_AGREEMENT_VERSION } from '@portal/contract';
 import { DownloadIcon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
@@ -15,6 +14,7 @@ import {
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { DOWNLOAD_TOAST_MS } from '@/config/constants';
+import { toast } from '@/lib/toast';
 import { useDownloadLink } from '../api/downloads-get-download';
 import type { Offer } from '../downloads-options';
 import { DownloadsLicenseText } from './downloads-license-text';

@@ -1,10 +1,10 @@
 import { DndContext, type DragEndEvent, type DragOverEvent, DragOverlay, type DragStartEvent } from '@dnd-kit/core';
 import type { FlexibleLicenseCard, PaymentProduct, RobotLicense } from '@portal/contract';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { readLocal, writeLocal } from '@/lib/safe-storage';
+import { toast } from '@/lib/toast';
 import type { FlexSlots } from '../api/flexible-licenses-get-slots';
 import { useClearSlots, useUpdateSlots } from '../api/flexible-licenses-save-slots';
 import {

@@ -24,7 +24,7 @@ function RobotName({ name }: { name: string }) {
   );
 }
 
-function CardBody({ card }: { card: RobotCardModel }) {
+function CardBody({ card, eager, first }: { card: RobotCardModel; eager: boolean; first: boolean }) {
   return (
     <>
       <div className="flex items-start justify-between gap-2">
@@ -45,7 +45,8 @@ function CardBody({ card }: { card: RobotCardModel }) {
         src={card.image}
         alt={`${card.model || 'Robot'} illustration`}
         size={144}
-        lazy
+        lazy={!eager}
+        priority={first}
         className="mx-auto aspect-square w-full max-w-36"
       />
       {card.pairCode ? (
@@ -72,7 +73,17 @@ const cardClass =
  * A robot card (spec/001 §2). Only the owner's cards with a robot are links to the manager page;
  * unpaired cards have a dashed border; shared cards are plain.
  */
-export function RobotCard({ card }: { card: RobotCardModel }) {
+export function RobotCard({
+  card,
+  eager = false,
+  first = false,
+}: {
+  card: RobotCardModel;
+  /** load the picture at once (the first row of the page) */
+  eager?: boolean;
+  /** the page's largest image */
+  first?: boolean;
+}) {
   const className = cn(cardClass, card.unpaired ? 'border-dashed' : 'border-solid');
   if (card.clickable) {
     return (
@@ -85,13 +96,13 @@ export function RobotCard({ card }: { card: RobotCardModel }) {
         )}
         data-testid="robot-card"
       >
-        <CardBody card={card} />
+        <CardBody card={card} eager={eager} first={first} />
       </Link>
     );
   }
   return (
     <div className={className} data-testid="robot-card" data-shared={card.shared || undefined}>
-      <CardBody card={card} />
+      <CardBody card={card} eager={eager} first={first} />
     </div>
   );
 }

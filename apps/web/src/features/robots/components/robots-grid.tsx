@@ -7,8 +7,14 @@ export function RobotsGrid({
   title,
   cards,
   emptyText,
+  eager = 0,
 }: {
   id: string;
+  /**
+   * How many cards load their picture at once rather than when scrolled to: the first row of the
+   * first grid holds the page's largest image, which must not wait (Lighthouse's LCP).
+   */
+  eager?: number;
   title: string;
   cards: readonly RobotCardModel[];
   emptyText: string;
@@ -22,9 +28,9 @@ export function RobotsGrid({
         <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">{emptyText}</p>
       ) : (
         <ul className="grid grid-cols-1 gap-4 @md:grid-cols-2 @2xl:grid-cols-3 @4xl:grid-cols-4 @6xl:grid-cols-5">
-          {cards.map((card) => (
+          {cards.map((card, index) => (
             <li key={card.key} className="min-w-0">
-              <RobotCard card={card} />
+              <RobotCard card={card} eager={index < eager} first={eager > 0 && index === 0} />
             </li>
           ))}
         </ul>

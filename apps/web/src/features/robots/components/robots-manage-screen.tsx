@@ -2,7 +2,6 @@ import { type Robot, type RobotLicense, remainingDaysUntil } from '@portal/contr
 import { Link } from '@tanstack/react-router';
 import { ArrowLeftIcon, KeyRoundIcon, RefreshCwIcon, UnlinkIcon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { RobotArtwork } from '@/components/robot-artwork';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -22,6 +21,7 @@ import { formatDateGB } from '@/lib/dates';
 import { useLicenses } from '@/lib/robot-licenses';
 import { displayModel, robotImage } from '@/lib/robot-models';
 import { useRobots } from '@/lib/robots';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useUnpair } from '../api/robots-unpair';

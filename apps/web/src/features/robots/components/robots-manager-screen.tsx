@@ -96,6 +96,7 @@ export function RobotManagerScreen({
           <RobotsGrid
             id="my-robots"
             title={ROBOT_MANAGER_TEXT.myRobots(view.mine.length)}
+            eager={4}
             cards={view.mine}
             emptyText={FILTER_EMPTY[filter]}
           />

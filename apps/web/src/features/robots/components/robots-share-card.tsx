@@ -2,7 +2,6 @@ import { isClientError } from '@portal/client';
 import { normalisedEmail, type SharedRobotEntry } from '@portal/contract';
 import { Loader2Icon, Share2Icon, UserXIcon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -19,6 +18,7 @@ import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { formatDateTime } from '@/lib/dates';
+import { toast } from '@/lib/toast';
 import { useShares } from '../api/robots-get-shares';
 import { useShareLicense } from '../api/robots-share';
 import { useStopSharing } from '../api/robots-stop-share';

@@ -1,10 +1,10 @@
 import { ClientError } from '@portal/client';
 import { payment } from '@portal/contract';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
 import { ERROR_TOAST_MS, Freshness } from '@/config/constants';
 import { apiClient, failedAs } from '@/lib/api-client';
 import { redirectBrowser } from '@/lib/redirect';
+import { toast } from '@/lib/toast';
 
 export const CUSTOMER_ID_FAILED = 'Failed to fetch customer ID';
 export const BILLING_PORTAL_FAILED = 'Failed to update payment information';

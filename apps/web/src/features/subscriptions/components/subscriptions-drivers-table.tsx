@@ -20,7 +20,6 @@ import {
   Columns3Icon,
   EllipsisIcon,
 } from 'lucide-react';
-import { toast } from 'sonner';
 import { SearchField } from '@/components/form/search-field';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -37,6 +36,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { env } from '@/config/env';
 import { formatDateTime } from '@/lib/dates';
+import { toast } from '@/lib/toast';
 import { compareStatus, type DriverRow, matchesModel } from '../subscriptions-rows';
 import { rowActions, viewRobotTarget } from '../subscriptions-table';
 import { SUBSCRIPTIONS_TEXT } from '../subscriptions-text';

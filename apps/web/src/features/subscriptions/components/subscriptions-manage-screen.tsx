@@ -1,7 +1,6 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { CreditCardIcon, LifeBuoyIcon, TriangleAlertIcon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import {
   Breadcrumb,
@@ -19,6 +18,7 @@ import { ERROR_TOAST_MS } from '@/config/constants';
 import { formatShortDate } from '@/lib/dates';
 import { useLicenses } from '@/lib/robot-licenses';
 import { useRobots } from '@/lib/robots';
+import { toast } from '@/lib/toast';
 import { useBillingPortal } from '../api/subscriptions-billing-portal';
 import { useSubscription } from '../api/subscriptions-get-subscription';
 import { type ItemRow, itemRows, licensesById } from '../subscriptions-rows';

@@ -1,7 +1,6 @@
 import type { PaymentProduct } from '@portal/contract';
 import { CheckIcon, Loader2Icon } from 'lucide-react';
 import * as React from 'react';
-import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -9,6 +8,7 @@ import { ERROR_TOAST_MS, PLAN_UPGRADE_BUSY_MS } from '@/config/constants';
 import { toCartItem } from '@/lib/cart';
 import { dispatchCart } from '@/lib/cart-store';
 import { useCheckout } from '@/lib/checkout';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { type Billing, PLAN_TEXT, type PlanCardModel, planButtonState, planPriceView } from '../subscriptions-plans';
 

@@ -8,13 +8,13 @@ import {
 } from '@portal/contract';
 import { Loader2Icon, SendIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { ERROR_TOAST_MS } from '@/config/constants';
+import { toast } from '@/lib/toast';
 import { useSubmitSupportRequestMutation } from '../api/submit-support-request';
 
 export function SupportForm({

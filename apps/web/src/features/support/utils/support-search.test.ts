@@ -15,7 +15,7 @@ describe('supportSearchSchema', () => {
     [{ model: 'x'.repeat(201) }, {}],
     [{ model: '  Spot  ' }, { model: 'Spot' }],
   ])('%j -> %j', (raw, expected) => {
-    const parsed = supportSearchSchema.parse(raw);
+    const parsed = supportSearchSchema.read(raw);
     expect(Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined))).toEqual(expected);
   });
 });

@@ -4,14 +4,21 @@ import {
   type SupportCategory,
   type SupportRequestFields,
 } from '@portal/contract';
-import { z } from 'zod';
+import { defined, oneOf, searchParser, text } from '@/lib/search-params';
+
+export type SupportSearch = {
+  topic?: SupportCategory;
+  model?: string;
+};
 
 /** "Get Help" and "Get in touch" link here with ?topic=robot_not_listed&model=...; anything invalid is dropped. */
-export const supportSearchSchema = z.object({
-  topic: z.enum(SUPPORT_CATEGORIES).optional().catch(undefined),
-  model: z.string().trim().min(1).max(SUPPORT_ROBOT_MODEL_MAX).optional().catch(undefined),
-});
-export type SupportSearch = z.output<typeof supportSearchSchema>;
+export const supportSearchSchema = searchParser(
+  (raw): SupportSearch =>
+    defined({
+      topic: oneOf(SUPPORT_CATEGORIES, raw.topic),
+      model: text(raw.model, { min: 1, max: SUPPORT_ROBOT_MODEL_MAX, trim: true }),
+    }),
+);
 
 /** The form's starting values for a link: the topic picks the category, a model fills the subject. */
 export function supportFormDefaults(search: SupportSearch): SupportRequestFields & { robot_model: string } {

@@ -1,0 +1,152 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { payment, useraction } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, preferredEncoding } from './app.ts';
+import type { Database } from './db/client.ts';
+import { signIn, useTestApp } from './test/fixtures.ts';
+import { freshDatabase, testConfig } from './test/harness.ts';
+
+/** docs/decisions/025: precompressed web files by content negotiation, API answers over 1 KB compressed. */
+
+describe('preferredEncoding', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['identity', undefined],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0.5, gzip;q=0.8', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=0, br;q=0', undefined],
+    ['*', 'br'],
+    ['*;q=0.1, gzip', 'gzip'],
+    ['BR', 'br'],
+  ])('%s -> %s', (accept, expected) => expect(preferredEncoding(accept)).toBe(expected));
+});
+
+describe('the built web app: precompressed files by Accept-Encoding', () => {
+  let database: Database;
+  let app: FastifyInstance;
+  const dist = mkdtempSync(join(tmpdir(), 'portal-web-'));
+  // A script as the build leaves it: the file, and its brotli and gzip copies (apps/web/vite-plugins.ts).
+  const script = Buffer.from(`export const words = ${JSON.stringify('robot portal '.repeat(400))};\n`);
+  const asset = 'assets/index-abc123.js';
+
+  beforeAll(async () => {
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(
+      join(dist, 'index.html'),
+      `<!doctype html><html><head><title>Robot Portal</title></head><body>${'<div></div>'.repeat(200)}</body></html>`,
+    );
+    writeFileSync(join(dist, asset), script);
+    writeFileSync(join(dist, `${asset}.br`), brotliCompressSync(script));
+    writeFileSync(join(dist, `${asset}.gz`), gzipSync(script, { level: 9 }));
+    writeFileSync(join(dist, 'assets/tiny-abc123.js'), 'export {};\n');
+    database = await freshDatabase();
+    app = await buildApp({ config: testConfig({ WEB_DIST: dist }), database, logger: false, serveWeb: true });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['brotli when accepted', 'gzip, deflate, br', 'br', `${asset}.br`],
+    ['brotli when preferred by weight', 'gzip;q=0.5, br;q=1', 'br', `${asset}.br`],
+    ['gzip when brotli is not accepted', 'gzip, deflate', 'gzip', `${asset}.gz`],
+    ['the file itself when neither is accepted', 'identity', undefined, asset],
+    ['the file itself without Accept-Encoding', undefined, undefined, asset],
+  ])('a hashed script: %s', async (_name, accept, encoding, file) => {
+    const res = await app.inject({
+      method: 'GET',
+      url: `/${asset}`,
+      headers: accept ? { 'accept-encoding': accept } : {},
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.rawPayload.equals(readFileSync(join(dist, file)))).toBe(true);
+    expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
+  });
+
+  it('a file under 1 KB has no compressed copy and goes as it is', async () => {
+    const res = await app.inject({
+      method: 'GET',
+      url: '/assets/tiny-abc123.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toBe('export {};\n');
+  });
+
+  it.each([
+    ['br', (b: Buffer) => brotliDecompressSync(b)],
+    ['gzip', (b: Buffer) => gunzipSync(b)],
+  ] as const)('index.html (%s) is compressed, revalidated on every load', async (encoding, decode) => {
+    const res = await app.inject({ method: 'GET', url: '/dashboard', headers: { 'accept-encoding': encoding } });
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(decode(res.rawPayload).toString()).toMatch(/^<!doctype html>.*id="portal-config"/s);
+  });
+});
+
+describe('API answers: compressed over 1 KB', () => {
+  const t = useTestApp();
+
+  async function post(path: string, body: unknown, headers: Record<string, string>) {
+    const csrf = await t.api.csrf();
+    return t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, ...headers },
+      payload: JSON.stringify(body),
+    });
+  }
+
+  it('a large answer (the catalogue) goes brotli, gzip or plain as the caller accepts', async () => {
+    const user = await signIn(t);
+    const call = (accept?: string) =>
+      post(
+        payment.path,
+        { action: 'GetProducts' },
+        {
+          authorization: `Bearer ${user.token}`,
+          ...(accept ? { 'accept-encoding': accept } : {}),
+        },
+      );
+    const plain = await call();
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const br = await call('gzip, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const gz = await call('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+  });
+
+  it('a small answer goes as it is, whatever the caller accepts', async () => {
+    const res = await post(
+      useraction.path,
+      { action: 'UserForgotPassword', user: { email: 'nobody@example.test' } },
+      {
+        'accept-encoding': 'br, gzip',
+      },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBeLessThan(1024);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.json().error.Success).toBe(true);
+  });
+});

@@ -1,0 +1,209 @@
+// Lighthouse 12 (mobile preset, simulated throttling, empty HTTP cache) on the sign-in page and on the
+// dashboard signed in as the demo account, against the production build of the portal; the median
+// of `runs` runs per page (issue 13, deliverable 3). Nothing passes or fails on these figures.
+//   npx tsx bench/lighthouse.ts [--runs N] [--no-build]
+// builds (unless --no-build), starts the built server on a free loopback port and prints the medians.
+// As a module, `runLighthouse({ baseUrl, pages, runs })` measures a portal already running.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import lighthouse from 'lighthouse';
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const DEMO = { email: 'demo@robot-portal.local', password: 'Demo-Robot-2026!' };
+
+export interface PageRun {
+  score: number;
+  /** milliseconds, except cls */
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  si: number;
+  cls: number;
+  /** bytes over the wire (Lighthouse's total-byte-weight) */
+  bytes: number;
+}
+
+export interface PageResult extends PageRun {
+  page: string;
+  runs: PageRun[];
+}
+
+export interface LighthouseOptions {
+  baseUrl: string;
+  /** paths, measured in this order; from the first that starts with /dashboard on, signed in as `account` */
+  pages?: string[];
+  runs?: number;
+  account?: { email: string; password: string };
+  chromePath?: string;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Signs in through the form, as a person does; the session stays in the browser's storage. */
+async function signIn(browser: Browser, baseUrl: string, account: { email: string; password: string }) {
+  const page = await browser.newPage();
+  // The first-visit tour is not the dashboard a returning customer sees.
+  await page.evaluateOnNewDocument(() => localStorage.setItem('hasCompletedFirstVisit', 'true'));
+  await page.goto(`${baseUrl}/auth/login`);
+  await page.locator('#login-email').fill(account.email);
+  await page.locator('#login-password').fill(account.password);
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: 'networkidle0' }).catch(() => undefined),
+    page.click('button[type=submit]'),
+  ]);
+  await page.waitForFunction(() => location.pathname === '/dashboard');
+  await page.close();
+}
+
+async function onePage(browser: Browser, port: number, url: string): Promise<PageRun> {
+  // An empty HTTP cache for each run, while the session in local storage stays (Lighthouse's own
+  // storage reset would also sign the dashboard out).
+  const page = await browser.newPage();
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  await page.close();
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+    disableStorageReset: true,
+  });
+  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  const { lhr } = result;
+  const landed = new URL(lhr.finalDisplayedUrl).pathname;
+  if (landed !== new URL(url).pathname) throw new Error(`Lighthouse measured ${landed}, not ${url}: signed out?`);
+  const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  return {
+    score: lhr.categories.performance?.score ?? 0,
+    fcp: audit('first-contentful-paint'),
+    lcp: audit('largest-contentful-paint'),
+    tbt: audit('total-blocking-time'),
+    si: audit('speed-index'),
+    cls: audit('cumulative-layout-shift'),
+    bytes: audit('total-byte-weight'),
+  };
+}
+
+/** The median of `runs` Lighthouse runs for each page (score and every metric taken separately). */
+export async function runLighthouse(options: LighthouseOptions): Promise<PageResult[]> {
+  const { baseUrl, pages = ['/auth/login', '/dashboard'], runs = 3, account = DEMO } = options;
+  const port = await freePort();
+  const browser = await puppeteer.launch({
+    executablePath: options.chromePath ?? CHROMIUM,
+    headless: true,
+    args: [`--remote-debugging-port=${port}`, '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  try {
+    const results: PageResult[] = [];
+    let signedIn = false;
+    // Pages are measured in the order given; the sign-in happens before the first signed-in page
+    // (a signed-in browser is sent from /auth/login to the dashboard).
+    for (const path of pages) {
+      if (path.startsWith('/dashboard') && !signedIn) {
+        await signIn(browser, baseUrl, account);
+        signedIn = true;
+      }
+      const all: PageRun[] = [];
+      for (let i = 0; i < runs; i++) all.push(await onePage(browser, port, `${baseUrl}${path}`));
+      const m = (k: keyof PageRun) => median(all.map((r) => r[k]));
+      results.push({
+        page: path,
+        runs: all,
+        score: m('score'),
+        fcp: m('fcp'),
+        lcp: m('lcp'),
+        tbt: m('tbt'),
+        si: m('si'),
+        cls: m('cls'),
+        bytes: m('bytes'),
+      });
+    }
+    return results;
+  } finally {
+    await browser.close();
+  }
+}
+
+export function formatLighthouse(results: PageResult[]): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return results
+    .map(
+      (r) =>
+        `${r.page.padEnd(12)} score ${r.score.toFixed(2)}  FCP ${s(r.fcp)}  LCP ${s(r.lcp)}  TBT ${Math.round(r.tbt)} ms  ` +
+        `SI ${s(r.si)}  CLS ${r.cls.toFixed(3)}  ${(r.bytes / 1024).toFixed(0)} KiB  (scores ${r.runs.map((x) => x.score.toFixed(2)).join(', ')})`,
+    )
+    .join('\n');
+}
+
+/** Starts the built portal (npm start without its build step) on a free loopback port, with a fresh data folder. */
+export async function startPortal(): Promise<{ baseUrl: string; stop: () => void }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-lighthouse-'));
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const server = spawn('node', ['apps/server/dist/server.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      // As `npm start` runs it out of the box: the production build of the web app, served by a
+      // server in its default mode, which seeds the demo account (a production server never does).
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = () => {
+    server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) return { baseUrl, stop };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  stop();
+  throw new Error('the portal did not start');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const runsArg = process.argv.indexOf('--runs');
+  const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+  if (!process.argv.includes('--no-build')) {
+    const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+  const portal = await startPortal();
+  try {
+    console.log(`Lighthouse 12, mobile preset, median of ${runs} runs, ${portal.baseUrl}`);
+    console.log(formatLighthouse(await runLighthouse({ baseUrl: portal.baseUrl, runs })));
+  } finally {
+    portal.stop();
+  }
+}
