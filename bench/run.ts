@@ -226,6 +226,55 @@ const signInSection: Section = {
   },
 };
 
+/**
+ * Issue 14's enumeration check: 200 sign-ins with an email nobody registered and 200 with a real
+ * account's email and a wrong password, interleaved one at a time. Both must answer the same status
+ * and body; their times are printed (tests never assert on time). The portal runs with its lockout
+ * counts lifted for the benchmark, so every try goes through the password check.
+ */
+const enumerationSection: Section = {
+  name: 'enumeration',
+  async run(ctx) {
+    const tries = Number(process.env.BENCH_ENUM_TRIES ?? 200);
+    const times = { unknown: [] as number[], wrong: [] as number[] };
+    const answers = { unknown: new Set<string>(), wrong: new Set<string>() };
+    for (let i = 0; i < tries; i++)
+      for (const kind of ['unknown', 'wrong'] as const) {
+        const email = kind === 'unknown' ? `nobody-${i}@bench.invalid` : ctx.seeded.reader.email;
+        const start = performance.now();
+        const res = await fetch(`${ctx.portal.url}/api/useraction`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': ctx.csrf },
+          body: JSON.stringify({ action: 'login', user: { email, password: 'Wrong-Password-1!' } }),
+        });
+        const body = await res.text();
+        times[kind].push(performance.now() - start);
+        answers[kind].add(`${res.status} ${body}`);
+      }
+    const stats = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+      const mean = values.reduce((a, b) => a + b, 0) / values.length;
+      return {
+        mean: Math.round(mean * 100) / 100,
+        p50: Math.round(at(0.5) * 100) / 100,
+        p99: Math.round(at(0.99) * 100) / 100,
+      };
+    };
+    const unknown = stats(times.unknown);
+    const wrong = stats(times.wrong);
+    const sameAnswer = answers.unknown.size === 1 && [...answers.unknown].join() === [...answers.wrong].join();
+    console.log(
+      `  unknown email:  mean ${unknown.mean} ms, p50 ${unknown.p50} ms, p99 ${unknown.p99} ms (${tries} tries)`,
+    );
+    console.log(`  wrong password: mean ${wrong.mean} ms, p50 ${wrong.p50} ms, p99 ${wrong.p99} ms (${tries} tries)`);
+    console.log(
+      `  answers: ${sameAnswer ? 'one and the same' : `DIFFER: ${[...answers.unknown, ...answers.wrong].join(' | ')}`}`,
+    );
+    return { tries, unknown, wrong, meanRatio: Math.round((unknown.mean / wrong.mean) * 100) / 100, sameAnswer };
+  },
+};
+
 const readsSection: Section = {
   name: 'reads',
   async run(ctx) {
@@ -426,6 +475,13 @@ const targetsSection: Section = {
         figure: LICENCE_COUNTS.map((n, i) => `${n}: ${counts[i]}`).join(', '),
         met: counts.every((c) => c === counts[0]),
       });
+    const enumeration = r.enumeration as unknown as { sameAnswer?: boolean; meanRatio?: number } | undefined;
+    if (enumeration)
+      targets.push({
+        name: 'sign-in: an unknown email and a wrong password answer alike (200 tries each)',
+        figure: `same answer: ${enumeration.sameAnswer}; mean time unknown / wrong = ${enumeration.meanRatio}`,
+        met: enumeration.sameAnswer === true && Math.abs(Number(enumeration.meanRatio) - 1) <= 0.1,
+      });
     const lighthouse = (ctx.results.lighthouse ?? {}) as Record<string, { score?: number } | boolean>;
     for (const page of ['/auth/login', '/dashboard']) {
       const entry = lighthouse[page];
@@ -448,6 +504,7 @@ export const sections: Section[] = [
   readsSection,
   contentionSection,
   wastesSection,
+  enumerationSection,
   lighthouseSection,
   targetsSection,
 ];

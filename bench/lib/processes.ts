@@ -100,6 +100,10 @@ export function portalEnv(
     LOG_LEVEL: 'info',
     // The benchmark signs one account in thousands of times from one address.
     RATE_LOGIN_PER_ADDRESS: '1000000',
+    // The enumeration section sends 200 wrong passwords at one account: every one must reach the
+    // password check rather than the lock (the lock answers alike too, without the hash).
+    LOGIN_MAX_FAILURES: '1000',
+    LOGIN_ACCOUNT_FREE_FAILURES: '10000',
     ACCESS_TOKEN_TTL_S: '3600',
     LIFECYCLE_INTERVAL_S: '0',
     DOCS_URL: 'https://docs.robots.bench-portal.net',
