@@ -125,7 +125,17 @@ export async function runLighthouse(options: LighthouseOptions): Promise<PageRes
         signedIn = true;
       }
       const all: PageRun[] = [];
-      for (let i = 0; i < runs; i++) all.push(await onePage(browser, port, `${baseUrl}${path}`));
+      for (let i = 0, failed = 0; i < runs; ) {
+        const run = await onePage(browser, port, `${baseUrl}${path}`);
+        // A run Lighthouse could not finish (no paint recorded: score 0, metrics NaN) is run again,
+        // twice at most per page; it is not a figure of the page.
+        if (Number.isNaN(run.lcp) && failed < 2) {
+          failed += 1;
+          continue;
+        }
+        all.push(run);
+        i += 1;
+      }
       const m = (k: keyof PageRun) => median(all.map((r) => r[k]));
       results.push({
         page: path,
