@@ -99,6 +99,7 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
   '/api/stripe ConfirmPurchase': (n) => ({ email: n.email, session_id: n.sessionId }),
   '/api/stripe CreateBillingPortalSession': (n) => ({ email: n.email, return_url: URL, customer_id: n.customerId }),
   '/api/dial_manager CHECK_REMAINING_TIME': (n) => ({ email: n.email, user_id: n.userId }),
+  '/api/dial_manager GET_USAGE_HISTORY': (n) => ({ email: n.email, days: 30 }),
   '/api/dial_manager UPDATE_TIME': (n) => ({
     email: n.email,
     robot_id: n.robotId,
