@@ -41,6 +41,14 @@ async function history(user: SignedIn, days: number): Promise<UsageHistory> {
   return res.body as unknown as UsageHistory;
 }
 
+/**
+ * A robot somebody else registered: UPDATE_TIME meters only registered robots (decision 008), and
+ * the caller cannot see this one, so the ledger records no model for it.
+ */
+async function strangerRobot(): Promise<string> {
+  return registerRobot(await signIn(t), 'Pepper', "A stranger's Pepper");
+}
+
 async function registerRobot(user: SignedIn, model: string, name: string) {
   const res = await as(
     t,
@@ -59,8 +67,8 @@ async function registerRobot(user: SignedIn, model: string, name: string) {
 describe('GET_USAGE_HISTORY', () => {
   it('sums the minutes per UTC day and robot, and per robot', async () => {
     const user = await signIn(t);
-    const a = crypto.randomUUID();
-    const b = crypto.randomUUID();
+    const a = await strangerRobot();
+    const b = await strangerRobot();
     nextUtcDayAt(23 * 60 + 30); // 23:30 UTC
     const first = today();
     await dial(user, a, 10);
@@ -89,7 +97,7 @@ describe('GET_USAGE_HISTORY', () => {
 
   it('answers the range asked for: 30, 90 or 365 days ending today', async () => {
     const user = await signIn(t);
-    const robot = crypto.randomUUID();
+    const robot = await strangerRobot();
     nextUtcDayAt(12 * 60);
     await dial(user, robot, 4);
     const minutesIn = async (days: number) => (await history(user, days)).total_minutes;
@@ -113,11 +121,11 @@ describe('GET_USAGE_HISTORY', () => {
   it("never includes another user's use, even of the same robot", async () => {
     const user = await signIn(t);
     const other = await signIn(t);
-    const robot = crypto.randomUUID();
+    const robot = await strangerRobot();
     nextUtcDayAt(60);
     await dial(user, robot, 6);
     await dial(other, robot, 50);
-    await dial(other, crypto.randomUUID(), 9);
+    await dial(other, await strangerRobot(), 9);
     const mine = await history(user, 30);
     expect(mine.usage).toEqual([{ day: today(), robot_id: robot, minutes: 6 }]);
     expect(mine.robots.map((r) => r.robot_id)).toEqual([robot]);
@@ -202,7 +210,7 @@ describe('GET_USAGE_HISTORY', () => {
   it('marks the allocation on its period start and the minutes bought or granted, never a refund', async () => {
     const user = await signIn(t);
     nextUtcDayAt(60);
-    await dial(user, crypto.randomUUID(), 1); // opens the period: the allocation is written
+    await dial(user, await strangerRobot(), 1); // opens the period: the allocation is written
     const grant = await asOperator(t, time)('ADD_TIME', { email: user.email, minutes: 120, reason: 'goodwill' });
     expect(grant.status).toBe(200);
     await t.app.services.time.credit(user.id, { kind: 'purchase', minutes: 300, reason: 'time package' });
