@@ -189,7 +189,8 @@ describe.skipIf(onPostgres)('hostile text in a well-formed request (finding 8 of
   );
 });
 
+// The suites above skip on PostgreSQL; one line in the output says why, instead of an empty test.
 if (onPostgres)
-  describe('malformed input (fuzz)', () => {
-    it.skip('runs on PGlite only (npm test, npm run fuzz); the PostgreSQL run repeats the access matrix and the races', () => {});
-  });
+  console.info(
+    'malformed input (fuzz): runs on PGlite only (npm test, npm run fuzz); the PostgreSQL run repeats the access matrix and the races',
+  );
