@@ -34,6 +34,9 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
+          // One jsdom per worker instead of one per file (it was a third of the web tests' time):
+          // files share the worker's modules, so a test must not rely on module state another file left.
+          isolate: false,
           include: ['apps/web/src/**/*.test.ts', 'apps/web/src/**/*.test.tsx'],
           setupFiles: ['apps/web/src/test/setup.ts'],
         },

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, module boundaries, the API reference check, unit and server tests (vitest), the build,
 // the page JavaScript budgets, then the end-to-end tests (Playwright in Chromium). Prints one closing line "N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 const out = '.test-output';
 rmSync(out, { recursive: true, force: true });
@@ -12,28 +13,61 @@ mkdirSync('screenshots', { recursive: true });
 const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
 const failures = [];
+/** How long each step took, printed at the end: where CI's time goes (it has a 20-minute budget). */
+const timings = [];
 
 function run(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const began = Date.now();
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push(`${name}: ${Math.round((Date.now() - began) / 1000)} s`);
   if (res.status !== 0) failures.push(name);
   return res.status === 0;
 }
 
+/** Runs steps `lanes` at a time; a step's output is printed in one piece when it ends. */
+async function runInLanes(steps, lanes) {
+  const queue = [...steps];
+  const one = ([name, cmd, args]) =>
+    new Promise((resolve) => {
+      const began = Date.now();
+      const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+      const chunks = [];
+      child.stdout.on('data', (c) => chunks.push(c));
+      child.stderr.on('data', (c) => chunks.push(c));
+      child.on('close', (code) => {
+        console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+        process.stdout.write(Buffer.concat(chunks));
+        timings.push(`${name}: ${Math.round((Date.now() - began) / 1000)} s`);
+        if (code !== 0) failures.push(name);
+        resolve();
+      });
+    });
+  const lane = async () => {
+    for (let step = queue.shift(); step; step = queue.shift()) await one(step);
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+}
+
+// The static checks are single-threaded: they run two at a time (the machine has two cores), each one's output
+// printed whole when it ends.
+const checks = [];
 if (want('typecheck'))
   for (const p of [
+    'apps/web',
+    'apps/server',
     'packages/contract',
     'packages/client',
     'packages/testing',
-    'apps/server',
-    'apps/web',
     'apps/hub',
     'tsconfig.scripts.json',
   ])
-    run(`typecheck ${p}`, 'npx', ['tsc', '-p', p]);
-if (want('lint')) run('lint', 'npx', ['biome', 'check', '.']);
-if (want('boundaries')) run('module boundaries', 'npm', ['run', '--silent', 'boundaries']);
-if (want('docs')) run('api reference up to date', 'npx', ['tsx', 'scripts/gen-api-docs.ts', '--check']);
+    checks.push([`typecheck ${p}`, 'npx', ['tsc', '-p', p]]);
+if (want('lint')) checks.push(['lint', 'npx', ['biome', 'check', '.']]);
+if (want('boundaries')) checks.push(['module boundaries', 'npm', ['run', '--silent', 'boundaries']]);
+if (want('docs')) checks.push(['api reference up to date', 'npx', ['tsx', 'scripts/gen-api-docs.ts', '--check']]);
+await runInLanes(checks, Math.max(1, Math.min(2, availableParallelism())));
+
 if (want('unit'))
   run('unit and server tests', 'npx', [
     'vitest',
@@ -65,6 +99,7 @@ if (existsSync(`${out}/e2e.json`)) {
 // A step that failed outside a test runner (typecheck, lint, build) counts as one failed check.
 const outsideRunners = failures.filter((f) => f !== 'unit and server tests' && f !== 'end-to-end tests');
 failed += outsideRunners.length;
+console.log(`\nsteps: ${timings.join(', ')}`);
 if (failures.length) console.log(`\nfailed steps: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failures.length ? 1 : 0);

@@ -2,6 +2,12 @@ import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { loadToasts } from '@/lib/toast';
 
+// Files share a worker's jsdom (vitest.config.ts, isolate: false) but not its modules: each file
+// starts from a fresh module registry (module-level stores, vi.mock), and from empty storage.
+vi.resetModules();
+localStorage.clear();
+sessionStorage.clear();
+
 /*
  * A console.error during a web test fails it: React reports unhandled errors, act() warnings and
  * bad props there, and a test that passes while one of them is logged hides a bug.
