@@ -44,6 +44,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
+          isolate: false,
           include: ['apps/server/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

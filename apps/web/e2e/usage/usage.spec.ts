@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { robots, time } from '@portal/contract';
-import { type ApiSession, expect, expectAccessible, screenshots, test } from '../fixtures';
+import {
+  type ApiSession,
+  createVerifiedUser,
+  expect,
+  expectAccessible,
+  loginByApi,
+  PASSWORD,
+  screenshots,
+  test,
+} from '../fixtures';
 import { cutOffServer, operatorClient } from '../robots/robots-helpers';
 
 /** Dial-time history (issue 15, docs/decisions/029) against the real ledger. */
@@ -20,6 +29,16 @@ async function register(user: User, model: string, name: string): Promise<string
   });
   if (!robot) throw new Error('REGISTERSIM answered no robot');
   return robot.robot_id;
+}
+
+/**
+ * A robot another account registered: UPDATE_TIME meters only registered robots (decision 008), and
+ * the caller cannot see this one, so the ledger records no model for it.
+ */
+async function strangerRobot(): Promise<string> {
+  const stranger = await createVerifiedUser();
+  const session = await loginByApi(stranger.email, PASSWORD);
+  return register({ ...session, email: stranger.email }, 'Pepper', "A stranger's Pepper");
 }
 
 /** The hub's report of minutes used dialling a robot (UPDATE_TIME). */
@@ -59,14 +78,15 @@ test('a user sees where their dial time went, per robot and day, and downloads i
   await dial(user, pepper, 25);
   await dial(user, pepper, 5);
   await dial(user, nao, 7);
-  await dial(user, 'someone-elses-robot', 12);
+  const stranger = await strangerRobot();
+  await dial(user, stranger, 12);
   // The Nao leaves the account: the history still names it, as the ledger recorded it.
   await user.api.call(robots, 'UNREGISTER', { email: user.email, robot_id: nao });
 
   await openUsage(page);
   await expect(totals(page)).toHaveText([
     /^Lab Pepper.*30 minutes$/,
-    /^Unknown robot · someone-.*12 minutes$/,
+    new RegExp(`^Unknown robot · ${stranger.slice(0, 8)}.*12 minutes$`),
     new RegExp(`^Nao · ${nao.slice(0, 8)}.*7 minutes$`),
   ]);
   await expect(page.getByText('Total: 49 minutes')).toBeVisible();
@@ -103,7 +123,7 @@ test('a user sees where their dial time went, per robot and day, and downloads i
   expect(lines.map((l) => l.replace(/^\d{4}-\d{2}-\d{2},/, '')).sort()).toEqual(
     [
       `Lab Pepper,Pepper,${pepper},30`,
-      'Unknown robot · someone-,,someone-elses-robot,12',
+      `Unknown robot · ${stranger.slice(0, 8)},,${stranger},12`,
       `Nao · ${nao.slice(0, 8)},Nao,${nao},7`,
     ].sort(),
   );
@@ -137,7 +157,8 @@ test('an unreachable server shows the error state, and Try again recovers', asyn
   context,
   signedIn: user,
 }) => {
-  await dial(user, 'someone-elses-robot', 3);
+  const stranger = await strangerRobot();
+  await dial(user, stranger, 3);
   await page.goto('/dashboard');
   const link = page.getByTestId('dial-time-panel').getByRole('link', { name: 'View usage' });
   await expect(link).toBeVisible();
@@ -150,5 +171,5 @@ test('an unreachable server shows the error state, and Try again recovers', asyn
   await screenshots(page, 'usage-error');
   await network.reconnect();
   await error.getByRole('button', { name: 'Try again' }).click();
-  await expect(totals(page)).toHaveText([/^Unknown robot · someone-.*3 minutes$/]);
+  await expect(totals(page)).toHaveText([new RegExp(`^Unknown robot · ${stranger.slice(0, 8)}.*3 minutes$`)]);
 });
