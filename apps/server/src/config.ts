@@ -264,6 +264,9 @@ export const envSchema = z
       .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
         error: 'must be a domain name (e.g. portal.acme.co.uk), not an address or a URL',
       })
+      .refine((host) => isIP(host) === 0, {
+        error: 'must be a domain name (e.g. portal.acme.co.uk), not an address or a URL',
+      })
       .optional(),
     /** The name the browser shows for the relying party when a passkey is made. */
     WEBAUTHN_RP_NAME: z.string().trim().min(1).max(64).default(PRODUCT_NAME),

@@ -1,5 +1,5 @@
 import { type Passkey, passkeyName } from '@portal/contract';
-import { KeyRoundIcon, Loader2Icon, PlusIcon, RefreshCwIcon } from 'lucide-react';
+import { KeyRoundIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -180,7 +180,7 @@ function PasskeyRow({ passkey, email }: { passkey: Passkey; email: string }) {
       <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-muted text-muted-foreground">
         <KeyRoundIcon className="size-4" aria-hidden />
       </span>
-      <div className="grid min-w-0 flex-1 gap-0.5">
+      <div className="grid min-w-48 flex-1 gap-0.5">
         <p className="flex flex-wrap items-center gap-2 font-medium break-all">
           {passkey.name}
           {passkey.synced && <Badge variant="outline">Synced</Badge>}
@@ -231,18 +231,13 @@ export function AccountPasskeysCard({ email }: { email: string }) {
 
   return (
     <Card>
-      <CardHeader className="flex flex-wrap items-start justify-between gap-4 space-y-0">
-        <div className="grid gap-1.5">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid min-w-60 flex-1 gap-1.5">
           <CardTitle>Passkeys</CardTitle>
           <CardDescription>Sign in with your fingerprint, face or device PIN instead of your password.</CardDescription>
         </div>
         <NameDialog
-          trigger={
-            <Button disabled={!supported}>
-              <PlusIcon aria-hidden />
-              Add a passkey
-            </Button>
-          }
+          trigger={<Button disabled={!supported}>Add a passkey</Button>}
           title="Add a passkey"
           description="Name it after the device or password manager that will keep it. Your browser then asks you to confirm with your fingerprint, face or PIN."
           submitLabel="Continue"

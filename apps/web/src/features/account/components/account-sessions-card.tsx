@@ -56,7 +56,7 @@ function SessionRow({ session, email }: { session: SignInSession; email: string 
   return (
     <li className="flex flex-wrap items-center gap-3 py-3 first:pt-0 last:pb-0">
       <SessionIcon session={session} />
-      <div className="grid min-w-0 flex-1 gap-0.5">
+      <div className="grid min-w-48 flex-1 gap-0.5">
         <p className="flex flex-wrap items-center gap-2 font-medium">
           {title}
           {session.target === 'hub' && <Badge variant="outline">Hub</Badge>}
@@ -146,8 +146,8 @@ export function AccountSessionsCard({ email }: { email: string }) {
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;
   return (
     <Card>
-      <CardHeader className="flex flex-wrap items-start justify-between gap-4 space-y-0">
-        <div className="grid gap-1.5">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid min-w-60 flex-1 gap-1.5">
           <CardTitle>Where you're signed in</CardTitle>
           <CardDescription>
             Your sessions on the portal and in the Hub. Sign out any you do not recognise, then change your password.

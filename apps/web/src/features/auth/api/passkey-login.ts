@@ -1,15 +1,31 @@
 import { ClientError } from '@portal/client';
 import { type RequestOf, type ResponseOf, security, type Target } from '@portal/contract';
 import { apiClient } from '@/lib/api-client';
+import { LoginRejectedError } from '../utils/login-failure';
+import { passkeyFailureNotice } from '../utils/passkey-failure';
 
 type PasskeyAnswer = ResponseOf<typeof security, 'PasskeySignIn'>;
 
 /**
  * Signs in with a passkey: the server's challenge, the browser's passkey prompt, the server's check.
  * Loaded when the person presses "Sign in with a passkey", with the WebAuthn helper it loads in
- * turn, so the sign-in page itself carries neither (docs/decisions/025, 032).
+ * turn, so the sign-in page itself carries neither (docs/decisions/025, 032). A failure is thrown as
+ * the notice to show.
  */
 export async function requestPasskeySignIn<T extends Target>(input: {
+  target: T;
+  hubPublicKey?: string | undefined;
+  rememberMe: boolean;
+}): Promise<Extract<PasskeyAnswer, { target: T }>> {
+  try {
+    return await passkeySignIn(input);
+  } catch (err) {
+    // Told apart here, in the module loaded on use, so the sign-in page carries none of it.
+    throw new LoginRejectedError(passkeyFailureNotice(err));
+  }
+}
+
+async function passkeySignIn<T extends Target>(input: {
   target: T;
   hubPublicKey?: string | undefined;
   rememberMe: boolean;

@@ -1,5 +1,5 @@
 import type { Target } from '@portal/contract';
-import { KeyRoundIcon, Loader2Icon } from 'lucide-react';
+import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -194,7 +194,7 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
             disabled={busy || Boolean(hubProblem)}
             aria-busy={passkeyBusy || undefined}
           >
-            {passkeyBusy ? <Loader2Icon className="animate-spin" aria-hidden /> : <KeyRoundIcon aria-hidden />}
+            {passkeyBusy && <Loader2Icon className="animate-spin" aria-hidden />}
             Sign in with a passkey
           </Button>
         </>

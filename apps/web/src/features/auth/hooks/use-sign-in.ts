@@ -16,7 +16,6 @@ import {
   type Notice,
   UNVERIFIED_LOGIN,
 } from '../utils/login-failure';
-import { passkeyFailureNotice } from '../utils/passkey-failure';
 
 export interface SignInInput {
   email: string;
@@ -106,7 +105,8 @@ export function useSignIn({ target, redirect, hubPublicKey, onSuccess }: SignInO
         await finish(await requestPasskeySignIn({ target, hubPublicKey, rememberMe }), rememberMe);
         return undefined;
       } catch (err) {
-        return fail(passkeyFailureNotice(err));
+        // requestPasskeySignIn throws the passkey's own notice (a LoginRejectedError).
+        return fail(loginFailureNotice(err));
       }
     },
     [queryClient, target, redirect, hubPublicKey, finish, fail],
