@@ -390,3 +390,16 @@ describe('security emails', () => {
     expect(t.mailer.lastTo(user.email)?.subject).toBe('Your Robot Portal password was changed');
   });
 });
+
+// Last in the file: it moves the clock past the privacy policy's two years.
+describe('retention', () => {
+  it('an account anonymised after two dormant years keeps no passkey that could sign in to it', async () => {
+    const { key } = await withPasskey();
+    t.clock.advance(3 * 365 * 86_400_000);
+    const run = await t.app.services.retention.run();
+    expect(run.anonymised.users).toBeGreaterThan(0);
+    const res = await passkeySignIn(key.authenticate(await signInOptions()));
+    expect(res.status).toBe(401);
+    expect(res.body.error.Description).toMatch(/^credential\.id: /);
+  });
+});
