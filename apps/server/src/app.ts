@@ -34,6 +34,7 @@ import { sandboxBillingPlugin } from './modules/payment/sandbox-billing.routes.t
 import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
 import { changedAnything } from './modules/retention/retention.service.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
+import { securityPlugin as securityRoutesPlugin } from './modules/security/security.routes.ts';
 import { supportPlugin } from './modules/support/support.routes.ts';
 import { timePlugin } from './modules/time/time.routes.ts';
 import { useractionPlugin } from './modules/useraction/useraction.routes.ts';
@@ -268,6 +269,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     sandboxPlugin,
     sandboxBillingPlugin,
     stripeWebhookPlugin,
+    securityRoutesPlugin,
   ])
     await app.register(routes, routeOptions);
 

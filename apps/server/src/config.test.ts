@@ -295,3 +295,61 @@ describe('the served index.html carries the configuration', () => {
     expect(res.body.match(/<script/g)).toHaveLength(1);
   });
 });
+
+describe('the passkeys relying party (docs/decisions/032)', () => {
+  const webauthn = (env: Record<string, string>) =>
+    loadConfig({ DATA_DIR: '/tmp/portal-test-data', JWT_SECRET: SECRET, ...env }).webauthn;
+
+  it.each([
+    ['localhost', { PUBLIC_URL: 'http://localhost:3000' }, 'localhost', ['http://localhost:3000']],
+    [
+      'a loopback address: WebAuthn takes no IP',
+      { PUBLIC_URL: 'http://127.0.0.1:4173' },
+      'localhost',
+      ['http://localhost:4173'],
+    ],
+    [
+      'an https domain',
+      { PUBLIC_URL: 'https://portal.acme.co.uk' },
+      'portal.acme.co.uk',
+      ['https://portal.acme.co.uk'],
+    ],
+    ['an IP address: off', { PUBLIC_URL: 'http://10.0.0.5:3000' }, undefined, []],
+    [
+      'plain http off localhost: off, and the portal still starts',
+      { PUBLIC_URL: 'http://portal.internal' },
+      undefined,
+      [],
+    ],
+    [
+      'a parent domain and two origins',
+      {
+        PUBLIC_URL: 'https://portal.acme.co.uk',
+        WEBAUTHN_RP_ID: 'acme.co.uk',
+        WEBAUTHN_ORIGINS: 'https://portal.acme.co.uk, https://acme.co.uk/',
+      },
+      'acme.co.uk',
+      ['https://portal.acme.co.uk', 'https://acme.co.uk'],
+    ],
+  ])('%s', (_what, env, rpId, origins) => {
+    expect(webauthn(env)).toEqual({ rpId, origins });
+  });
+
+  it.each([
+    [
+      'an origin off the RP id',
+      { WEBAUTHN_RP_ID: 'acme.co.uk', WEBAUTHN_ORIGINS: 'https://evil.example' },
+      /WEBAUTHN_ORIGINS: https:\/\/evil\.example is not on WEBAUTHN_RP_ID/,
+    ],
+    [
+      'plain http off localhost',
+      { WEBAUTHN_RP_ID: 'acme.co.uk', WEBAUTHN_ORIGINS: 'http://portal.acme.co.uk' },
+      /must be https:\/\//,
+    ],
+    ['a path', { WEBAUTHN_RP_ID: 'acme.co.uk', WEBAUTHN_ORIGINS: 'https://acme.co.uk/login' }, /an origin alone/],
+    ['an address as RP id', { WEBAUTHN_RP_ID: '10.0.0.5' }, /WEBAUTHN_RP_ID: must be a domain name/],
+    ['a URL as RP id', { WEBAUTHN_RP_ID: 'https://acme.co.uk' }, /WEBAUTHN_RP_ID: must be a domain name/],
+  ])('refuses %s, naming the variable', (_what, env, message) => {
+    expect(() => webauthn({ PUBLIC_URL: 'https://portal.acme.co.uk', ...env })).toThrow(message);
+  });
+});

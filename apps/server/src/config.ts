@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { DEVELOPMENT_PORTAL_CONFIG } from '@portal/contract';
+import { DEVELOPMENT_PORTAL_CONFIG, PRODUCT_NAME } from '@portal/contract';
 import { z } from 'zod';
 import { defaultHashConcurrency } from './lib/passwords.ts';
 
@@ -253,6 +253,35 @@ export const envSchema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     /** Address the bucket in the path (endpoint/bucket/key), as most S3-compatible services need. */
     S3_FORCE_PATH_STYLE: bool.default(false),
+    /**
+     * The WebAuthn relying party of passkeys (docs/decisions/032): a domain, PUBLIC_URL's host by
+     * default (localhost when PUBLIC_URL is a loopback address: WebAuthn takes no IP address).
+     */
+    WEBAUTHN_RP_ID: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
+        error: 'must be a domain name (e.g. portal.acme.co.uk), not an address or a URL',
+      })
+      .refine((host) => isIP(host) === 0, {
+        error: 'must be a domain name (e.g. portal.acme.co.uk), not an address or a URL',
+      })
+      .optional(),
+    /** The name the browser shows for the relying party when a passkey is made. */
+    WEBAUTHN_RP_NAME: z.string().trim().min(1).max(64).default(PRODUCT_NAME),
+    /** Comma-separated origins a passkey ceremony may come from; PUBLIC_URL's by default (and http://localhost:PORT on loopback). */
+    WEBAUTHN_ORIGINS: z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean),
+      )
+      .optional(),
+    /** How long a passkey challenge (adding one, or signing in) can be answered. */
+    WEBAUTHN_CHALLENGE_TTL_S: int(30, 3_600).default(300),
   })
   .superRefine((env, ctx) => {
     // Half a Stripe configuration would take payments whose webhooks nobody can verify.
@@ -304,6 +333,57 @@ function productionAddressIssues(env: AddressVariables, ctx: z.RefinementCtx): v
 
 export type Env = z.infer<typeof envSchema>;
 
+/** The relying party of passkeys: undefined when no domain can be had (PUBLIC_URL is a non-loopback address and WEBAUTHN_RP_ID is unset). */
+export interface WebAuthnSettings {
+  rpId: string | undefined;
+  origins: string[];
+}
+
+/**
+ * WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS with their defaults, and what is wrong with them: an origin must
+ * be a bare http(s) origin (http only on localhost, as browsers require) whose host is the RP id or
+ * one of its subdomains.
+ */
+export function webauthnSettings(
+  env: Pick<Env, 'WEBAUTHN_RP_ID' | 'WEBAUTHN_ORIGINS'>,
+  publicUrl: string,
+): { settings: WebAuthnSettings; issues: string[] } {
+  const url = new URL(publicUrl);
+  const host = url.hostname.toLowerCase();
+  const loopback = LOOPBACK_NAMES.includes(host) || host === '[::1]';
+  const localhostOrigin = `${url.protocol}//localhost${url.port ? `:${url.port}` : ''}`;
+  const rpId = env.WEBAUTHN_RP_ID ?? (loopback ? 'localhost' : isIP(host) ? undefined : host);
+  const defaults = loopback ? [localhostOrigin] : isIP(host) ? [] : [url.origin];
+  // Without either variable a deployment that cannot have passkeys (a plain-http PUBLIC_URL) still
+  // starts, without them; a variable someone set is checked, and a wrong one stops the start.
+  const explicit = Boolean(env.WEBAUTHN_ORIGINS || env.WEBAUTHN_RP_ID);
+  const origins = env.WEBAUTHN_ORIGINS ?? defaults;
+  const issues: string[] = [];
+  for (const origin of origins) {
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      issues.push(`  WEBAUTHN_ORIGINS: ${origin} is not a URL`);
+      continue;
+    }
+    if (parsed.origin !== origin.replace(/\/$/, ''))
+      issues.push(`  WEBAUTHN_ORIGINS: ${origin} must be an origin alone (scheme, host and port; no path)`);
+    else if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && parsed.hostname === 'localhost'))
+      issues.push(`  WEBAUTHN_ORIGINS: ${origin} must be https:// (http:// only for localhost)`);
+    else if (rpId && parsed.hostname !== rpId && !parsed.hostname.endsWith(`.${rpId}`))
+      issues.push(`  WEBAUTHN_ORIGINS: ${origin} is not on WEBAUTHN_RP_ID ${rpId} or one of its subdomains`);
+  }
+  if (env.WEBAUTHN_ORIGINS && !rpId)
+    issues.push('  WEBAUTHN_RP_ID: is required with WEBAUTHN_ORIGINS when PUBLIC_URL is an IP address');
+  const clean = origins.map((o) => o.replace(/\/$/, ''));
+  if (!explicit) {
+    const usable = issues.length === 0 && clean.length > 0;
+    return { settings: { rpId: usable ? rpId : undefined, origins: usable ? clean : [] }, issues: [] };
+  }
+  return { settings: { rpId, origins: clean }, issues };
+}
+
 export interface Config
   extends Omit<
     Env,
@@ -316,6 +396,8 @@ export interface Config
   JWT_SECRET: string;
   SEED_DEMO: boolean;
   dataDir: string;
+  /** passkeys' relying party (WEBAUTHN_RP_ID, WEBAUTHN_ORIGINS with their defaults) */
+  webauthn: WebAuthnSettings;
 }
 
 export class ConfigError extends Error {}
@@ -331,7 +413,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   const dataDir = resolve(env.DATA_DIR);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  const webauthn = webauthnSettings(env, publicUrl);
+  if (webauthn.issues.length) throw new ConfigError(`Invalid configuration:\n${webauthn.issues.join('\n')}`);
   return {
+    webauthn: webauthn.settings,
     ...env,
     dataDir,
     PUBLIC_URL: publicUrl,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AssetType, assets, license, payment, robots, useraction } from '@portal/contract';
+import { AssetType, assets, license, payment, robots, security, useraction } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { billingPage, buy, PLAN, payments, planRow } from './modules/subscriptions/subscriptions.test-helpers.ts';
@@ -16,6 +16,7 @@ import {
   signIn,
 } from './test/fixtures.ts';
 import { type Answer, freshDatabase, seedUser, type TestApp, testApp } from './test/harness.ts';
+import { SoftwareAuthenticator } from './test/software-authenticator.ts';
 import { type Names, VALID_BODIES } from './test/valid-bodies.ts';
 
 /**
@@ -60,6 +61,10 @@ const EXEMPT: Record<string, string> = {
   '/api/assets GetDownload asset_id': 'a catalogue asset: the same for every signed-in user',
   '/api/assets GetDownload assets.id': 'a catalogue asset: the same for every signed-in user',
   '/api/assets GetDownload assets.artifacts[].asset_id': 'a catalogue asset: the same for every signed-in user',
+  '/api/security AddPasskey credential.id':
+    "the id of the credential being added: one registered already, A's included, is refused with 409 (security.test.ts)",
+  '/api/security PasskeySignIn credential.id':
+    "names a credential, not a caller; an answer naming A's credential without A's key fails its signature (security.test.ts)",
   ...Object.fromEntries(
     ['/api/dial_manager UPDATE_SLOTS', '/api/flexible_license UpdateSlots'].flatMap((label) => [
       [`${label} user_slots[].slot_id`, "a slot number of the caller's own slots"],
@@ -84,6 +89,8 @@ const NAME_OF_FIELD: Record<string, keyof Names> = {
   payment_id: 'paymentId',
   customer_id: 'customerId',
   recipient_email: 'recipient',
+  sign_in_id: 'signInId',
+  passkey_id: 'passkeyId',
 };
 
 const OBJECT_OF_NAME: Record<keyof Names, string> = {
@@ -99,6 +106,8 @@ const OBJECT_OF_NAME: Record<keyof Names, string> = {
   paymentId: "A's payment",
   customerId: "A's payment customer",
   recipient: "A's share (its recipient)",
+  signInId: "A's session (a sign-in)",
+  passkeyId: "A's passkey",
 };
 
 let t: TestApp & { database: Awaited<ReturnType<typeof freshDatabase>> };
@@ -135,6 +144,24 @@ async function registerRobot(user: SignedIn) {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body.robot as { robot_id: string }).robot_id;
+}
+
+/** The session an access token belongs to (its `sid`). */
+const sessionOf = (token: string) =>
+  (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sid: string }).sid;
+
+async function addPasskey(user: SignedIn) {
+  const options = await as(t, user, security)('PasskeyRegistrationOptions');
+  const added = await as(
+    t,
+    user,
+    security,
+  )('AddPasskey', {
+    name: 'Matrix key',
+    credential: new SoftwareAuthenticator().register(options.body.options as never),
+  });
+  expect(added.status, JSON.stringify(added.body)).toBe(200);
+  return (added.body.passkey as { passkey_id: string }).passkey_id;
 }
 
 async function customerOf(user: SignedIn) {
@@ -192,6 +219,8 @@ beforeAll(async () => {
     paymentId: paid?.payment_id ?? '',
     customerId: await customerOf(a),
     recipient: c.email,
+    signInId: sessionOf(a.token),
+    passkeyId: await addPasskey(a),
   };
 
   // B's own, so a swapped request differs from B's own by the one name only.
@@ -209,6 +238,8 @@ beforeAll(async () => {
     paymentId: '00000000-0000-4000-8000-000000000000',
     customerId: await customerOf(b),
     recipient: 'nobody-b-shared-with@example.test',
+    signInId: sessionOf(b.token),
+    passkeyId: await addPasskey(b),
   };
 });
 

@@ -22,6 +22,7 @@ import { SandboxProvider } from './modules/payment/sandbox.provider.ts';
 import { StripeProvider } from './modules/payment/stripe.provider.ts';
 import { RetentionService } from './modules/retention/retention.service.ts';
 import { RobotService } from './modules/robots/robots.service.ts';
+import { SecurityService } from './modules/security/security.service.ts';
 import { SubscriptionService } from './modules/subscriptions/subscriptions.service.ts';
 import { SupportService } from './modules/support/support.service.ts';
 import { TimeService } from './modules/time/time.service.ts';
@@ -64,6 +65,18 @@ export function buildServices({ config, db, clock, mailer, store, provider, log 
     afterAnswer,
     beforeDelete: (userId) => beforeDelete?.(userId) ?? Promise.resolve(),
     onAddressVerified: (ex, account) => (sharing as ShareService).claimPending(ex, account),
+    // Every sign-in tells the security centre (built just below) which browser it came from.
+    onSignedIn: (notice): Promise<void> => security.noteSignIn(notice),
+  });
+  const security: SecurityService = new SecurityService({
+    config,
+    db,
+    clock,
+    mailer,
+    limiter,
+    sessions,
+    accounts,
+    afterAnswer,
   });
   // Licensing and robots need each other (pairing checks the robot; a robot's view shows its
   // license): licensing gets lookups that reach the robot service once it exists.
@@ -125,6 +138,7 @@ export function buildServices({ config, db, clock, mailer, store, provider, log 
     limiter,
     afterAnswer,
     accounts,
+    security,
     subscriptions,
     licenses,
     sharing,

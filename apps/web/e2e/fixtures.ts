@@ -20,9 +20,16 @@ export { linkIn };
 export const PASSWORD = 'E2e-Robot-Pass-1!';
 export const dataDir = () => process.env.E2E_DATA_DIR as string;
 
+/**
+ * The main server by the name localhost: WebAuthn takes no IP address as its origin, so the passkey
+ * specs use this address (the server allows localhost on its port by default).
+ */
+export const localhostUrl = mainUrl.replace('127.0.0.1', 'localhost');
+
 /** The data folder (and so the outbox) of each server the end-to-end run starts. */
 const DATA_DIRS: Record<string, () => string> = {
   [mainUrl]: dataDir,
+  [localhostUrl]: dataDir,
   [emptyServer.url]: () => emptyServer.dataDir,
   [linuxOnlyServer.url]: () => linuxOnlyServer.dataDir,
 };

@@ -25,6 +25,10 @@ export const MINIMUM_AGE_YEARS = 6;
 /** a sign-in without a target is for the portal (spec/000 §2) */
 export const DEFAULT_TARGET = 'portal';
 
+// Account security centre (docs/decisions/032)
+/** the longest name a passkey may have */
+export const PASSKEY_NAME_MAX = 64;
+
 /** The privacy policy's retention: data is kept this long, then anonymised (spec/000 §1, §9; docs/decisions/027). */
 export const DATA_RETENTION_YEARS = 2;
 

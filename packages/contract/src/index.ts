@@ -22,6 +22,7 @@ export * from './portal-config.ts';
 export * from './portal-config-schema.ts';
 export * from './robots.ts';
 export * from './safe-input.ts';
+export * from './security.ts';
 export * from './services.ts';
 export * from './support.ts';
 export * from './time.ts';

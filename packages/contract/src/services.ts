@@ -6,6 +6,7 @@ import { license } from './license.ts';
 import { operator } from './operator.ts';
 import { payment } from './payment.ts';
 import { robots } from './robots.ts';
+import { security } from './security.ts';
 import { support } from './support.ts';
 import { time } from './time.ts';
 import { useraction } from './useraction.ts';
@@ -25,5 +26,6 @@ export const services = {
   flexibleLicense,
   support,
   operator,
+  security,
 } as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;

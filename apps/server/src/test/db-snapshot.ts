@@ -81,6 +81,9 @@ const USER_TABLES = new Set([
   'support_requests',
   'time_accounts',
   'time_ledger',
+  'passkeys',
+  'known_browsers',
+  'webauthn_challenges',
 ]);
 
 /** The tables whose rows differ between two snapshots. */

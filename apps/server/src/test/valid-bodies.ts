@@ -18,9 +18,14 @@ export interface Names {
   paymentId: string;
   customerId: string;
   recipient: string;
+  /** a sign-in session (security centre), not a checkout session */
+  signInId: string;
+  passkeyId: string;
 }
 
 const URL = 'http://localhost:3999/dashboard/cart/success';
+/** A well-formed WebAuthn credential id (base64url) that no authenticator made. */
+const CREDENTIAL_ID = 'Y3JlZGVudGlhbC1vZi1ub2JvZHk';
 const artifact = {
   path: 'robot-hub-1.4.0-windows-amd64.zip',
   asset_id: 'robot-hub',
@@ -173,6 +178,38 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
   '/api/operator RefundPayment': (n) => ({ payment_id: n.paymentId }),
   '/api/operator EndSubscriptionPeriod': (n) => ({ subscription_id: n.subscriptionId }),
   '/api/operator RunLifecycle': () => ({}),
+  '/api/security ListSessions': () => ({}),
+  '/api/security RevokeSession': (n) => ({ sign_in_id: n.signInId }),
+  '/api/security RevokeOtherSessions': () => ({}),
+  '/api/security ListPasskeys': () => ({}),
+  '/api/security PasskeyRegistrationOptions': () => ({}),
+  '/api/security AddPasskey': () => ({
+    name: 'Work laptop',
+    credential: {
+      id: CREDENTIAL_ID,
+      rawId: CREDENTIAL_ID,
+      type: 'public-key',
+      response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZQ' },
+      clientExtensionResults: {},
+    },
+  }),
+  '/api/security RenamePasskey': (n) => ({ passkey_id: n.passkeyId, name: 'Desk key' }),
+  '/api/security RemovePasskey': (n) => ({ passkey_id: n.passkeyId }),
+  '/api/security PasskeySignInOptions': () => ({}),
+  '/api/security PasskeySignIn': () => ({
+    credential: {
+      id: CREDENTIAL_ID,
+      rawId: CREDENTIAL_ID,
+      type: 'public-key',
+      response: {
+        clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0',
+        authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ',
+        signature: 'MEUCIQDsignature',
+      },
+      clientExtensionResults: {},
+    },
+    target: 'portal',
+  }),
 };
 
 /** Placeholder names: well-formed, naming nothing that exists. */
@@ -191,6 +228,8 @@ export function placeholderNames(email: string, userId: string, token: string): 
     paymentId: zero,
     customerId: 'cus_sandbox_none',
     recipient: 'someone-else@example.test',
+    signInId: zero,
+    passkeyId: zero,
   };
 }
 

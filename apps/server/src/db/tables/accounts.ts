@@ -40,6 +40,12 @@ export const sessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     revokedAt: ts('revoked_at'),
     revokedReason: text('revoked_reason'),
+    /** the browser's User-Agent at sign-in, cut to 512 characters (docs/decisions/033) */
+    userAgent: text('user_agent').notNull().default(''),
+    /** the client address of the sign-in, then of each refresh */
+    address: text('address').notNull().default(''),
+    /** the sign-in, then each refresh: written with the rotation, never per request (docs/decisions/033) */
+    lastUsedAt: ts('last_used_at'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { type Executor, preparedOn } from '../../db/client.ts';
 import { refreshTokens, sessions, users } from '../../db/schema.ts';
 
@@ -23,7 +23,16 @@ const sessionForAccessQuery = preparedOn((db) =>
 export const authRepository = {
   async insertSession(
     db: Executor,
-    row: { id: string; userId: string; target: string; expiresAt: Date; createdAt: Date },
+    row: {
+      id: string;
+      userId: string;
+      target: string;
+      expiresAt: Date;
+      createdAt: Date;
+      userAgent: string;
+      address: string;
+      lastUsedAt: Date;
+    },
   ) {
     await db.insert(sessions).values(row);
   },
@@ -75,8 +84,45 @@ export const authRepository = {
       .where(and(eq(refreshTokens.jti, jti), isNull(refreshTokens.rotatedAt)));
   },
 
-  async extendSession(db: Executor, sessionId: string, expiresAt: Date) {
-    await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+  /** A rotation: the session lives on, and this is when and where it was last used (docs/decisions/033). */
+  async extendSession(db: Executor, sessionId: string, expiresAt: Date, usedAt: Date, address: string | undefined) {
+    await db
+      .update(sessions)
+      .set({ expiresAt, lastUsedAt: usedAt, ...(address ? { address } : {}) })
+      .where(eq(sessions.id, sessionId));
+  },
+
+  /** A user's sessions that are neither revoked nor expired, the most recently used first. */
+  async liveSessions(db: Executor, userId: string, now: Date) {
+    return db
+      .select({
+        id: sessions.id,
+        target: sessions.target,
+        userAgent: sessions.userAgent,
+        address: sessions.address,
+        createdAt: sessions.createdAt,
+        lastUsedAt: sessions.lastUsedAt,
+      })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+      .orderBy(desc(sql`coalesce(${sessions.lastUsedAt}, ${sessions.createdAt})`), desc(sessions.createdAt));
+  },
+
+  /** Revokes one live session of a user; answers whether there was one. */
+  async revokeOwnedSession(db: Executor, userId: string, sessionId: string, reason: string, at: Date) {
+    const rows = await db
+      .update(sessions)
+      .set({ revokedAt: at, revokedReason: reason })
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          eq(sessions.userId, userId),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, at),
+        ),
+      )
+      .returning({ id: sessions.id });
+    return rows.length === 1;
   },
 
   async revokeSession(db: Executor, sessionId: string, reason: string, at: Date) {
@@ -86,11 +132,23 @@ export const authRepository = {
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
   },
 
-  async revokeUserSessions(db: Executor, userId: string, reason: string, at: Date, exceptSessionId?: string) {
+  /** Answers how many sessions it ended. */
+  async revokeUserSessions(
+    db: Executor,
+    userId: string,
+    reason: string,
+    at: Date,
+    exceptSessionId?: string,
+  ): Promise<number> {
     const where = exceptSessionId
       ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, exceptSessionId))
       : and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
-    await db.update(sessions).set({ revokedAt: at, revokedReason: reason }).where(where);
+    const rows = await db
+      .update(sessions)
+      .set({ revokedAt: at, revokedReason: reason })
+      .where(where)
+      .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
+    return rows.filter((r) => r.expiresAt > at).length;
   },
 
   /** What authenticating an access token needs: is its session alive, and whose is it. */

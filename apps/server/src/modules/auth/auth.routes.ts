@@ -7,8 +7,8 @@ import type { RouteOptions } from '../../services.ts';
 async function authRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
   const { sessions } = services;
   app.mountService(auth, {
-    async 'refresh-access-token'(input) {
-      const { pair } = await sessions.rotate(input.tokenPair.refresh_token);
+    async 'refresh-access-token'(input, { ip }) {
+      const { pair } = await sessions.rotate(input.tokenPair.refresh_token, ip);
       return { tokenPair: pair, valid: true };
     },
     async 'revoke-token-pair'(input) {

@@ -4,6 +4,28 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, type TokenService } from '../../lib/tokens.ts';
 import { authRepository as repo } from './auth.repository.ts';
 
+/** Where a sign-in comes from: kept with its session for the security centre (docs/decisions/033). */
+export interface SignInMeta {
+  userAgent: string;
+  address: string;
+}
+
+/** The User-Agent header of a request, or '' (a header sent twice counts by its first). */
+export function userAgentOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const header = request.headers['user-agent'];
+  return (Array.isArray(header) ? header[0] : header) ?? '';
+}
+
+/** A live session as the security centre lists it. */
+export interface LiveSession {
+  id: string;
+  target: string;
+  userAgent: string;
+  address: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+}
+
 export interface Caller {
   userId: string;
   email: string;
@@ -11,6 +33,8 @@ export interface Caller {
 }
 
 const INVALID = 'Authentication failed - invalid or expired token';
+/** How much of a User-Agent header a session keeps. */
+const USER_AGENT_KEPT = 512;
 /** An account an operator disabled (portal-admin users:disable): the spec's 403 wording for sign-in. */
 export const ACCOUNT_DISABLED = 'Account access is forbidden: this account is disabled. Please contact support.';
 
@@ -64,11 +88,25 @@ export class Sessions {
   }
 
   /** A new session for a user who just proved who they are; its expiry is written once, with it. */
-  async start(db: Executor, user: { id: string; email: string }, target: Target): Promise<TokenPair> {
+  async start(
+    db: Executor,
+    user: { id: string; email: string },
+    target: Target,
+    meta: SignInMeta = { userAgent: '', address: '' },
+  ): Promise<TokenPair> {
     const now = this.clock.now();
     const sessionId = newId();
     const expiresAt = new Date(now.getTime() + this.tokens.refreshTtlS * 1000);
-    await repo.insertSession(db, { id: sessionId, userId: user.id, target, createdAt: now, expiresAt });
+    await repo.insertSession(db, {
+      id: sessionId,
+      userId: user.id,
+      target,
+      createdAt: now,
+      expiresAt,
+      userAgent: meta.userAgent.slice(0, USER_AGENT_KEPT),
+      address: meta.address,
+      lastUsedAt: now,
+    });
     return this.issue(db, user, sessionId, null, expiresAt);
   }
 
@@ -78,7 +116,7 @@ export class Sessions {
    * again within the grace window (tabs or requests refreshing at once) answers that same live
    * token, not another child; presented later, it revokes the session (docs/decisions/002).
    */
-  async rotate(refreshToken: string): Promise<{ userId: string; pair: TokenPair }> {
+  async rotate(refreshToken: string, address?: string): Promise<{ userId: string; pair: TokenPair }> {
     const claims = await this.tokens.verifyRefresh(refreshToken);
     if (typeof claims === 'string') throw new ApiError('UNAUTHENTICATED', INVALID);
     const outcome = await this.db.transaction(async (tx) => {
@@ -106,7 +144,8 @@ export class Sessions {
       await repo.markRotated(tx, row.jti, now);
       const refreshExpires = new Date(now.getTime() + this.tokens.refreshTtlS * 1000);
       const pair = await this.issue(tx, user, row.sessionId, row.jti, refreshExpires);
-      await repo.extendSession(tx, row.sessionId, refreshExpires);
+      // The rotation writes the session anyway: "last used" rides on it at no extra write (docs/decisions/033).
+      await repo.extendSession(tx, row.sessionId, refreshExpires, now, address);
       return { kind: 'ok' as const, userId: row.userId, pair };
     });
     if (outcome.kind === 'disabled') throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
@@ -126,8 +165,20 @@ export class Sessions {
     return { userId: claims.sub };
   }
 
-  revokeAll(db: Executor, userId: string, reason: string, exceptSessionId?: string): Promise<void> {
+  /** Ends every session of a user (but one); answers how many live ones it ended. */
+  revokeAll(db: Executor, userId: string, reason: string, exceptSessionId?: string): Promise<number> {
     return repo.revokeUserSessions(db, userId, reason, this.clock.now(), exceptSessionId);
+  }
+
+  /** The user's live sessions, the most recently used first. */
+  async list(userId: string): Promise<LiveSession[]> {
+    const rows = await repo.liveSessions(this.db, userId, this.clock.now());
+    return rows.map((r) => ({ ...r, lastUsedAt: r.lastUsedAt ?? r.createdAt }));
+  }
+
+  /** Ends one live session of the user; false when the user has no live session of that id. */
+  revokeOwn(userId: string, sessionId: string, reason: string): Promise<boolean> {
+    return repo.revokeOwnedSession(this.db, userId, sessionId, reason, this.clock.now());
   }
 
   /** The caller behind an access token, if its session is still alive. */

@@ -98,6 +98,10 @@ export const retentionRepository = {
     return (
       (await count(ex, sql`delete from sessions where user_id in ${anonymised}`)) +
       (await count(ex, sql`delete from email_tokens where user_id in ${anonymised}`)) +
+      // An anonymised account signs in no more: its passkeys go (docs/decisions/032), and what it signed in from.
+      (await count(ex, sql`delete from passkeys where user_id in ${anonymised}`)) +
+      (await count(ex, sql`delete from webauthn_challenges where user_id in ${anonymised}`)) +
+      (await count(ex, sql`delete from known_browsers where user_id in ${anonymised}`)) +
       (await count(
         ex,
         sql`update payment_customers set billing = null, card_last4 = null

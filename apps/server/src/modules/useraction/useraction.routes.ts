@@ -2,18 +2,19 @@ import { useraction } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RouteOptions } from '../../services.ts';
+import { userAgentOf } from '../auth/auth.sessions.ts';
 import { CHECK_EMAIL_REGISTER, CHECK_EMAIL_RESET } from './useraction.service.ts';
 
 /** /api/useraction: the account actions, each one call of the account service. */
 async function useractionRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
   const { accounts } = services;
   app.mountService(useraction, {
-    login: (input, { ip }) => accounts.login(input, ip),
+    login: (input, { ip, request }) => accounts.login(input, { address: ip, userAgent: userAgentOf(request) }),
     async logout(input) {
       await accounts.logout(input);
       return {};
     },
-    'get-self': (input) => accounts.getSelf(input),
+    'get-self': (input, { ip }) => accounts.getSelf(input, ip),
     async UserRegister(input, { ip }) {
       await accounts.register(input, ip);
       return { error: { Success: true, Code: 0, Description: CHECK_EMAIL_REGISTER } };

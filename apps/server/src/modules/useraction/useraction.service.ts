@@ -6,6 +6,7 @@ import {
   newPasswordIssues,
   type ParsedRequestOf,
   type PublicUser,
+  type Target,
   type TokenPair,
   type useraction,
 } from '@portal/contract';
@@ -20,7 +21,7 @@ import { dummyPasswordHash, hashGate, hashPassword, verifyPassword } from '../..
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
 import type { ResultOf } from '../../plugins/actions.ts';
-import { ACCOUNT_DISABLED, type Caller, type Sessions } from '../auth/auth.sessions.ts';
+import { ACCOUNT_DISABLED, type Caller, type Sessions, type SignInMeta } from '../auth/auth.sessions.ts';
 import { accountKey, PasswordGuard } from './useraction.lockout.ts';
 import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
 import { type EmailTokenKind, toPublicUser, type UserRow, userRepository as users } from './useraction.repository.ts';
@@ -42,6 +43,20 @@ export interface AccountRef {
 
 /** login's answer: the contract's union on `target`, without the error object. */
 export type LoginResult = ResultOf<(typeof useraction)['actions']['login']>;
+
+/** A session just started for a user who proved who they are some other way than a password (a passkey). */
+export interface StartedSession {
+  user: UserRow;
+  pair: TokenPair;
+}
+
+/** Who signed in, and from where: what the sign-in notice (a browser not seen before) needs. */
+export interface SignedInNotice {
+  account: { id: string; email: string; name: string };
+  meta: SignInMeta;
+  /** how the person signed in, for the mail */
+  method: 'password' | 'passkey';
+}
 
 /** Encrypts the hub's credentials to the public key the hub generated for this sign-in. */
 async function encryptForHub(hubPublicKey: string, payload: unknown): Promise<string> {
@@ -81,6 +96,8 @@ export class AccountService {
       beforeDelete?: (userId: string) => Promise<unknown>;
       /** runs in the transaction that marks an address verified (sharing claims its pending shares) */
       onAddressVerified?: (ex: Executor, account: AccountRef) => Promise<void>;
+      /** runs after the answer of every sign-in: the security centre's new-browser email (docs/decisions/033) */
+      onSignedIn?: (notice: SignedInNotice) => Promise<void>;
     },
   ) {
     this.guard = new PasswordGuard(deps.clock, deps.config);
@@ -101,6 +118,12 @@ export class AccountService {
   async byEmail(email: string): Promise<AccountRef | undefined> {
     const user = await users.byEmail(this.deps.db, email);
     return user && { id: user.id, email: user.email };
+  }
+
+  /** What a mail to the account needs: its address and name. */
+  async profileOf(userId: string): Promise<{ id: string; email: string; name: string } | undefined> {
+    const user = await users.byId(this.deps.db, userId);
+    return user && { id: user.id, email: user.email, name: user.name };
   }
 
   /** The account of an email, only if its address is verified. */
@@ -148,8 +171,9 @@ export class AccountService {
 
   // ---- actions ----
 
-  async login(input: Input<'login'>, ip: string): Promise<LoginResult> {
+  async login(input: Input<'login'>, meta: SignInMeta): Promise<LoginResult> {
     const { config, db, limiter, sessions } = this.deps;
+    const ip = meta.address;
     // Past the hashing bound, refuse before any other work (docs/decisions/024).
     hashGate().admit();
     await limiter.hit(
@@ -158,9 +182,7 @@ export class AccountService {
       15 * 60,
       'Too many sign-in attempts from this address. Please try again later.',
     );
-    const target = input.target ?? DEFAULT_TARGET;
-    if (target === 'hub' && !input.hub_public_key)
-      throw new ApiError('VALIDATION', 'hub_public_key: Required when target is hub');
+    const target = this.signInTarget(input.target, input.hub_public_key);
     // An unknown email goes through every step a known one does (the same counters, locks, answers
     // and one argon2 verify), so neither the answers nor the work tell whether it has an account.
     const key = accountKey(input.user.email);
@@ -173,16 +195,59 @@ export class AccountService {
     if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
     const pair = await db.transaction(async (tx) => {
       await this.guard.succeeded(tx, key, ip, state);
-      return sessions.start(tx, user, target);
+      return sessions.start(tx, user, target, meta);
     });
-    if (target === 'hub') {
-      const enc_creds = await encryptForHub(input.hub_public_key as string, {
-        user: { user_id: user.id, email: user.email, name: user.name },
-        token_pair: pair,
-      });
-      return { target: 'hub', enc_creds };
-    }
-    return { target: 'portal', user: toPublicUser(user), token_pair: pair };
+    return this.signedIn({ user, pair }, target, input.hub_public_key, meta, 'password');
+  }
+
+  /** The target of a sign-in, checked before any credential is: the hub target needs the hub's key. */
+  signInTarget(target: Target | undefined, hubPublicKey: string | undefined): Target {
+    const chosen = target ?? DEFAULT_TARGET;
+    if (chosen === 'hub' && !hubPublicKey)
+      throw new ApiError('VALIDATION', 'hub_public_key: Required when target is hub');
+    return chosen;
+  }
+
+  /**
+   * A session for the owner of a passkey that was just verified, in the transaction that records the
+   * passkey's use. The account rules of a password sign-in apply: a disabled account is refused, and
+   * so is an address not yet verified (docs/decisions/032).
+   */
+  async startVerifiedSession(ex: Executor, userId: string, target: Target, meta: SignInMeta): Promise<StartedSession> {
+    const user = await users.byId(ex, userId);
+    if (!user) throw new ApiError('UNAUTHENTICATED', 'credential: this passkey belongs to no account');
+    if (user.disabledAt) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
+    if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
+    return { user, pair: await this.deps.sessions.start(ex, user, target, meta) };
+  }
+
+  /**
+   * The answer of a sign-in whose session has started: the token pair for the portal, or for the hub
+   * only credentials encrypted to its key (docs/decisions/005). The new-browser notice goes after the answer.
+   */
+  async signedIn(
+    { user, pair }: StartedSession,
+    target: Target,
+    hubPublicKey: string | undefined,
+    meta: SignInMeta,
+    method: SignedInNotice['method'],
+  ): Promise<LoginResult> {
+    const answer: LoginResult =
+      target === 'hub'
+        ? {
+            target: 'hub',
+            enc_creds: await encryptForHub(hubPublicKey as string, {
+              user: { user_id: user.id, email: user.email, name: user.name },
+              token_pair: pair,
+            }),
+          }
+        : { target: 'portal', user: toPublicUser(user), token_pair: pair };
+    const { onSignedIn } = this.deps;
+    if (onSignedIn)
+      this.deps.afterAnswer.run('sign-in notice', () =>
+        onSignedIn({ account: { id: user.id, email: user.email, name: user.name }, meta, method }),
+      );
+    return answer;
   }
 
   async logout(input: Input<'logout'>): Promise<void> {
@@ -195,8 +260,8 @@ export class AccountService {
     await this.deps.sessions.revoke(input.token_pair.refresh_token, 'logout');
   }
 
-  async getSelf(input: Input<'get-self'>): Promise<{ user: PublicUser; token_pair: TokenPair }> {
-    const { userId, pair } = await this.deps.sessions.rotate(input.token_pair.refresh_token);
+  async getSelf(input: Input<'get-self'>, ip?: string): Promise<{ user: PublicUser; token_pair: TokenPair }> {
+    const { userId, pair } = await this.deps.sessions.rotate(input.token_pair.refresh_token, ip);
     const user = await users.byId(this.deps.db, userId);
     if (!user) throw new ApiError('UNAUTHENTICATED', 'Authentication failed - invalid or expired token');
     if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);

@@ -37,7 +37,17 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
   const hub = target === 'hub';
   const hubProblem = hub ? hubLoginProblem(redirect, hubKey) : undefined;
   const hubPublicKey = hub ? decodeHubKey(hubKey) : undefined;
-  const { signIn, handingToHub, prefetch } = useSignIn({ target, redirect, hubPublicKey, onSuccess });
+  const { signIn, signInWithPasskey, handingToHub, prefetch } = useSignIn({
+    target,
+    redirect,
+    hubPublicKey,
+    onSuccess,
+  });
+  // Only a browser that has WebAuthn is offered a passkey sign-in.
+  const [passkeys] = React.useState(
+    () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function',
+  );
+  const [passkeyBusy, setPasskeyBusy] = React.useState(false);
   const [failure, setFailure] = React.useState<Notice>();
 
   // Plain state rather than a form library: this form is on the sign-in page, which should load as
@@ -80,7 +90,19 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
     }
   }
 
-  const busy = isSubmitting || handingToHub;
+  async function onPasskey() {
+    if (isSubmitting || passkeyBusy || hubProblem) return;
+    setFailure(undefined);
+    setPasskeyBusy(true);
+    try {
+      const notice = await signInWithPasskey(values.rememberMe);
+      if (notice) setFailure(notice);
+    } finally {
+      setPasskeyBusy(false);
+    }
+  }
+
+  const busy = isSubmitting || handingToHub || passkeyBusy;
   const prefetched = React.useRef(false);
   const prefetchCalls = React.useCallback(() => {
     if (prefetched.current) return;
@@ -153,9 +175,30 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
       )}
 
       <Button type="submit" className="w-full" disabled={busy || Boolean(hubProblem)} aria-busy={busy || undefined}>
-        {busy && <Loader2Icon className="animate-spin" aria-hidden />}
+        {(isSubmitting || handingToHub) && <Loader2Icon className="animate-spin" aria-hidden />}
         {hub ? 'Sign in to Hub' : 'Sign in to Portal'}
       </Button>
+
+      {passkeys && (
+        <>
+          <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
+            <span className="h-px flex-1 bg-border" />
+            or
+            <span className="h-px flex-1 bg-border" />
+          </div>
+          <Button
+            type="button"
+            variant="outline"
+            className="w-full"
+            onClick={onPasskey}
+            disabled={busy || Boolean(hubProblem)}
+            aria-busy={passkeyBusy || undefined}
+          >
+            {passkeyBusy && <Loader2Icon className="animate-spin" aria-hidden />}
+            Sign in with a passkey
+          </Button>
+        </>
+      )}
 
       {handingToHub && (
         <p role="status" className="text-center text-sm text-muted-foreground">

@@ -7,6 +7,7 @@ import { useAuth } from '@/lib/auth';
 import { broadcast } from '@/lib/session';
 import { loadToasts, toast } from '@/lib/toast';
 import { postCredentialsToHub } from '../api/hub-handoff';
+import type { PortalLogin } from '../api/login';
 import { safePortalRedirect } from '../utils/auth-search';
 import {
   loginErrorBroadcast,
@@ -41,6 +42,35 @@ export function useSignIn({ target, redirect, hubPublicKey, onSuccess }: SignInO
   const router = useRouter();
   const [handingToHub, setHandingToHub] = React.useState(false);
 
+  /** Hands a hub sign-in's credentials over, or stores a portal session and goes on (spec/000 §4 Login). */
+  const finish = React.useCallback(
+    async (answer: { target: 'hub'; enc_creds: string } | PortalLogin, rememberMe: boolean) => {
+      if (answer.target === 'hub') {
+        if (!redirect) throw new Error(NO_HUB_CREDENTIALS);
+        setHandingToHub(true);
+        onSuccess?.();
+        postCredentialsToHub(redirect, answer.enc_creds);
+        return;
+      }
+      if (!answer.user.email_validated) throw UNVERIFIED_LOGIN;
+      await auth.signIn(answer.token_pair, answer.user, rememberMe);
+      toast.success('Login Successful', { description: 'Welcome back!' });
+      onSuccess?.();
+      await navigate({ href: safePortalRedirect(redirect) ?? '/dashboard', replace: true });
+    },
+    [auth, navigate, redirect, onSuccess],
+  );
+
+  const fail = React.useCallback(
+    (notice: Notice): Notice => {
+      auth.clear();
+      toast.error(notice.title, { description: notice.text, duration: ERROR_TOAST_MS });
+      broadcast({ type: 'login-error', ...loginErrorBroadcast(notice) });
+      return notice;
+    },
+    [auth],
+  );
+
   const signIn = React.useCallback(
     async (input: SignInInput): Promise<Notice | undefined> => {
       queryClient.clear();
@@ -49,28 +79,37 @@ export function useSignIn({ target, redirect, hubPublicKey, onSuccess }: SignInO
         const { requestHubLogin, requestPortalLogin } = await import('../api/login');
         if (target === 'hub') {
           if (!hubPublicKey || !redirect) throw new Error(NO_HUB_CREDENTIALS);
-          const res = await requestHubLogin({ email: input.email, password: input.password, hubPublicKey });
-          setHandingToHub(true);
-          onSuccess?.();
-          postCredentialsToHub(redirect, res.enc_creds);
+          await finish(await requestHubLogin({ email: input.email, password: input.password, hubPublicKey }), false);
           return undefined;
         }
-        const res = await requestPortalLogin(input);
-        if (!res.user.email_validated) throw UNVERIFIED_LOGIN;
-        await auth.signIn(res.token_pair, res.user, input.rememberMe);
-        toast.success('Login Successful', { description: 'Welcome back!' });
-        onSuccess?.();
-        await navigate({ href: safePortalRedirect(redirect) ?? '/dashboard', replace: true });
+        await finish(await requestPortalLogin(input), input.rememberMe);
         return undefined;
       } catch (err) {
-        auth.clear();
-        const notice = loginFailureNotice(err);
-        toast.error(notice.title, { description: notice.text, duration: ERROR_TOAST_MS });
-        broadcast({ type: 'login-error', ...loginErrorBroadcast(notice) });
-        return notice;
+        return fail(loginFailureNotice(err));
       }
     },
-    [queryClient, auth, navigate, target, redirect, hubPublicKey, onSuccess],
+    [queryClient, target, redirect, hubPublicKey, finish, fail],
+  );
+
+  /**
+   * "Sign in with a passkey": the same ending as a password sign-in (the hub's encrypted hand-off, or
+   * the portal session), under the server's same account rules (docs/decisions/032).
+   */
+  const signInWithPasskey = React.useCallback(
+    async (rememberMe: boolean): Promise<Notice | undefined> => {
+      queryClient.clear();
+      if (target === 'hub' && (!hubPublicKey || !redirect))
+        return fail(loginFailureNotice(new Error(NO_HUB_CREDENTIALS)));
+      try {
+        const { requestPasskeySignIn } = await import('../api/passkey-login');
+        await finish(await requestPasskeySignIn({ target, hubPublicKey, rememberMe }), rememberMe);
+        return undefined;
+      } catch (err) {
+        // requestPasskeySignIn throws the passkey's own notice (a LoginRejectedError).
+        return fail(loginFailureNotice(err));
+      }
+    },
+    [queryClient, target, redirect, hubPublicKey, finish, fail],
   );
 
   /**
@@ -93,5 +132,5 @@ export function useSignIn({ target, redirect, hubPublicKey, onSuccess }: SignInO
     }
   }, [router, target, redirect]);
 
-  return { signIn, handingToHub, prefetch };
+  return { signIn, signInWithPasskey, handingToHub, prefetch };
 }
