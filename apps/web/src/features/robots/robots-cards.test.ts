@@ -60,6 +60,7 @@ function robot(over: Partial<Robot> & { robot_id: string }): Robot {
     robot_state: { available: true },
     pair_code: '',
     isFlexible: false,
+    last_seen: 0,
     ...over,
   };
 }
