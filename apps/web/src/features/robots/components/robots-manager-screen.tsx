@@ -3,7 +3,9 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
 import { DIAL_PANEL_OPEN_MIN_WIDTH_PX, LOADER_DELAY_MS } from '@/config/constants';
+import { env } from '@/config/env';
 import { useDelayedFlag } from '@/hooks/use-delayed-flag';
+import { useLiveRobotEvents } from '../hooks/robots-use-live-events';
 import { useRobotManagerData } from '../hooks/robots-use-manager-data';
 import type { PairingFilter } from '../robots-cards';
 import { robotManagerView } from '../robots-cards';
@@ -62,7 +64,9 @@ export function RobotManagerScreen({
   helpButton,
   dialTimePanel,
 }: RobotManagerScreenProps) {
-  const data = useRobotManagerData(email);
+  // The live stream keeps the cards fresh; the spec's polling only while it is down (docs/decisions/031).
+  const live = useLiveRobotEvents(email);
+  const data = useRobotManagerData(email, { poll: live !== 'open' && env.robotsPolling });
   const [dialOpen, setDialOpen] = React.useState(dialOpenByDefault);
   const showLoader = useDelayedFlag(data.status === 'pending', LOADER_DELAY_MS);
   const view = data.status === 'success' ? robotManagerView(data.mine, data.shared, filter) : undefined;
