@@ -7,6 +7,7 @@ import { cn } from '@/lib/utils';
 /** Last seen and unused licenses (issue 15): what the robot cards and the manage page say. */
 export const LIVE_TEXT = {
   unused: 'Unused',
+  live: 'Live updates',
   lastSeen: (ms: number) => `Last seen ${formatDateTime(ms)}`,
   neverSeen: 'Not seen yet',
   reassign: 'You could reassign this license.',
@@ -44,5 +45,26 @@ export function UnusedNotice({ use, className }: { use: LicenseUse; className?: 
         {LIVE_TEXT.why(use)} {LIVE_TEXT.reassign}
       </span>
     </p>
+  );
+}
+
+/**
+ * "Live updates" while the event stream is open: robot status changes show as they happen. Nothing
+ * otherwise (the spec's polling keeps the screen fresh then). `data-state` says which, for tests.
+ */
+export function LiveIndicator({ state }: { state: 'connecting' | 'open' | 'down' }) {
+  return (
+    <span
+      data-testid="live-status"
+      data-state={state}
+      className="ml-auto inline-flex items-center gap-1.5 text-xs font-medium text-muted-foreground"
+    >
+      {state === 'open' && (
+        <>
+          <span aria-hidden className="size-2 animate-pulse rounded-full bg-success" />
+          {LIVE_TEXT.live}
+        </>
+      )}
+    </span>
   );
 }

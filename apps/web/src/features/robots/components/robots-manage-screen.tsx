@@ -30,7 +30,7 @@ import { useLiveRobotEvents } from '../hooks/robots-use-live-events';
 import { findManagedRobot, licensesWithRobot, robotStatusLabel, useOfLicense } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
-import { LastSeen, UnusedNotice } from './robots-last-seen';
+import { LastSeen, LiveIndicator, UnusedNotice } from './robots-last-seen';
 import { ShareCard } from './robots-share-card';
 import { RobotStatus } from './robots-status';
 
@@ -337,7 +337,10 @@ export function RobotManageScreen({ email, userName, robotId }: { email: string;
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1">
         <p className="text-muted-foreground">Hello {greetingName(userName)}, here is everything about this robot.</p>
-        <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
+        <div className="flex flex-wrap items-center gap-2">
+          <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
+          <LiveIndicator state={live} />
+        </div>
       </div>
       {body}
       {current && <BackLink />}

@@ -12,6 +12,7 @@ import { robotManagerView } from '../robots-cards';
 import { RobotsErrorState } from './robots-error-state';
 import { RobotsFilterBadges } from './robots-filter-badges';
 import { RobotsGrid } from './robots-grid';
+import { LiveIndicator } from './robots-last-seen';
 import { RobotsWelcomeCard } from './robots-welcome-card';
 
 export const ROBOT_MANAGER_TEXT = {
@@ -76,6 +77,7 @@ export function RobotManagerScreen({
       <div className="flex items-center gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">{ROBOT_MANAGER_TEXT.title}</h1>
         {helpButton}
+        <LiveIndicator state={live} />
       </div>
 
       <Collapsible open={dialOpen} onOpenChange={setDialOpen} className="flex flex-col gap-4">
