@@ -31,8 +31,9 @@ test.skip(!bin, NO_POSTGRES);
 test.describe.configure({ mode: 'serial' });
 
 let live: LiveServers;
-test.beforeAll(async ({}, info) => {
-  info.setTimeout(180_000);
+test.beforeAll(async () => {
+  // initdb, PostgreSQL, and two instances that migrate one after the other
+  test.setTimeout(180_000);
   live = await startLiveServers(bin as string);
 });
 test.afterAll(async () => {

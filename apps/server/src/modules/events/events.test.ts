@@ -49,7 +49,6 @@ let drop: (() => Promise<void>) | undefined;
 let databases: Database[] = [];
 let a: TestApp;
 let b: TestApp;
-let baseA = '';
 let baseB = '';
 /** what B logged, one JSON line each */
 const logLines: string[] = [];
@@ -79,8 +78,8 @@ beforeAll(async () => {
     logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } },
   });
   b = { app, clock, mailer, config, api: new ApiClient(app, clock) };
-  for (const t of [a, b]) await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseA = `http://127.0.0.1:${(a.app.server.address() as AddressInfo).port}`;
+  // Streams are read from B over real HTTP; A is called in process.
+  await b.app.listen({ port: 0, host: '127.0.0.1' });
   baseB = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
 });
 

@@ -79,13 +79,13 @@ export function robotCards(
       shared: options.shared,
       clickable: !options.shared && license.robot_id !== '',
       lastSeen: robot?.last_seen ?? 0,
-      use: options.shared ? { unused: false } : useOfLicense(license, robot, nowMs),
+      use: options.shared ? { unused: false } : licenseUseOf(license, robot, nowMs),
     };
   });
 }
 
 /** The unused-license rule (contract domain/live-fleet.ts) for one of the owner's licenses. */
-export function useOfLicense(license: RobotLicense, robot: Robot | undefined, nowMs: number): LicenseUse {
+export function licenseUseOf(license: RobotLicense, robot: Robot | undefined, nowMs: number): LicenseUse {
   const paired = license.robot_id !== '' && !license.pair_code;
   return licenseUse({
     paired,

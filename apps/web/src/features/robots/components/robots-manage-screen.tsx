@@ -27,7 +27,7 @@ import { cn } from '@/lib/utils';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useUnpair } from '../api/robots-unpair';
 import { useLiveRobotEvents } from '../hooks/robots-use-live-events';
-import { findManagedRobot, licensesWithRobot, robotStatusLabel, useOfLicense } from '../robots-cards';
+import { findManagedRobot, licensesWithRobot, licenseUseOf, robotStatusLabel } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
 import { LastSeen, LiveIndicator, UnusedNotice } from './robots-last-seen';
@@ -246,7 +246,7 @@ function PairingCard({
             </Field>
           )}
         </dl>
-        <UnusedNotice use={useOfLicense(license, robot, Date.now())} className="mt-4" />
+        <UnusedNotice use={licenseUseOf(license, robot, Date.now())} className="mt-4" />
         <div className="mt-4 flex flex-wrap gap-2">
           {paired ? (
             <UnpairButton onConfirm={doUnpair} pending={unpair.isPending} />
