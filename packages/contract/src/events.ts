@@ -25,6 +25,8 @@ export const EVENT_KINDS = [
   'robot.updated',
   'robot.registered',
   'robot.unregistered',
+  /** a new license (bought, granted by an operator, or a flexible license saved into a slot) */
+  'license.granted',
   'license.paired',
   'license.unpaired',
   'share.started',

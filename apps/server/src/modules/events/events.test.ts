@@ -208,6 +208,7 @@ describe('events', () => {
     const robotId = await registerRobot(owner);
     await ownerStream.waitFor(about('robot.registered', { robot_id: robotId }));
     const { licenseId, code } = await grantLicense(a, owner.id);
+    await ownerStream.waitFor(about('license.granted', { license_id: licenseId }));
     expect((await as(a, owner, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId })).status).toBe(
       200,
     );

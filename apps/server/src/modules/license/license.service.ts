@@ -202,6 +202,8 @@ export class LicenseService {
       createdAt: now,
       updatedAt: now,
     });
+    // In the granting transaction (a purchase, an operator's grant, a flexible save): the owner's open pages hear of it.
+    await this.events.publish(ex, { kind: 'license.granted', license_id: license.id });
     return { license, code: code.code };
   }
 

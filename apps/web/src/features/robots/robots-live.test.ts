@@ -15,6 +15,7 @@ describe('liveEventEffects', () => {
     ['a rename', { kind: 'robot.updated', robot_id: 'r1' }, { invalidate: ['robots'] }],
     ['a registration', { kind: 'robot.registered', robot_id: 'r1' }, { invalidate: ['licenses', 'robots'] }],
     ['an unregistration', { kind: 'robot.unregistered', robot_id: 'r1' }, { invalidate: ['licenses', 'robots'] }],
+    ['a new license', { kind: 'license.granted', license_id: 'l1' }, { invalidate: ['licenses', 'robots'] }],
     ['a pairing', { kind: 'license.paired', license_id: 'l1' }, { invalidate: ['licenses', 'robots'] }],
     ['an unpairing', { kind: 'license.unpaired', license_id: 'l1' }, { invalidate: ['licenses', 'robots'] }],
     ['a share starting', { kind: 'share.started', license_id: 'l1' }, { invalidate: ['licenses', 'robots', 'shares'] }],

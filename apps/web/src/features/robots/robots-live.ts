@@ -35,6 +35,7 @@ export function liveEventEffects(message: StreamMessage): LiveEffect {
       return { invalidate: ['robots'] };
     case 'robot.registered':
     case 'robot.unregistered':
+    case 'license.granted':
     case 'license.paired':
     case 'license.unpaired':
       return { invalidate: ['licenses', 'robots'] };
