@@ -13,9 +13,19 @@ export const baseURL = `http://127.0.0.1:${port}`;
 /** Servers with no downloads at all, and with only Linux (DEB) and Windows ARM builds (see webServer). */
 export const emptyServer = { url: `http://127.0.0.1:${port + 1}`, dataDir: `${dataDir}-empty` };
 export const linuxOnlyServer = { url: `http://127.0.0.1:${port + 2}`, dataDir: `${dataDir}-linux` };
+/**
+ * Two instances on one PostgreSQL for the live-fleet test (apps/web/e2e/live/): that spec starts
+ * them itself (apps/web/e2e/live/live-servers.ts), only where PostgreSQL is installed.
+ */
+export const liveServers = {
+  a: { url: `http://127.0.0.1:${port + 3}`, dataDir: `${dataDir}-live-a` },
+  b: { url: `http://127.0.0.1:${port + 4}`, dataDir: `${dataDir}-live-b` },
+  pgPort: Number(process.env.E2E_LIVE_PG_PORT ?? port + 50_000),
+  pgDir: `${dataDir}-live-pg`,
+};
 // E2E_BUILD_DIR: a private copy of the build (scripts/e2e-local.sh), so several people can run
 // end-to-end tests on one machine while someone else rebuilds.
-const serverDir = process.env.E2E_BUILD_DIR ? `${process.env.E2E_BUILD_DIR}/server` : 'apps/server/dist';
+export const serverDir = process.env.E2E_BUILD_DIR ? `${process.env.E2E_BUILD_DIR}/server` : 'apps/server/dist';
 
 export default defineConfig({
   testDir: 'apps/web/e2e',
@@ -64,9 +74,10 @@ export default defineConfig({
   ],
 });
 
-function server(opts: { port: number; dataDir: string; seedDemo: boolean; before?: string }) {
+/** The environment of an end-to-end server (its port, data folder, and the limits the tests need lifted). */
+export function serverEnv(opts: { port: number; dataDir: string; seedDemo: boolean }): Record<string, string> {
   const url = `http://127.0.0.1:${opts.port}`;
-  const env = {
+  return {
     NODE_ENV: 'test',
     PORT: String(opts.port),
     HOST: '127.0.0.1',
@@ -83,6 +94,11 @@ function server(opts: { port: number; dataDir: string; seedDemo: boolean; before
     OPERATOR_TOKEN: process.env.OPERATOR_TOKEN as string,
     ...(process.env.E2E_BUILD_DIR ? { WEB_DIST: `${process.env.E2E_BUILD_DIR}/web` } : {}),
   };
+}
+
+function server(opts: { port: number; dataDir: string; seedDemo: boolean; before?: string }) {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const env = serverEnv(opts);
   return {
     command: [`rm -rf ${opts.dataDir}`, opts.before, `node ${serverDir}/server.js`].filter(Boolean).join(' && '),
     url: `${url}/readyz`,

@@ -27,6 +27,8 @@ const OPTIONS = {
   robot: { type: 'string' },
   on: { type: 'boolean' },
   off: { type: 'boolean' },
+  lat: { type: 'string' },
+  lon: { type: 'string' },
   minutes: { type: 'string' },
 } as const;
 type OptionName = keyof typeof OPTIONS;
@@ -108,8 +110,8 @@ const COMMANDS: Record<string, Command> = {
   },
   'robot pair': { usage: 'robot pair --code CODE --robot ROBOT_ID', options: ['code', 'robot'], run: robotPair },
   'robot available': {
-    usage: 'robot available --robot ROBOT_ID --on|--off',
-    options: ['robot', 'on', 'off'],
+    usage: 'robot available --robot ROBOT_ID --on|--off [--lat=DEGREES --lon=DEGREES]',
+    options: ['robot', 'on', 'off', 'lat', 'lon'],
     run: robotAvailable,
   },
   robots: { usage: 'robots', options: [], run: listRobots },
@@ -349,9 +351,29 @@ async function robotAvailable(ctx: Ctx): Promise<void> {
   const { on, off } = ctx.values;
   if (Boolean(on) === Boolean(off))
     throw new UsageError('robot available needs exactly one of --on or --off', ctx.command);
+  const location = position(ctx);
   const client = await signedInClient(ctx);
-  const robot = await client.setAvailability(required(ctx, 'robot'), Boolean(on));
-  out(ctx, `Robot ${robot.robot_id} is now ${robot.robot_state.available ? 'available' : 'unavailable'}`, { robot });
+  const robot = await client.setAvailability(required(ctx, 'robot'), Boolean(on), location);
+  const where = robot.robot_state.location
+    ? ` at ${robot.robot_state.location.lat}, ${robot.robot_state.location.lon}`
+    : '';
+  out(ctx, `Robot ${robot.robot_id} is now ${robot.robot_state.available ? 'available' : 'unavailable'}${where}`, {
+    robot,
+  });
+}
+
+/** --lat and --lon, both or neither, as decimal degrees; the portal checks the ranges and names the field. */
+function position(ctx: Ctx): { lat: number; lon: number } | undefined {
+  const { lat, lon } = ctx.values;
+  if (lat === undefined && lon === undefined) return undefined;
+  if (lat === undefined || lon === undefined)
+    throw new UsageError('robot available needs both --lat and --lon, or neither', ctx.command);
+  const degrees = (name: 'lat' | 'lon', raw: string) => {
+    if (!/^-?\d+(\.\d+)?$/.test(raw.trim()))
+      throw new UsageError(`--${name} must be decimal degrees, e.g. 51.5`, ctx.command);
+    return Number(raw);
+  };
+  return { lat: degrees('lat', lat), lon: degrees('lon', lon) };
 }
 
 function robotTable(rows: RobotRow[]): string {

@@ -5,6 +5,7 @@ import {
   type PublicUser,
   type Robot,
   type RobotLicense,
+  type RobotLocation,
   robots,
   time,
   type UserTime,
@@ -146,11 +147,12 @@ export class HubClient {
     return res.robot_license;
   }
 
-  async setAvailability(robot_id: string, available: boolean): Promise<Robot> {
+  /** UPDATEROBOT: the robot's availability, and where it is when known (the portal checks the ranges). */
+  async setAvailability(robot_id: string, available: boolean, location?: RobotLocation): Promise<Robot> {
     const res = await this.client.call(robots, 'UPDATEROBOT', {
       email: this.email(),
       robot_id,
-      robot_state: { available },
+      robot_state: { available, ...(location ? { location } : {}) },
     });
     if (!res.robot) throw missingField('UPDATEROBOT', 'robot');
     return res.robot;

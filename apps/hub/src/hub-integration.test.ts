@@ -236,8 +236,12 @@ describe('hub robot commands against the server', () => {
     const paired = await hub('robot', 'pair', '--code', code.toLowerCase(), '--robot', robotId);
     expect(paired.code, paired.stderr).toBe(0);
     expect(paired.json?.robot_license).toMatchObject({ robot_id: robotId, paired_status: true, pair_code: '' });
-    const on = await hub('robot', 'available', '--robot', robotId, '--on');
-    expect(on.json?.robot).toMatchObject({ robot_state: { available: true } });
+    const on = await hub('robot', 'available', '--robot', robotId, '--on', '--lat=51.5', '--lon=-0.12');
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.json?.robot).toMatchObject({ robot_state: { available: true, location: { lat: 51.5, lon: -0.12 } } });
+    const off = await hub('robot', 'available', '--robot', robotId, '--on', '--lat', '95', '--lon', '0');
+    expect(off.code).toBe(1);
+    expect(off.json?.error).toMatchObject({ Description: expect.stringMatching(/^robot_state\.location\.lat: /) });
 
     const after = await hub('robots');
     expect(after.json?.robots).toEqual([

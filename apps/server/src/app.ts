@@ -25,6 +25,7 @@ import { injectPortalConfig, portalConfigOf } from './lib/portal-config.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
+import { eventsPlugin } from './modules/events/events.routes.ts';
 import { flexibleLicensePlugin } from './modules/flexible-license/flexible-license.routes.ts';
 import { licensePlugin } from './modules/license/license.routes.ts';
 import { operatorPlugin } from './modules/operator/operator.routes.ts';
@@ -178,6 +179,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     clock,
     mailer,
     log: app.log,
+    listen: database.listen,
     ...(opts.store ? { store: opts.store } : {}),
   });
   app.decorate('deps', { config, db, clock, mailer });
@@ -270,6 +272,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     sandboxBillingPlugin,
     stripeWebhookPlugin,
     securityRoutesPlugin,
+    eventsPlugin,
   ])
     await app.register(routes, routeOptions);
 

@@ -272,6 +272,7 @@ describe('the served index.html carries the configuration', () => {
         supportUrl: 'https://help.robots.acme.co.uk',
         privacyEmail: 'privacy@robots.acme.co.uk',
         privacyPolicyEffectiveDate: '2026-03-01',
+        robotsPolling: true,
       });
     },
   );

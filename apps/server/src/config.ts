@@ -224,6 +224,19 @@ export const envSchema = z
     LIFECYCLE_INTERVAL_S: int(0, 86_400).default(600),
     /** how often the retention job prunes and anonymises (docs/decisions/027); 0 turns it off */
     RETENTION_INTERVAL_S: int(0, 7 * 86_400).default(3_600),
+    /** Live events (docs/decisions/031): how long a stream ticket can be redeemed. */
+    EVENT_TICKET_TTL_S: int(5, 300).default(30),
+    /** Seconds between heartbeats of an event stream; each also ends streams whose session is over. */
+    EVENT_HEARTBEAT_S: int(1, 300).default(15),
+    /** Event streams one account may hold open on one instance (a browser tab holds one). */
+    EVENT_STREAMS_PER_USER: int(1, 1_000).default(10),
+    /** Stream tickets one account may ask for per 10 minutes (a reconnecting tab backs off to one per 30 s). */
+    RATE_EVENT_TICKETS_PER_ACCOUNT: int(1, 1_000_000).default(200),
+    /**
+     * Whether the Robot Manager polls (spec/001 §7: every 60 s) while its live stream is down. false:
+     * it never polls and only the stream updates it; the end-to-end test of the stream uses it.
+     */
+    ROBOTS_POLLING: bool.default(true),
     /** Pairing-code attempts (PAIRROBOT) per account and per address, per 15 minutes. */
     RATE_PAIR_PER_ACCOUNT: int(1, 1_000_000).default(10),
     RATE_PAIR_PER_ADDRESS: int(1, 1_000_000).default(30),

@@ -11,6 +11,8 @@ import { freshDatabase, type TestApp, testApp } from './test/harness.ts';
 const NOT_ACTIONS: Record<string, string> = {
   'GET /api/useraction': 'the CSRF token of the call protocol, answered in a header',
   'GET /api/assets/download/:id': 'a signed download link the browser follows; its signature is the permission',
+  'GET /api/events/stream':
+    'the live event stream EventSource opens (text/event-stream); the single-use ticket from OpenEventStream is the permission',
   'POST /api/stripe/webhook':
     "Stripe's webhook: Stripe calls it, not a browser; its signature over the raw body is the permission",
 };

@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import type { Db } from './db/client.ts';
+import type { Database, Db } from './db/client.ts';
 import { AfterAnswer } from './lib/after-answer.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Mailer } from './lib/mailer.ts';
@@ -10,6 +10,7 @@ import { artifactStoreFor } from './modules/assets/assets.s3.ts';
 import { AssetService } from './modules/assets/assets.service.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { Sessions } from './modules/auth/auth.sessions.ts';
+import { EventService } from './modules/events/events.service.ts';
 import { FlexSlotService } from './modules/flexible-license/flexible-license.service.ts';
 import { LicenseService } from './modules/license/license.service.ts';
 import { ShareService } from './modules/license/license.sharing.ts';
@@ -39,6 +40,8 @@ export interface ServiceDeps {
   provider?: PaymentProvider;
   /** where work after the answer reports its failures */
   log?: { warn(obj: object, msg: string): void };
+  /** LISTEN on the database, for the live event streams this instance serves (docs/decisions/031) */
+  listen?: Database['listen'];
 }
 
 /**
@@ -46,10 +49,18 @@ export interface ServiceDeps {
  * Route plugins receive this object and never build a service themselves; modules reach each
  * other through these services, never through another module's repository.
  */
-export function buildServices({ config, db, clock, mailer, store, provider, log }: ServiceDeps) {
+export function buildServices({ config, db, clock, mailer, store, provider, log, listen }: ServiceDeps) {
   const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
   const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
   const limiter = new RateLimiter(db, clock);
+  // Changes to robots, licenses and shares are published in their own transactions (docs/decisions/031).
+  const events = new EventService(db, clock, {
+    ticketTtlS: config.EVENT_TICKET_TTL_S,
+    heartbeatS: config.EVENT_HEARTBEAT_S,
+    streamsPerUser: config.EVENT_STREAMS_PER_USER,
+    listen,
+    log,
+  });
   const afterAnswer = new AfterAnswer((err, what) => log?.warn({ err }, `${what} failed`));
   let beforeDelete: ((userId: string) => Promise<unknown>) | undefined;
   // Verifying an address claims the shares waiting for it; sharing is built after accounts, which it asks.
@@ -83,14 +94,16 @@ export function buildServices({ config, db, clock, mailer, store, provider, log 
   let robots: RobotService | undefined;
   const licenses = new LicenseService(db, clock, config.JWT_SECRET, {
     ownRobot: (userId, robotId) => (robots as RobotService).ownRobot(userId, robotId),
+    events,
   });
-  robots = new RobotService(db, clock, licenses);
+  robots = new RobotService(db, clock, licenses, events);
   sharing = new ShareService({
     db,
     clock,
     mailer,
     limiter,
     licenses,
+    events,
     publicUrl: config.PUBLIC_URL,
     peers: { verifiedAccount: (email) => accounts.verifiedByEmail(email) },
     limits: {
@@ -137,6 +150,7 @@ export function buildServices({ config, db, clock, mailer, store, provider, log 
     sessions,
     limiter,
     afterAnswer,
+    events,
     accounts,
     security,
     subscriptions,

@@ -12,7 +12,7 @@ import {
   uniqueEmail as testEmail,
 } from '@portal/testing';
 
-import { emptyServer, linuxOnlyServer, baseURL as mainUrl } from '../../../playwright.config';
+import { emptyServer, linuxOnlyServer, liveServers, baseURL as mainUrl } from '../../../playwright.config';
 
 export type { Account, ApiSession };
 export { linkIn };
@@ -32,6 +32,8 @@ const DATA_DIRS: Record<string, () => string> = {
   [localhostUrl]: dataDir,
   [emptyServer.url]: () => emptyServer.dataDir,
   [linuxOnlyServer.url]: () => linuxOnlyServer.dataDir,
+  [liveServers.a.url]: () => liveServers.a.dataDir,
+  [liveServers.b.url]: () => liveServers.b.dataDir,
 };
 
 function dataDirOf(baseUrl: string): string {

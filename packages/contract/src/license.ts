@@ -64,6 +64,10 @@ export const robotLicense = z.object({
   pair_code: z.string().default(''),
   paired_status: z.boolean().default(false),
   isFlexible: z.boolean().default(false),
+  /** beyond the spec (GetLicenses, to its owner): when it was paired, epoch ms; with a robot only */
+  paired_at: epochMs.optional(),
+  /** beyond the spec (GetLicenses, to its owner): since when it is unpaired (granted or unpaired), epoch ms */
+  unpaired_since: epochMs.optional(),
 });
 export type RobotLicense = z.infer<typeof robotLicense>;
 

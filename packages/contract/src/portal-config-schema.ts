@@ -11,4 +11,5 @@ export const portalConfigSchema = z.object({
   supportUrl: supportAddress,
   privacyEmail: z.email(),
   privacyPolicyEffectiveDate: z.iso.date(),
+  robotsPolling: z.boolean().optional(),
 }) satisfies z.ZodType<PortalConfig>;

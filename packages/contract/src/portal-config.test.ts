@@ -47,6 +47,8 @@ describe('portalConfigIssues agrees with portalConfigSchema', () => {
     ],
     ['a missing field', { ...good, privacyEmail: undefined }, ['privacyEmail']],
     ['a number for a string', { ...good, docsUrl: 42 }, ['docsUrl']],
+    ['polling switched off', { ...good, robotsPolling: false }, []],
+    ['polling as a word', { ...good, robotsPolling: 'no' }, ['robotsPolling']],
   ])('%s', (_name, value, fields) => {
     expect(portalConfigIssues(value).map((i) => i.field)).toEqual(fields);
     const parsed = portalConfigSchema.safeParse(value);

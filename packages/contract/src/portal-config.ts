@@ -17,6 +17,11 @@ export interface PortalConfig {
   privacyEmail: string;
   /** ISO date (yyyy-mm-dd) from which the privacy policy applies. */
   privacyPolicyEffectiveDate: string;
+  /**
+   * Whether the Robot Manager polls while its live event stream is down (spec/001 §7's 60 s); the
+   * server's ROBOTS_POLLING. Absent means true.
+   */
+  robotsPolling?: boolean;
 }
 
 /**
@@ -48,7 +53,7 @@ function isoDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
-const RULES: Record<keyof PortalConfig, [check: (v: string) => boolean, message: string]> = {
+const RULES: Record<Exclude<keyof PortalConfig, 'robotsPolling'>, [check: (v: string) => boolean, message: string]> = {
   docsUrl: [(v) => urlWith(v, ['http:', 'https:']), 'must be an http(s) URL'],
   tutorialsUrl: [(v) => urlWith(v, ['http:', 'https:']), 'must be an http(s) URL'],
   supportUrl: [(v) => urlWith(v, ['http:', 'https:', 'mailto:']), 'must be an http(s) or mailto: URL'],
@@ -61,12 +66,16 @@ export function portalConfigIssues(value: unknown): { field: string; message: st
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return [{ field: '(config)', message: 'must be an object' }];
   const record = value as Record<string, unknown>;
-  return (Object.keys(RULES) as (keyof PortalConfig)[]).flatMap((field) => {
+  const strings = (Object.keys(RULES) as (keyof typeof RULES)[]).flatMap((field) => {
     const v = record[field];
     const [check, message] = RULES[field];
     if (typeof v !== 'string') return [{ field, message: 'must be a string' }];
     return check(v) ? [] : [{ field, message }];
   });
+  const polling = record.robotsPolling;
+  return polling === undefined || typeof polling === 'boolean'
+    ? strings
+    : [...strings, { field: 'robotsPolling', message: 'must be true or false' }];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
+import { EMPTY_GEO_RANGE } from './domain/live-fleet.ts';
 import { robotLicense } from './license.ts';
 import { boundedJsonObject, MAX_ROBOT_CONFIG_BYTES } from './safe-input.ts';
 
@@ -17,6 +18,16 @@ const label = z.string().trim().min(1).max(100);
 export const MAX_ROBOTS_PER_QUERY = 1_000;
 export const MAX_MODALITIES = 64;
 
+/**
+ * A position a robot reports (UPDATEROBOT's robot_state.location, issue 15): degrees, WGS 84. Only
+ * the robot's owner sees it; GetRobots' geo_range is the box around the owner's robots that have one.
+ */
+export const robotLocation = z.object({
+  lat: z.number().min(-90).max(90),
+  lon: z.number().min(-180).max(180),
+});
+export type RobotLocation = z.infer<typeof robotLocation>;
+
 export const robot = z.object({
   robot_id: z.string(),
   make: z.string(),
@@ -27,9 +38,17 @@ export const robot = z.object({
   join_date: epochMs,
   /** free-form configuration the hub reports; `modalities` lives here */
   robot_config: z.record(z.string(), z.unknown()).default({}),
-  robot_state: z.object({ available: z.boolean().default(false) }).default({ available: false }),
+  robot_state: z
+    .object({
+      available: z.boolean().default(false),
+      /** beyond the spec: the last reported position, to the robot's owner only */
+      location: robotLocation.optional(),
+    })
+    .default({ available: false }),
   pair_code: z.string().default(''),
   isFlexible: z.boolean().default(false),
+  /** beyond the spec: the robot's last report (UPDATEROBOT or UPDATE_TIME), epoch ms; 0: never */
+  last_seen: epochMs.default(0),
 });
 export type Robot = z.infer<typeof robot>;
 
@@ -47,7 +66,11 @@ const robotLicenseRef = z.object({ robot_id: z.string().max(255), asset_id: z.st
 export const robotsResponse = response({
   robots: z.array(robot).default([]),
   robot_licenses: z.array(robotLicense).default([]),
-  geo_range: geoRange.optional(),
+  /**
+   * The box around the reported positions of the caller's own robots in the answer; every bound 0
+   * when none has reported one (EMPTY_GEO_RANGE).
+   */
+  geo_range: geoRange.default({ ...EMPTY_GEO_RANGE }),
 });
 
 export const robots = service('robots', '/api/robots', {
@@ -78,7 +101,8 @@ export const robots = service('robots', '/api/robots', {
     response: response({ robot }),
   }),
   UPDATEROBOT: action({
-    summary: "The hub updates one of the user's robots: its name, availability or configuration.",
+    summary:
+      "The hub updates one of the user's robots: its name, availability, position or configuration. Every call counts as the robot's report (last_seen).",
     auth: 'bearer',
     caller: 'hub',
     request: z.object({
@@ -86,7 +110,7 @@ export const robots = service('robots', '/api/robots', {
       email: normalisedEmail,
       robot_id: robotId,
       name: label.optional(),
-      robot_state: z.object({ available: z.boolean() }).optional(),
+      robot_state: z.object({ available: z.boolean(), location: robotLocation.optional() }).optional(),
       /** merged into the stored configuration; the result may be at most MAX_ROBOT_CONFIG_BYTES */
       robot_config: boundedJsonObject(MAX_ROBOT_CONFIG_BYTES).optional(),
     }),

@@ -1,6 +1,7 @@
 import { assets } from './assets.ts';
 import { auth } from './auth.ts';
 import type { ServiceDef } from './define.ts';
+import { events } from './events.ts';
 import { flexibleLicense } from './flexible-license.ts';
 import { license } from './license.ts';
 import { operator } from './operator.ts';
@@ -27,5 +28,6 @@ export const services = {
   support,
   operator,
   security,
+  events,
 } as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;

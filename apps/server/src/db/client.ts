@@ -23,6 +23,12 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * LISTEN on a channel: `onPayload` gets each NOTIFY's payload, after the notifying transaction
+   * commits (never for one rolled back). `onListen` runs each time the listener is (re)connected:
+   * notifications sent while it was not may be lost. Answers how to stop listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -57,6 +63,12 @@ export function fromPglite(client: PGlite, opts: DatabaseOptions = {}): Database
       return migrating;
     },
     close: () => client.close(),
+    // One connection, in this process: it never drops, so onListen runs once.
+    async listen(channel, onPayload, onListen) {
+      const stop = await client.listen(channel, onPayload);
+      onListen?.();
+      return stop;
+    },
   };
 }
 
@@ -136,6 +148,12 @@ export function openPostgres(url: string, max = 10, opts: DatabaseOptions = {}):
     kind: 'postgres',
     migrate: () => migrateLocked(url),
     close: () => client.end({ timeout: 5 }),
+    // postgres.js listens on a connection of its own, outside the pool, and listens again after it
+    // reconnects (calling onListen each time).
+    async listen(channel, onPayload, onListen) {
+      const { unlisten } = await client.listen(channel, onPayload, onListen);
+      return unlisten;
+    },
   };
 }
 

@@ -9,6 +9,7 @@ export function portalConfigOf(config: Config): PortalConfig {
     supportUrl: config.SUPPORT_URL,
     privacyEmail: config.PRIVACY_CONTACT_EMAIL,
     privacyPolicyEffectiveDate: config.PRIVACY_POLICY_EFFECTIVE_DATE,
+    robotsPolling: config.ROBOTS_POLLING,
   };
 }
 

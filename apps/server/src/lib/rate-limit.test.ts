@@ -57,9 +57,10 @@ describe('rate-limit windows', () => {
   it('closing the app stops the pruning', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
-      // The retention job (docs/decisions/027) and the subscriptions' lifecycle job (docs/decisions/019).
+      // The retention job (docs/decisions/027), the subscriptions' lifecycle job (docs/decisions/019)
+      // and the live event streams' heartbeat (docs/decisions/031).
       const t = await testApp(database);
-      expect(vi.getTimerCount()).toBe(2);
+      expect(vi.getTimerCount()).toBe(3);
       await t.app.close();
       expect(vi.getTimerCount()).toBe(0);
     } finally {

@@ -132,6 +132,7 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
   '/api/license PAIRROBOT': (n) => ({ email: n.email, pair_code: n.pairCode, robot_id: n.robotId }),
   '/api/license REGENERATEPAIRCODE': (n) => ({ email: n.email, license_id: n.licenseId }),
   '/api/license UNPAIR': (n) => ({ email: n.email, license_id: n.licenseId }),
+  '/api/events OpenEventStream': (n) => ({ email: n.email }),
   '/api/robots GetRobots': (n) => ({ email: n.email, robot_licenses: [{ robot_id: n.robotId }] }),
   '/api/robots REGISTERSIM': (n) => ({
     email: n.email,
@@ -144,7 +145,7 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
     email: n.email,
     robot_id: n.robotId,
     name: 'Front Desk',
-    robot_state: { available: true },
+    robot_state: { available: true, location: { lat: 51.5, lon: -0.12 } },
     robot_config: { firmware: '2.1', note: 'fine' },
   }),
   '/api/robots UNREGISTER': (n) => ({ email: n.email, robot_id: n.robotId }),

@@ -44,6 +44,10 @@ export const Freshness = {
   assets: { staleMs: 60_000, retries: 3 },
 } as const;
 
+// Live robot status (issue 15, docs/decisions/031): the stream reconnects after 1 s, doubling to 30 s
+export const LIVE_RECONNECT_BASE_MS = 1_000;
+export const LIVE_RECONNECT_CAP_MS = 30_000;
+
 // Robots, cart, subscriptions screens (spec/001 §9)
 export const LOADER_DELAY_MS = 700;
 export const CHECKOUT_BUTTON_DISABLED_MS = 1_000;

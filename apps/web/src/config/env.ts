@@ -34,9 +34,13 @@ export function readPortalConfig(doc: Pick<Document, 'getElementById'> | undefin
 const production = import.meta.env.PROD;
 
 /** The only place the web app reads its configuration: the server's at run time, the build's below. */
+const portal = readPortalConfig(typeof document === 'undefined' ? undefined : document, production);
+
 export const env = {
   production,
-  ...readPortalConfig(typeof document === 'undefined' ? undefined : document, production),
+  ...portal,
+  /** whether the Robot Manager polls while its live stream is down (the server's ROBOTS_POLLING) */
+  robotsPolling: portal.robotsPolling ?? true,
   /** Gravatar-compatible avatar service; the image falls back to initials when it cannot be reached. */
   avatarBaseUrl: (import.meta.env.VITE_AVATAR_URL as string | undefined) ?? 'https://www.gravatar.com/avatar',
   sentryDsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,

@@ -32,6 +32,7 @@ export function licensesQueryOptions(email: string) {
   });
 }
 
-export function useLicenses(email: string) {
-  return useQuery(licensesQueryOptions(email));
+/** `poll: false` stops the spec's 60 s refetch (the live stream keeps the answer fresh instead). */
+export function useLicenses(email: string, { poll = true }: { poll?: boolean } = {}) {
+  return useQuery({ ...licensesQueryOptions(email), ...(poll ? {} : { refetchInterval: false as const }) });
 }

@@ -41,6 +41,16 @@ export function robotsQueryOptions(email: string, kind: RobotsKind, refs: readon
   });
 }
 
-export function useRobots(email: string, kind: RobotsKind, refs: readonly RobotRef[] | undefined) {
-  return useQuery({ ...robotsQueryOptions(email, kind, refs ?? []), enabled: refs !== undefined });
+/** `poll: false` stops the spec's 60 s refetch (the live stream keeps the answer fresh instead). */
+export function useRobots(
+  email: string,
+  kind: RobotsKind,
+  refs: readonly RobotRef[] | undefined,
+  { poll = true }: { poll?: boolean } = {},
+) {
+  return useQuery({
+    ...robotsQueryOptions(email, kind, refs ?? []),
+    enabled: refs !== undefined,
+    ...(poll ? {} : { refetchInterval: false as const }),
+  });
 }

@@ -37,6 +37,8 @@ export const robotLicenses = pgTable(
     pairCodeSealed: text('pair_code_sealed'),
     pairCodeIssuedAt: ts('pair_code_issued_at'),
     pairedAt: ts('paired_at'),
+    /** when it was last unpaired (UNPAIR, UNREGISTER); null if never paired: created_at says since when */
+    unpairedAt: ts('unpaired_at'),
     source: text('source', { enum: ['purchase', 'operator', 'flexible', 'demo'] }).notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),

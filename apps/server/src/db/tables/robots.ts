@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -21,6 +21,11 @@ export const robots = pgTable(
     /** robot_config: free-form, `modalities` lives here */
     config: jsonb('config').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     simulated: boolean('simulated').notNull().default(true),
+    /** the robot's last report (UPDATEROBOT, UPDATE_TIME); null until its first (issue 15) */
+    lastSeenAt: ts('last_seen_at'),
+    /** the last position it reported (robot_state.location), degrees; both null until one is */
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
     registeredAt: ts('registered_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

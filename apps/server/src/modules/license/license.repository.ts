@@ -133,6 +133,7 @@ export const licenseRepository = {
       .set({
         robotId: null,
         pairedAt: null,
+        unpairedAt: code.issuedAt,
         pairCodeHash: code.hash,
         pairCodeSealed: code.sealed,
         pairCodeIssuedAt: code.issuedAt,

@@ -12,6 +12,7 @@ import { type Db, type Executor, pgErrorCode } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
+import { type EventPublisher, NO_EVENTS } from '../events/events.service.ts';
 import { type IssuedCode, PairCodes } from './license.pair-codes.ts';
 import {
   type AssetLicenseRow,
@@ -34,6 +35,8 @@ export type Account = Pick<Caller, 'userId' | 'email'>;
 export interface LicensePeers {
   /** the robot, if it is registered to this user */
   ownRobot(userId: string, robotId: string): Promise<{ id: string } | undefined>;
+  /** where pairing and unpairing are published (docs/decisions/031); nowhere by default */
+  events?: EventPublisher;
 }
 
 export interface GrantInput {
@@ -118,7 +121,14 @@ export class LicenseService {
 
   // ---- views ----
 
-  /** The owner's view: an unpaired license shows its pairing code. */
+  private get events(): EventPublisher {
+    return this.peers.events ?? NO_EVENTS;
+  }
+
+  /**
+   * The owner's view: an unpaired license shows its pairing code, and since when it is unpaired; a
+   * paired one when it was paired (the Robot Manager marks unused licenses from them, issue 15).
+   */
   ownerView(row: RobotLicenseRow): RobotLicense {
     const code = !row.robotId && row.pairCodeSealed ? this.codes.open(row.pairCodeSealed, row.id) : undefined;
     return {
@@ -130,13 +140,19 @@ export class LicenseService {
       pair_code: code ?? '',
       paired_status: Boolean(row.robotId),
       isFlexible: row.isFlexible,
+      ...(row.robotId
+        ? row.pairedAt
+          ? { paired_at: row.pairedAt.getTime() }
+          : {}
+        : { unpaired_since: (row.unpairedAt ?? row.createdAt).getTime() }),
     };
   }
 
   /** A shared license as recipients (and the owner's share list) see it: the share's period, never a code. */
   sharedView(license: RobotLicenseRow, share: ShareRow): RobotLicense {
+    const { paired_at: _paired, unpaired_since: _unpaired, ...owners } = this.ownerView(license);
     return {
-      ...this.ownerView(license),
+      ...owners,
       robot_license: {
         license_id: license.id,
         start_date: share.startsAt.getTime(),
@@ -186,6 +202,8 @@ export class LicenseService {
       createdAt: now,
       updatedAt: now,
     });
+    // In the granting transaction (a purchase, an operator's grant, a flexible save): the owner's open pages hear of it.
+    await this.events.publish(ex, { kind: 'license.granted', license_id: license.id });
     return { license, code: code.code };
   }
 
@@ -319,6 +337,7 @@ export class LicenseService {
         throw err;
       });
     if (!row) throw new ApiError('NOT_FOUND', 'pair_code: invalid or already used pairing code');
+    await this.events.publish(this.db, { kind: 'license.paired', license_id: row.id, robot_id: robot.id });
     return this.ownerView(row);
   }
 
@@ -335,11 +354,19 @@ export class LicenseService {
   async unpair(account: Account, licenseId: string): Promise<RobotLicense> {
     const row = await this.ownLicense(account, licenseId);
     if (!row.robotId) throw new ApiError('CONFLICT', 'license_id: the license is not paired');
-    const code = await this.newCode(this.db, row.id);
-    const updated = await repo.unbind(this.db, row.id, {
-      hash: code.hash,
-      sealed: code.sealed,
-      issuedAt: this.clock.now(),
+    const updated = await this.db.transaction(async (tx) => {
+      const code = await this.newCode(tx, row.id);
+      const unbound = await repo.unbind(tx, row.id, {
+        hash: code.hash,
+        sealed: code.sealed,
+        issuedAt: this.clock.now(),
+      });
+      await this.events.publish(tx, {
+        kind: 'license.unpaired',
+        license_id: row.id,
+        robot_id: row.robotId ?? undefined,
+      });
+      return unbound;
     });
     return this.ownerView(updated ?? row);
   }

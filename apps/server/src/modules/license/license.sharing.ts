@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
+import { type EventPublisher, NO_EVENTS } from '../events/events.service.ts';
 import { sharedWithYouMail, shareInvitationMail } from './license.mails.ts';
 import { type RobotLicenseRow, licenseRepository as repo } from './license.repository.ts';
 import type { Account, LicenseService } from './license.service.ts';
@@ -46,12 +47,18 @@ export class ShareService {
       mailer: Mailer;
       limiter: RateLimiter;
       licenses: LicenseService;
+      /** where shares starting and ending are published (docs/decisions/031) */
+      events?: EventPublisher;
       publicUrl: string;
       peers: SharingPeers;
       /** the configured caps (config.ts); the constants above by default */
       limits?: { perSender: number; perRecipient: number; windowS: number; stopsPerHour: number };
     },
   ) {}
+
+  private get events(): EventPublisher {
+    return this.deps.events ?? NO_EVENTS;
+  }
 
   private get limits() {
     return (
@@ -130,6 +137,11 @@ export class ShareService {
         endsAt: new Date(Math.min(now.getTime() + input.durationS * 1000, license.endsAt.getTime())),
         createdAt: now,
       });
+      await this.events.publish(tx, {
+        kind: 'share.started',
+        license_id: license.id,
+        robot_id: license.robotId ?? undefined,
+      });
       return { license, share };
     });
     const mail = { to: email, ownerEmail: account.email, model: license.robotModel, until: share.endsAt };
@@ -152,7 +164,18 @@ export class ShareService {
     // Counted before anything is looked up: addresses cannot be tried against a license without end.
     await this.deps.limiter.hit(`share:stop:${account.userId}`, this.limits.stopsPerHour, 60 * 60, STOP_LIMITED);
     const license = await this.ownLicense(this.deps.db, account, input.licenseId);
-    const stopped = await repo.stopShares(this.deps.db, license.id, input.recipientEmail, this.deps.clock.now());
+    const stopped = await this.deps.db.transaction(async (tx) => {
+      // Those the share reached hear that it ended: read before it stops, when they still count.
+      const before = await this.events.recipients(tx, { licenseId: license.id });
+      const count = await repo.stopShares(tx, license.id, input.recipientEmail, this.deps.clock.now());
+      if (count > 0)
+        await this.events.publish(
+          tx,
+          { kind: 'share.ended', license_id: license.id, robot_id: license.robotId ?? undefined },
+          { also: before },
+        );
+      return count;
+    });
     if (stopped === 0)
       throw new ApiError(
         'NOT_FOUND',

@@ -1,8 +1,8 @@
-import { robots } from '@portal/contract';
+import { EMPTY_GEO_RANGE, geoBoundingBox, robots, time } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { licenseShares, robotLicenses, robots as robotsTable } from '../../db/schema.ts';
-import { as, closeApp, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
+import { as, closeApp, expectFieldError, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp, uniqueEmail } from '../../test/harness.ts';
 
 // GetRobots builds its answer in one SQL statement (docs/performance.md): these tests pin the answer
@@ -142,6 +142,7 @@ describe('GetRobots answers the spec shape', () => {
       robot_state: { available: true },
       pair_code: '',
       isFlexible: true,
+      last_seen: 0,
     };
     const secondView = {
       robot_id: second.id,
@@ -155,6 +156,7 @@ describe('GetRobots answers the spec shape', () => {
       robot_state: { available: false },
       pair_code: '',
       isFlexible: false,
+      last_seen: 0,
     };
 
     const own = await getRobots(a);
@@ -162,6 +164,7 @@ describe('GetRobots answers the spec shape', () => {
     expect(own.body).toEqual({
       robots: [firstView, secondView],
       robot_licenses: [ownerLicence],
+      geo_range: EMPTY_GEO_RANGE,
       error: { Success: true, Code: 0, Description: 'OK' },
     });
 
@@ -183,6 +186,7 @@ describe('GetRobots answers the spec shape', () => {
           robot_state: { available: true },
           pair_code: '',
           isFlexible: false,
+          last_seen: 0,
         },
         secondView,
       ],
@@ -205,6 +209,7 @@ describe('GetRobots answers the spec shape', () => {
           isFlexible: false,
         },
       ],
+      geo_range: EMPTY_GEO_RANGE,
       error: { Success: true, Code: 0, Description: 'OK' },
     });
 
@@ -244,5 +249,77 @@ describe('GetRobots statements', () => {
     expect(forFifty).toBe(forOne);
     const ids = ((await getRobots(fifty)).body.robots as { robot_id: string }[]).map((r) => r.robot_id);
     expect(await statementsOf(() => getRobots(fifty, ids))).toBe(forOne);
+  });
+});
+
+describe('last seen, positions and geo_range (issue 15)', () => {
+  it("UPDATEROBOT sets last seen and the position; geo_range is the box around the caller's own robots", async () => {
+    const owner = await signIn(t);
+    const sharee = await signIn(t);
+    const now = t.clock.now();
+    const north = await robot(owner, 'North', new Date(now.getTime() - DAY_MS));
+    const south = await robot(owner, 'South', new Date(now.getTime() - DAY_MS));
+    const silent = await robot(owner, 'Silent', new Date(now.getTime() - DAY_MS));
+    const l = await licence(owner, north.id, new Date(now.getTime() - DAY_MS));
+    await share(l.id, owner, sharee, new Date(now.getTime() - DAY_MS), new Date(now.getTime() + DAY_MS));
+    const update = as(t, owner, robots);
+    const points = [
+      [north, { lat: 57.15, lon: -2.09 }],
+      [south, { lat: 50.37, lon: -4.14 }],
+    ] as const;
+    // The test clock runs with real time: a report's instant is known to lie between two readings.
+    const before = t.clock.now().getTime();
+    for (const [r, location] of points) {
+      const res = await update('UPDATEROBOT', { robot_id: r.id, robot_state: { available: true, location } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const reported = t.clock.now().getTime();
+
+    const own = (await getRobots(owner)).body as unknown as {
+      robots: { robot_id: string; last_seen: number; robot_state: { location?: unknown } }[];
+      geo_range: unknown;
+    };
+    expect(own.geo_range).toEqual(geoBoundingBox(points.map(([, p]) => p)));
+    expect(own.geo_range).toEqual({ UpperLat: 57.15, LowerLat: 50.37, UpperLong: -2.09, LowerLong: -4.14 });
+    const byId = new Map(own.robots.map((r) => [r.robot_id, r]));
+    expect(byId.get(north.id)?.robot_state.location).toEqual(points[0][1]);
+    const seen = byId.get(north.id)?.last_seen ?? 0;
+    expect(seen).toBeGreaterThanOrEqual(before);
+    expect(seen).toBeLessThanOrEqual(reported);
+    expect(byId.get(silent.id)?.last_seen).toBe(0);
+    expect(byId.get(silent.id)?.robot_state.location).toBeUndefined();
+
+    // The sharee sees the robot, not where it is: no location, and its own box is empty.
+    const shared = (await getRobots(sharee, [north.id])).body as unknown as typeof own;
+    expect(shared.robots.map((r) => r.robot_id)).toEqual([north.id]);
+    expect(shared.robots[0]?.robot_state.location).toBeUndefined();
+    expect(shared.geo_range).toEqual(EMPTY_GEO_RANGE);
+
+    // A dial of the shared robot by its sharee counts as the robot's report.
+    t.clock.advance(60_000);
+    const dial = await as(
+      t,
+      sharee,
+      time,
+    )('UPDATE_TIME', { robot_id: north.id, minutes: 1, idempotency_key: 'seen-1' });
+    expect(dial.status, JSON.stringify(dial.body)).toBe(200);
+    const after = (await getRobots(owner, [north.id])).body as unknown as typeof own;
+    expect(after.robots[0]?.last_seen).toBeGreaterThanOrEqual(reported + 60_000);
+  });
+
+  it.each([
+    [{ lat: 90.5, lon: 0 }, 'robot_state.location.lat'],
+    [{ lat: -91, lon: 0 }, 'robot_state.location.lat'],
+    [{ lat: 0, lon: 180.01 }, 'robot_state.location.lon'],
+    [{ lat: 10 }, 'robot_state.location.lon'],
+  ])('refuses the location %j, naming %s', async (location, field) => {
+    const owner = await signIn(t);
+    const r = await robot(owner, 'Lost', t.clock.now());
+    const res = await as(
+      t,
+      owner,
+      robots,
+    )('UPDATEROBOT', { robot_id: r.id, robot_state: { available: true, location } });
+    expectFieldError(res, 400, field);
   });
 });

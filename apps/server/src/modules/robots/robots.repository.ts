@@ -1,8 +1,16 @@
+import { EMPTY_GEO_RANGE } from '@portal/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { robots } from '../../db/schema.ts';
 
 export type RobotRow = typeof robots.$inferSelect;
+
+/** GetRobots' answer, each field as JSON text. */
+export type VisibleJson = {
+  robots: string;
+  robot_licenses: string;
+  geo_range: string;
+};
 
 /** A timestamp as the spec's epoch milliseconds (what Date.getTime() gives: sub-millisecond digits dropped). */
 const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)::bigint`;
@@ -18,7 +26,8 @@ const licenceTerms = (id: string, start: string, duration: string, end: string, 
  * GetRobots in one statement (docs/performance.md): the robots asked about (all of the caller's
  * when `ids` is null) that the caller registered, or that are bound to a license with a live share
  * to the caller (the newest such share gives the period), each with its license, as the spec's
- * JSON. Keys are in the order the JavaScript views wrote them; dates are epoch milliseconds.
+ * JSON, and the box around the positions of the caller's own robots (geo_range). Keys are in the
+ * order the JavaScript views wrote them; dates are epoch milliseconds.
  */
 export const visibleQuery = (userId: string, ids: string | null, now: string) => {
   const me = sql`${userId}::uuid`;
@@ -48,9 +57,12 @@ select
     'license', json_build_object('license_id', coalesce(l_id::text, '')),
     'join_date', ${sql.raw(epochMs('registered_at'))},
     'robot_config', config,
-    'robot_state', json_build_object('available', available),
+    'robot_state', case when own and latitude is not null and longitude is not null
+      then json_build_object('available', available, 'location', json_build_object('lat', latitude, 'lon', longitude))
+      else json_build_object('available', available) end,
     'pair_code', '',
-    'isFlexible', coalesce(l_flexible, false)
+    'isFlexible', coalesce(l_flexible, false),
+    'last_seen', coalesce(${sql.raw(epochMs('last_seen_at'))}, 0)
   ) order by registered_at, id), '[]')::text as robots,
   coalesce(json_agg(json_build_object(
     'robot_id', id, 'asset_id', l_asset_id,
@@ -60,7 +72,14 @@ select
     end,
     'robot_make', l_make, 'robot_model', l_model, 'pair_code', '', 'paired_status', true,
     'isFlexible', l_flexible
-  ) order by registered_at, id) filter (where l_id is not null), '[]')::text as robot_licenses
+  ) order by registered_at, id) filter (where l_id is not null), '[]')::text as robot_licenses,
+  -- the box around the caller's own robots that reported a position; every bound 0 when none did
+  json_build_object(
+    'UpperLat', coalesce(max(latitude) filter (where own and longitude is not null), 0),
+    'LowerLat', coalesce(min(latitude) filter (where own and longitude is not null), 0),
+    'UpperLong', coalesce(max(longitude) filter (where own and latitude is not null), 0),
+    'LowerLong', coalesce(min(longitude) filter (where own and latitude is not null), 0)
+  )::text as geo_range
 from asked`;
 };
 
@@ -72,20 +91,17 @@ export const robotRepository = {
    * GetRobots' answer as JSON text, built by PostgreSQL: the server passes it on without parsing
    * it (at 1,000 licenses that is most of the request's CPU otherwise).
    */
-  async visibleJson(
-    db: Executor,
-    userId: string,
-    ids: readonly string[] | undefined,
-    now: Date,
-  ): Promise<{ robots: string; robot_licenses: string }> {
+  async visibleJson(db: Executor, userId: string, ids: readonly string[] | undefined, now: Date): Promise<VisibleJson> {
     const query = visibleQuery(userId, ids === undefined ? null : JSON.stringify(ids), now.toISOString());
-    const result = await db.execute<{ robots: string; robot_licenses: string }>(query);
+    const result = await db.execute<VisibleJson>(query);
     // postgres.js answers the rows as an array, PGlite as { rows }.
-    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as {
-      robots: string;
-      robot_licenses: string;
-    }[];
-    return rows[0] ?? { robots: '[]', robot_licenses: '[]' };
+    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as VisibleJson[];
+    return rows[0] ?? { robots: '[]', robot_licenses: '[]', geo_range: JSON.stringify(EMPTY_GEO_RANGE) };
+  },
+
+  /** The robot reported (a dial): last seen is now. */
+  async markSeen(db: Executor, id: string, now: Date): Promise<void> {
+    await db.update(robots).set({ lastSeenAt: now }).where(eq(robots.id, id));
   },
 
   /** Registers a robot; the same hardware hash for the same user answers the robot already there. */
@@ -154,7 +170,15 @@ export const robotRepository = {
     db: Executor,
     id: string,
     userId: string,
-    patch: { name?: string; available?: boolean; config?: Record<string, unknown>; now: Date },
+    patch: {
+      name?: string;
+      available?: boolean;
+      config?: Record<string, unknown>;
+      location?: { lat: number; lon: number };
+      /** the robot reported: last seen */
+      seenAt?: Date;
+      now: Date;
+    },
   ): Promise<RobotRow | undefined> {
     const [row] = await db
       .update(robots)
@@ -162,6 +186,8 @@ export const robotRepository = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.available !== undefined ? { available: patch.available } : {}),
         ...(patch.config !== undefined ? { config: patch.config } : {}),
+        ...(patch.location ? { latitude: patch.location.lat, longitude: patch.location.lon } : {}),
+        ...(patch.seenAt ? { lastSeenAt: patch.seenAt } : {}),
         updatedAt: patch.now,
       })
       .where(and(eq(robots.id, id), eq(robots.userId, userId)))

@@ -37,7 +37,9 @@ async function robotsRoutes(app: FastifyInstance, { config, services }: RouteOpt
         robot: await service.update(caller, input.robot_id, {
           name: input.name,
           available: input.robot_state?.available,
+          location: input.robot_state?.location,
           config: input.robot_config,
+          report: true,
         }),
       };
     },

@@ -1,8 +1,17 @@
-import { ApiError, jsonBytes, MAX_ROBOT_CONFIG_BYTES, type Robot, type RobotLicense } from '@portal/contract';
+import {
+  ApiError,
+  type GeoRange,
+  jsonBytes,
+  MAX_ROBOT_CONFIG_BYTES,
+  type Robot,
+  type RobotLicense,
+  type RobotLocation,
+} from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUuid } from '../../lib/keys.ts';
 import { JsonAnswer } from '../../plugins/actions.ts';
+import { type EventPublisher, NO_EVENTS } from '../events/events.service.ts';
 import type { Account, LicenseService, RobotLicenseRow } from '../license/license.service.ts';
 import { type RobotRow, robotRepository as repo } from './robots.repository.ts';
 
@@ -17,6 +26,7 @@ export class RobotService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly licenses: LicenseService,
+    private readonly events: EventPublisher = NO_EVENTS,
   ) {}
 
   /** The robot, if it is registered to this user. */
@@ -39,9 +49,15 @@ export class RobotService {
       license: { license_id: license?.id ?? '' },
       join_date: row.registeredAt.getTime(),
       robot_config: row.config,
-      robot_state: { available: row.available },
+      robot_state: {
+        available: row.available,
+        ...(owner && row.latitude !== null && row.longitude !== null
+          ? { location: { lat: row.latitude, lon: row.longitude } }
+          : {}),
+      },
       pair_code: '',
       isFlexible: license?.isFlexible ?? false,
+      last_seen: row.lastSeenAt?.getTime() ?? 0,
     };
   }
 
@@ -57,28 +73,50 @@ export class RobotService {
   async visible(
     account: Account,
     refs: readonly { robot_id: string }[],
-  ): Promise<JsonAnswer<{ robots: Robot[]; robot_licenses: RobotLicense[] }>> {
+  ): Promise<JsonAnswer<{ robots: Robot[]; robot_licenses: RobotLicense[]; geo_range: GeoRange }>> {
     const ids = refs.length === 0 ? undefined : [...new Set(refs.map((r) => r.robot_id).filter(isUuid))];
     const answer = await repo.visibleJson(this.db, account.userId, ids, this.clock.now());
-    return new JsonAnswer({ robots: answer.robots, robot_licenses: answer.robot_licenses });
+    return new JsonAnswer({
+      robots: answer.robots,
+      robot_licenses: answer.robot_licenses,
+      geo_range: answer.geo_range,
+    });
+  }
+
+  /** UPDATE_TIME: a robot was dialled, which counts as its report (last seen). */
+  async reported(robotId: string): Promise<void> {
+    if (isUuid(robotId)) await repo.markSeen(this.db, robotId, this.clock.now());
   }
 
   async register(
     account: Account,
     input: { make: string; model: string; name: string; hardwareHash: string },
   ): Promise<Robot> {
-    const { robot } = await repo.register(this.db, { userId: account.userId, ...input, now: this.clock.now() });
+    const { robot, created } = await repo.register(this.db, {
+      userId: account.userId,
+      ...input,
+      now: this.clock.now(),
+    });
+    if (created) await this.events.publish(this.db, { kind: 'robot.registered', robot_id: robot.id });
     return this.ownViews(robot);
   }
 
   /**
    * UPDATEROBOT, UPDATEMODALITIES. Configuration keys are merged into what is stored; the merged
    * configuration is bounded (MAX_ROBOT_CONFIG_BYTES), so repeated calls cannot grow it for ever.
+   * A `report` (UPDATEROBOT) is the robot speaking: it sets last seen, and may move it. A change of
+   * availability, name or configuration is published in the same transaction.
    */
   async update(
     account: Account,
     robotId: string,
-    patch: { name?: string | undefined; available?: boolean | undefined; config?: Record<string, unknown> | undefined },
+    patch: {
+      name?: string | undefined;
+      available?: boolean | undefined;
+      config?: Record<string, unknown> | undefined;
+      location?: RobotLocation | undefined;
+      report?: boolean;
+    },
   ): Promise<Robot> {
     const row = isUuid(robotId)
       ? await this.db.transaction(async (tx) => {
@@ -91,12 +129,27 @@ export class RobotService {
               'VALIDATION',
               `robot_config: the merged configuration would be ${size} bytes as JSON; it may be at most ${MAX_ROBOT_CONFIG_BYTES}`,
             );
-          return repo.update(tx, robotId, account.userId, {
+          const now = this.clock.now();
+          const updated = await repo.update(tx, robotId, account.userId, {
             ...(patch.name !== undefined ? { name: patch.name } : {}),
             ...(patch.available !== undefined ? { available: patch.available } : {}),
             ...(config !== undefined ? { config } : {}),
-            now: this.clock.now(),
+            ...(patch.location ? { location: patch.location } : {}),
+            ...(patch.report ? { seenAt: now } : {}),
+            now,
           });
+          if (updated && updated.available !== current.available)
+            await this.events.publish(tx, {
+              kind: 'robot.availability',
+              robot_id: updated.id,
+              available: updated.available,
+            });
+          // Both configurations come from jsonb, so equal ones print alike.
+          const renamed = updated && updated.name !== current.name;
+          const reconfigured = updated && JSON.stringify(updated.config) !== JSON.stringify(current.config);
+          if (updated && (renamed || reconfigured))
+            await this.events.publish(tx, { kind: 'robot.updated', robot_id: updated.id });
+          return updated;
         })
       : undefined;
     if (!row) throw new ApiError('NOT_FOUND', NO_ROBOT);
@@ -110,6 +163,8 @@ export class RobotService {
       (await this.db.transaction(async (tx) => {
         const robot = await repo.byIdOfOwner(tx, robotId, account.userId);
         if (!robot) return false;
+        // Published first: who hears of it (the owner, the license's sharees) is read while the robot is there.
+        await this.events.publish(tx, { kind: 'robot.unregistered', robot_id: robot.id });
         await this.licenses.releaseRobot(tx, robot.id);
         return repo.delete(tx, robot.id, account.userId);
       }));

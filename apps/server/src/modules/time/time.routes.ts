@@ -24,15 +24,18 @@ async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Pro
         );
       // The model is recorded with the use, so the history can name the robot after the user
       // loses it (docs/decisions/029); a robot the caller cannot see records none.
-      const seen = await robots.visible(caller, [{ robot_id: input.robot_id }]);
-      return {
-        user_time: await times.use(caller.userId, {
-          minutes: input.minutes,
-          robotId: input.robot_id,
-          robotModel: seen.parsed().robots[0]?.model ?? null,
-          idempotencyKey: input.idempotency_key,
-        }),
-      };
+      const visible = (await robots.visible(caller, [{ robot_id: input.robot_id }])).parsed().robots[0];
+      const user_time = await times.use(caller.userId, {
+        minutes: input.minutes,
+        robotId: input.robot_id,
+        robotModel: visible?.model ?? null,
+        idempotencyKey: input.idempotency_key,
+      });
+      // A dial of a robot shared with the caller is the robot's report too: its card shows when it
+      // was last seen (issue 15). A robot the caller cannot see is not touched: a stranger must not
+      // make someone's license look used.
+      if (visible) await robots.reported(input.robot_id);
+      return { user_time };
     },
 
     async GET_USAGE_HISTORY(input, { caller }) {

@@ -60,9 +60,13 @@ function robot(over: Partial<Robot> & { robot_id: string }): Robot {
     robot_state: { available: true },
     pair_code: '',
     isFlexible: false,
+    last_seen: 0,
     ...over,
   };
 }
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 23, 12);
 
 describe('licensesWithRobot', () => {
   it.each([
@@ -155,6 +159,52 @@ describe('robotCards', () => {
   it.each(cases)('%s', (_name, l, robots, shared, expected) => {
     const [card] = robotCards([l], robots, { shared });
     expect(card).toMatchObject(expected);
+  });
+
+  it.each([
+    [
+      'a robot that reported yesterday',
+      { paired_at: NOW - 90 * DAY },
+      'r',
+      NOW - DAY,
+      { lastSeen: NOW - DAY, use: { unused: false } },
+    ],
+    [
+      'a robot silent for 30 days',
+      { paired_at: NOW - 90 * DAY },
+      'r',
+      NOW - 30 * DAY,
+      { lastSeen: NOW - 30 * DAY, use: { unused: true, reason: 'silent', sinceMs: NOW - 30 * DAY } },
+    ],
+    [
+      'a robot that never reported, paired 31 days ago',
+      { paired_at: NOW - 31 * DAY },
+      'r',
+      0,
+      { lastSeen: 0, use: { unused: true, reason: 'never-reported', sinceMs: NOW - 31 * DAY } },
+    ],
+    [
+      'unpaired for 31 days',
+      { pair_code: 'ABCD2345', unpaired_since: NOW - 31 * DAY },
+      '',
+      0,
+      { lastSeen: 0, use: { unused: true, reason: 'unpaired', sinceMs: NOW - 31 * DAY } },
+    ],
+    [
+      'unpaired for a week',
+      { pair_code: 'ABCD2345', unpaired_since: NOW - 7 * DAY },
+      '',
+      0,
+      { use: { unused: false } },
+    ],
+  ] as const)('last seen and use: %s', (_name, extra, robotId, lastSeen, expected) => {
+    const l = license({ id: 'l-use', robot_id: robotId, ...extra });
+    const robots = robotId ? [robot({ robot_id: robotId, last_seen: lastSeen })] : [];
+    const [own] = robotCards([l], robots, { shared: false, nowMs: NOW });
+    expect(own).toMatchObject(expected);
+    // a sharee is never told to reassign someone else's license
+    const [shared] = robotCards([l], robots, { shared: true, nowMs: NOW });
+    expect(shared?.use).toEqual({ unused: false });
   });
 
   it('has no version key without a version', () => {

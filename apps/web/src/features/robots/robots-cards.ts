@@ -1,4 +1,4 @@
-import type { Robot, RobotLicense, UserLicenses } from '@portal/contract';
+import { type LicenseUse, licenseUse, type Robot, type RobotLicense, type UserLicenses } from '@portal/contract';
 import { displayModel, robotImage } from '@/lib/robot-models';
 
 /** A robot card's status line when it has no pairing code. */
@@ -38,6 +38,10 @@ export interface RobotCardModel {
   shared: boolean;
   /** only the owner's cards with a robot open the manager page; shared ones never do */
   clickable: boolean;
+  /** the robot's last report, epoch ms; 0 when it never reported or there is no robot */
+  lastSeen: number;
+  /** whether the owner's license counts as unused (issue 15); never for shared cards */
+  use: LicenseUse;
 }
 
 /** The licenses GetRobots is asked about: those bound to a robot. */
@@ -49,8 +53,9 @@ export function licensesWithRobot(licenses: readonly RobotLicense[]): { robot_id
 export function robotCards(
   licenses: readonly RobotLicense[],
   robots: readonly Robot[],
-  options: { shared: boolean },
+  options: { shared: boolean; nowMs?: number },
 ): RobotCardModel[] {
+  const nowMs = options.nowMs ?? Date.now();
   const byId = new Map(robots.map((r) => [r.robot_id, r]));
   return licenses.map((license, index) => {
     const robot = license.robot_id ? byId.get(license.robot_id) : undefined;
@@ -73,7 +78,21 @@ export function robotCards(
       unpaired: !matchesPairingFilter({ pair_code: pairCode }, 'paired'),
       shared: options.shared,
       clickable: !options.shared && license.robot_id !== '',
+      lastSeen: robot?.last_seen ?? 0,
+      use: options.shared ? { unused: false } : licenseUseOf(license, robot, nowMs),
     };
+  });
+}
+
+/** The unused-license rule (contract domain/live-fleet.ts) for one of the owner's licenses. */
+export function licenseUseOf(license: RobotLicense, robot: Robot | undefined, nowMs: number): LicenseUse {
+  const paired = license.robot_id !== '' && !license.pair_code;
+  return licenseUse({
+    paired,
+    lastSeenMs: robot?.last_seen,
+    pairedAtMs: license.paired_at,
+    unpairedSinceMs: license.unpaired_since,
+    nowMs,
   });
 }
 

@@ -5,6 +5,7 @@ import { ROBOT_NAME_FONT_MAX_PX, ROBOT_NAME_FONT_MIN_PX } from '@/config/constan
 import { useFitText } from '@/hooks/use-fit-text';
 import { cn } from '@/lib/utils';
 import type { RobotCardModel } from '../robots-cards';
+import { LastSeen, UnusedNotice } from './robots-last-seen';
 import { RobotStatus } from './robots-status';
 
 export const PAIRING_CODE_LABEL = 'Pairing Code';
@@ -60,8 +61,10 @@ function CardBody({ card, eager, first }: { card: RobotCardModel; eager: boolean
         <div className="flex min-w-0 flex-col gap-1">
           <RobotName name={card.name || card.model} />
           <RobotStatus status={card.status} className="text-sm" />
+          {card.robotId && <LastSeen ms={card.lastSeen} />}
         </div>
       )}
+      <UnusedNotice use={card.use} />
     </>
   );
 }

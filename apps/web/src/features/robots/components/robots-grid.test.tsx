@@ -19,6 +19,8 @@ const card = (n: number): RobotCardModel => ({
   unpaired: true,
   shared: false,
   clickable: false,
+  lastSeen: 0,
+  use: { unused: false },
 });
 
 describe('RobotsGrid pictures: the first row at once, the rest when scrolled to', () => {

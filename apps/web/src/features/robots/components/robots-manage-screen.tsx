@@ -16,6 +16,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { LOADER_DELAY_MS } from '@/config/constants';
+import { env } from '@/config/env';
 import { useDelayedFlag } from '@/hooks/use-delayed-flag';
 import { formatDateGB } from '@/lib/dates';
 import { useLicenses } from '@/lib/robot-licenses';
@@ -25,9 +26,11 @@ import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { useRegeneratePairCode } from '../api/robots-regenerate-pair-code';
 import { useUnpair } from '../api/robots-unpair';
-import { findManagedRobot, licensesWithRobot, robotStatusLabel } from '../robots-cards';
+import { useLiveRobotEvents } from '../hooks/robots-use-live-events';
+import { findManagedRobot, licensesWithRobot, licenseUseOf, robotStatusLabel } from '../robots-cards';
 import { PAIRING_CODE_LABEL } from './robots-card';
 import { RobotsErrorState } from './robots-error-state';
+import { LastSeen, LiveIndicator, UnusedNotice } from './robots-last-seen';
 import { ShareCard } from './robots-share-card';
 import { RobotStatus } from './robots-status';
 
@@ -225,6 +228,9 @@ function PairingCard({
           <Field label="Pairing">
             <Badge variant={paired ? 'success' : 'outline'}>{paired ? 'Paired' : 'Unpaired'}</Badge>
           </Field>
+          <Field label="Last seen">
+            <LastSeen ms={robot?.last_seen ?? 0} bare className="text-sm text-foreground" />
+          </Field>
           {!paired && license.pair_code && (
             <Field label={PAIRING_CODE_LABEL} className="sm:col-span-2">
               <span
@@ -240,6 +246,7 @@ function PairingCard({
             </Field>
           )}
         </dl>
+        <UnusedNotice use={licenseUseOf(license, robot, Date.now())} className="mt-4" />
         <div className="mt-4 flex flex-wrap gap-2">
           {paired ? (
             <UnpairButton onConfirm={doUnpair} pending={unpair.isPending} />
@@ -265,12 +272,15 @@ function greetingName(name: string | undefined): string {
  * share it with colleagues (robots-share-card.tsx).
  */
 export function RobotManageScreen({ email, userName, robotId }: { email: string; userName?: string; robotId: string }) {
-  const licenses = useLicenses(email);
+  // The live stream keeps the page fresh; the spec's polling only while it is down (docs/decisions/031).
+  const live = useLiveRobotEvents(email);
+  const poll = live !== 'open' && env.robotsPolling;
+  const licenses = useLicenses(email, { poll });
   const refs = React.useMemo(
     () => (licenses.data ? licensesWithRobot(licenses.data.robot_licenses) : undefined),
     [licenses.data],
   );
-  const robots = useRobots(email, 'paired', refs);
+  const robots = useRobots(email, 'paired', refs, { poll });
   // After an unpair the license no longer points at this robot; the page keeps showing it, unpaired.
   const [released, setReleased] = React.useState<{ license: RobotLicense; robot: Robot | undefined }>();
   const pending = licenses.isPending || robots.isPending;
@@ -327,7 +337,10 @@ export function RobotManageScreen({ email, userName, robotId }: { email: string;
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1">
         <p className="text-muted-foreground">Hello {greetingName(userName)}, here is everything about this robot.</p>
-        <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
+        <div className="flex flex-wrap items-center gap-2">
+          <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
+          <LiveIndicator state={live} />
+        </div>
       </div>
       {body}
       {current && <BackLink />}

@@ -3,13 +3,16 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
 import { DIAL_PANEL_OPEN_MIN_WIDTH_PX, LOADER_DELAY_MS } from '@/config/constants';
+import { env } from '@/config/env';
 import { useDelayedFlag } from '@/hooks/use-delayed-flag';
+import { useLiveRobotEvents } from '../hooks/robots-use-live-events';
 import { useRobotManagerData } from '../hooks/robots-use-manager-data';
 import type { PairingFilter } from '../robots-cards';
 import { robotManagerView } from '../robots-cards';
 import { RobotsErrorState } from './robots-error-state';
 import { RobotsFilterBadges } from './robots-filter-badges';
 import { RobotsGrid } from './robots-grid';
+import { LiveIndicator } from './robots-last-seen';
 import { RobotsWelcomeCard } from './robots-welcome-card';
 
 export const ROBOT_MANAGER_TEXT = {
@@ -62,7 +65,9 @@ export function RobotManagerScreen({
   helpButton,
   dialTimePanel,
 }: RobotManagerScreenProps) {
-  const data = useRobotManagerData(email);
+  // The live stream keeps the cards fresh; the spec's polling only while it is down (docs/decisions/031).
+  const live = useLiveRobotEvents(email);
+  const data = useRobotManagerData(email, { poll: live !== 'open' && env.robotsPolling });
   const [dialOpen, setDialOpen] = React.useState(dialOpenByDefault);
   const showLoader = useDelayedFlag(data.status === 'pending', LOADER_DELAY_MS);
   const view = data.status === 'success' ? robotManagerView(data.mine, data.shared, filter) : undefined;
@@ -72,6 +77,7 @@ export function RobotManagerScreen({
       <div className="flex items-center gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">{ROBOT_MANAGER_TEXT.title}</h1>
         {helpButton}
+        <LiveIndicator state={live} />
       </div>
 
       <Collapsible open={dialOpen} onOpenChange={setDialOpen} className="flex flex-col gap-4">

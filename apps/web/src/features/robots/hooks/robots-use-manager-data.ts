@@ -10,10 +10,11 @@ export type RobotManagerData =
 
 /**
  * The Robot Manager's data: GetLicenses, then GetRobots once for the user's paired licenses and once
- * for the shared ones. A background refetch that fails keeps the cards already shown.
+ * for the shared ones. A background refetch that fails keeps the cards already shown. `poll: false`
+ * while the live stream is open (the stream keeps them fresh) or when the deployment turned polling off.
  */
-export function useRobotManagerData(email: string): RobotManagerData {
-  const licenses = useLicenses(email);
+export function useRobotManagerData(email: string, { poll = true }: { poll?: boolean } = {}): RobotManagerData {
+  const licenses = useLicenses(email, { poll });
   const ownRefs = React.useMemo(
     () => (licenses.data ? licensesWithRobot(licenses.data.robot_licenses) : undefined),
     [licenses.data],
@@ -22,8 +23,8 @@ export function useRobotManagerData(email: string): RobotManagerData {
     () => (licenses.data ? licensesWithRobot(licenses.data.shared_robot_licenses) : undefined),
     [licenses.data],
   );
-  const paired = useRobots(email, 'paired', ownRefs);
-  const shared = useRobots(email, 'shared', sharedRefs);
+  const paired = useRobots(email, 'paired', ownRefs, { poll });
+  const shared = useRobots(email, 'shared', sharedRefs, { poll });
 
   const cards = React.useMemo(() => {
     if (!licenses.data || !paired.data || !shared.data) return undefined;

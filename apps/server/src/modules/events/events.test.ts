@@ -1,0 +1,309 @@
+import type { AddressInfo } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import {
+  ErrorCodes,
+  EVENT_STREAM_PATH,
+  events,
+  type LiveEvent,
+  license,
+  robots,
+  type StreamMessage,
+  useraction,
+} from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
+import { type Database, fromPglite, openPostgres } from '../../db/client.ts';
+import { manualClock } from '../../lib/clock.ts';
+import { openStream, type TestStream } from '../../test/event-stream.ts';
+import {
+  as,
+  closeApp,
+  grantLicense,
+  hardwareHash,
+  nextIp,
+  roboticsConfig,
+  type SignedIn,
+  signIn,
+} from '../../test/fixtures.ts';
+import {
+  ApiClient,
+  GOOD_PASSWORD,
+  memoryMailer,
+  seedUser,
+  type TestApp,
+  testApp,
+  testConfig,
+} from '../../test/harness.ts';
+import { emptyPostgresDatabase, TEST_DATABASE_URL } from '../../test/postgres.ts';
+import { robotRepository } from '../robots/robots.repository.ts';
+
+/**
+ * The live event transport (docs/decisions/031) over real HTTP, on two instances that share only
+ * the database: PGlite, one instance of it for both apps; PostgreSQL, two pools (as scale-out.test.ts).
+ * Writes go to A, streams are read on B, so every delivery here crossed the database.
+ */
+
+const CONFIG = { EVENT_STREAMS_PER_USER: '2', EVENT_TICKET_TTL_S: '30' };
+
+let drop: (() => Promise<void>) | undefined;
+let databases: Database[] = [];
+let a: TestApp;
+let b: TestApp;
+let baseB = '';
+/** what B logged, one JSON line each */
+const logLines: string[] = [];
+/** every ticket and access token the tests used, none of which may reach a log */
+const secrets: string[] = [];
+
+beforeAll(async () => {
+  if (TEST_DATABASE_URL) {
+    const empty = await emptyPostgresDatabase(TEST_DATABASE_URL);
+    drop = empty.drop;
+    databases = [openPostgres(empty.url, 4), openPostgres(empty.url, 4)];
+  } else {
+    const shared = fromPglite(new PGlite());
+    databases = [shared, shared];
+  }
+  await databases[0]?.migrate();
+  a = await testApp(databases[0] as Database, roboticsConfig(CONFIG));
+  // B logs at info, as production does, into an array the last test reads.
+  const config = testConfig({ ...roboticsConfig(CONFIG), LOG_LEVEL: 'info' });
+  const clock = manualClock();
+  const mailer = memoryMailer();
+  const app = await buildApp({
+    config,
+    database: databases[1] as Database,
+    clock,
+    mailer,
+    logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } },
+  });
+  b = { app, clock, mailer, config, api: new ApiClient(app, clock) };
+  // Streams are read from B over real HTTP; A is called in process.
+  await b.app.listen({ port: 0, host: '127.0.0.1' });
+  baseB = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await Promise.all([a && closeApp(a), b && closeApp(b)]);
+  await Promise.all([...new Set(databases)].map((d) => d.close()));
+  await drop?.();
+});
+
+/** A ticket asked of `on` by the user. */
+async function ticket(on: TestApp, user: SignedIn) {
+  const res = await as(on, user, events)('OpenEventStream');
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const body = res.body as unknown as { ticket: string; expires_in: number; stream_path: string };
+  secrets.push(body.ticket, user.token);
+  return body;
+}
+
+/** A stream of the user opened on B (the ticket asked of `issuer`), once it says it is ready. */
+async function streamOf(user: SignedIn, issuer: TestApp = b): Promise<TestStream> {
+  const { stream_path } = await ticket(issuer, user);
+  const stream = await openStream(`${baseB}${stream_path}`);
+  expect(stream.status, stream.body).toBe(200);
+  await stream.waitFor((m) => m.kind === 'ready');
+  return stream;
+}
+
+const about = (kind: LiveEvent['kind'], ids: { robot_id?: string; license_id?: string }) => (m: StreamMessage) =>
+  m.kind === kind &&
+  (ids.robot_id === undefined || ('robot_id' in m && m.robot_id === ids.robot_id)) &&
+  (ids.license_id === undefined || ('license_id' in m && m.license_id === ids.license_id));
+
+/** A new portal session of the user, with its refresh token (to sign it out). */
+async function login(email: string) {
+  const answer = await a.api.client.call(useraction, 'login', { user: { email, password: GOOD_PASSWORD } });
+  if (answer.target !== 'portal') throw new Error('signed in for the hub');
+  return answer.token_pair;
+}
+
+async function registerRobot(user: SignedIn): Promise<string> {
+  const res = await as(
+    a,
+    user,
+    robots,
+  )('REGISTERSIM', {
+    make: 'Pepper',
+    model: 'Pepper',
+    name: 'Robbie',
+    hardware_hash: hardwareHash(),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.robot as { robot_id: string }).robot_id;
+}
+
+describe('stream tickets', () => {
+  it('opens one stream, once: a used ticket, a made-up one and none are refused', async () => {
+    const user = await signIn(a);
+    const { ticket: issued, stream_path, expires_in } = await ticket(a, user);
+    expect(expires_in).toBe(30);
+    expect(stream_path).toBe(`${EVENT_STREAM_PATH}?ticket=${issued}`);
+    expect(stream_path).not.toContain(user.token);
+
+    // issued by A, redeemed by B: tickets live in the database
+    const first = await openStream(`${baseB}${stream_path}`);
+    expect(first.status).toBe(200);
+    expect(await first.waitFor(() => true)).toEqual({ kind: 'ready' });
+    first.close();
+
+    for (const path of [stream_path, `${EVENT_STREAM_PATH}?ticket=not-a-ticket`, EVENT_STREAM_PATH]) {
+      const refused = await openStream(`${baseB}${path}`);
+      await refused.ended;
+      expect(refused.status, path).toBe(401);
+      expect(JSON.parse(refused.body).error.Code).toBe(ErrorCodes.UNAUTHENTICATED.code);
+    }
+  });
+
+  it('expires after EVENT_TICKET_TTL_S', async () => {
+    const user = await signIn(b);
+    const { stream_path } = await ticket(b, user);
+    b.clock.advance(31_000);
+    const late = await openStream(`${baseB}${stream_path}`);
+    await late.ended;
+    expect(late.status).toBe(401);
+  });
+
+  it("is not given for another user's email, nor to a signed-out session", async () => {
+    const user = await signIn(a);
+    const other = await signIn(a);
+    const res = await as(a, user, events)('OpenEventStream', { email: other.email });
+    expect(res.status).toBe(403);
+
+    const pair = await login(user.email);
+    const session = { ...user, token: pair.access_token };
+    const { stream_path } = await ticket(a, session);
+    await a.api.client.call(useraction, 'logout', { token_pair: pair, user: { email: user.email } });
+    // A ticket of a session that ended meanwhile opens nothing.
+    const dead = await openStream(`${baseB}${stream_path}`);
+    await dead.ended;
+    expect(dead.status).toBe(401);
+    expect((await as(a, session, events)('OpenEventStream')).status).toBe(401);
+  });
+
+  it('holds at most EVENT_STREAMS_PER_USER streams of one user on an instance', async () => {
+    const user = await signIn(a);
+    const open = [await streamOf(user), await streamOf(user)];
+    const { stream_path } = await ticket(b, user);
+    const third = await openStream(`${baseB}${stream_path}`);
+    await third.ended;
+    expect(third.status).toBe(429);
+    expect(JSON.parse(third.body).error.Code).toBe(ErrorCodes.RATE_LIMITED.code);
+    for (const s of open) s.close();
+  });
+});
+
+describe('events', () => {
+  it('reach the owner and the sharee on the other instance, and never a stranger', async () => {
+    const owner = await signIn(a);
+    const sharee = await signIn(a);
+    const stranger = await signIn(a);
+    const [ownerStream, shareeStream, strangerStream] = await Promise.all([
+      streamOf(owner),
+      streamOf(sharee),
+      streamOf(stranger),
+    ]);
+
+    const robotId = await registerRobot(owner);
+    await ownerStream.waitFor(about('robot.registered', { robot_id: robotId }));
+    const { licenseId, code } = await grantLicense(a, owner.id);
+    await ownerStream.waitFor(about('license.granted', { license_id: licenseId }));
+    expect((await as(a, owner, license, nextIp())('PAIRROBOT', { pair_code: code, robot_id: robotId })).status).toBe(
+      200,
+    );
+    await ownerStream.waitFor(about('license.paired', { license_id: licenseId, robot_id: robotId }));
+
+    const shared = await as(
+      a,
+      owner,
+      license,
+    )('SHARELICENSE', {
+      license_id: licenseId,
+      recipient_email: sharee.email,
+      duration: 86_400,
+    });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+    for (const s of [ownerStream, shareeStream]) await s.waitFor(about('share.started', { license_id: licenseId }));
+
+    const update = as(a, owner, robots);
+    expect((await update('UPDATEROBOT', { robot_id: robotId, robot_state: { available: true } })).status).toBe(200);
+    for (const s of [ownerStream, shareeStream])
+      expect(await s.waitFor(about('robot.availability', { robot_id: robotId }))).toEqual({
+        kind: 'robot.availability',
+        robot_id: robotId,
+        available: true,
+      });
+
+    const stopped = await as(
+      a,
+      owner,
+      license,
+    )('STOPSHAREDLICENSE', {
+      license_id: licenseId,
+      recipient_email: sharee.email,
+    });
+    expect(stopped.status).toBe(200);
+    for (const s of [ownerStream, shareeStream]) await s.waitFor(about('share.ended', { license_id: licenseId }));
+
+    // The share is over: the next change reaches the owner only.
+    expect((await as(a, owner, license)('UNPAIR', { license_id: licenseId })).status).toBe(200);
+    await ownerStream.waitFor(about('license.unpaired', { license_id: licenseId }));
+
+    // The sentinel: the stranger's own event arrives after all of the above, and is all it got.
+    const own = await registerRobot(stranger);
+    await strangerStream.waitFor(about('robot.registered', { robot_id: own }));
+    expect(strangerStream.messages).toEqual([{ kind: 'ready' }, { kind: 'robot.registered', robot_id: own }]);
+    expect(shareeStream.messages.map((m) => m.kind)).not.toContain('license.unpaired');
+    for (const s of [ownerStream, shareeStream, strangerStream]) s.close();
+  });
+
+  it('of a write that rolled back are never delivered', async () => {
+    const owner = await signIn(a);
+    const robotId = await registerRobot(owner);
+    const stream = await streamOf(owner);
+    const mark = stream.messages.length;
+    await expect(
+      a.app.deps.db.transaction(async (tx) => {
+        await robotRepository.update(tx, robotId, owner.id, { name: 'Ghost', now: a.clock.now() });
+        await a.app.services.events.publish(tx, { kind: 'robot.updated', robot_id: robotId });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    // The sentinel, published after: once it is here, the rolled-back event would have been too.
+    expect(
+      (await as(a, owner, robots)('UPDATEROBOT', { robot_id: robotId, robot_state: { available: true } })).status,
+    ).toBe(200);
+    await stream.waitFor(about('robot.availability', { robot_id: robotId }));
+    expect(stream.messages.slice(mark)).toEqual([{ kind: 'robot.availability', robot_id: robotId, available: true }]);
+    stream.close();
+  });
+
+  it('do not write a ticket or a token into the log', () => {
+    const joined = logLines.join('\n');
+    expect(joined).toContain(EVENT_STREAM_PATH);
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const secret of secrets) expect(joined).not.toContain(secret);
+  });
+});
+
+describe('a stream ends with its session', () => {
+  it('when the session is revoked, and when it expires; live ones get heartbeats meanwhile', async () => {
+    const user = await seedUser(a);
+    const sessions = [];
+    for (let i = 0; i < 2; i++) {
+      const pair = await login(user.email);
+      sessions.push({ pair, signedIn: { id: user.id, email: user.email, token: pair.access_token } });
+    }
+    const [revoked, expiring] = [await streamOf(sessions[0]!.signedIn), await streamOf(sessions[1]!.signedIn)];
+    await a.api.client.call(useraction, 'logout', { token_pair: sessions[0]!.pair, user: { email: user.email } });
+    const beat = expiring.nextHeartbeat();
+    await b.app.services.events.sweep();
+    await revoked.ended;
+    await beat;
+
+    b.clock.advance(b.config.REFRESH_TOKEN_TTL_S * 1000 + 1000);
+    await b.app.services.events.sweep();
+    await expiring.ended;
+  });
+});
