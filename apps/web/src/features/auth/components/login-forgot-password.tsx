@@ -79,12 +79,7 @@ export function LoginForgotPassword({
               }}
             />
           </FormField>
-          <Button
-            type="submit"
-            variant="secondary"
-            disabled={pending}
-            aria-busy={pending || undefined}
-          >
+          <Button type="submit" variant="secondary" disabled={pending} aria-busy={pending || undefined}>
             {pending && <Loader2Icon className="animate-spin" aria-hidden />}
             Recover
           </Button>
