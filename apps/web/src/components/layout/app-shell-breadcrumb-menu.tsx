@@ -7,8 +7,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { ellipsisClass, ellipsisLabel } from './app-shell-breadcrumb';
-import type { Crumb } from './app-shell-breadcrumb-segments';
+import { type Crumb, ellipsisClass, ellipsisLabel } from './app-shell-breadcrumb-segments';
 
 /**
  * The breadcrumb's folded levels on small screens, fetched on first use by app-shell-breadcrumb.tsx.

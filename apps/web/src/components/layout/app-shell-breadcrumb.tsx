@@ -10,7 +10,13 @@ import {
   BreadcrumbSeparator,
 } from '@/components/ui/breadcrumb';
 import { onDemand, useStandInTrigger } from '@/lib/on-demand';
-import { type Crumb, collapseCrumbs, crumbsFromPath } from './app-shell-breadcrumb-segments';
+import {
+  type Crumb,
+  collapseCrumbs,
+  crumbsFromPath,
+  ellipsisClass,
+  ellipsisLabel,
+} from './app-shell-breadcrumb-segments';
 
 /** A segment such as /dashboard/subscriptions has no page of its own; it is shown as text, not a link. */
 function useHasPage(): (href: string) => boolean {
@@ -29,9 +35,6 @@ function CrumbLink({ crumb, hasPage }: { crumb: Crumb; hasPage: boolean }) {
     </BreadcrumbLink>
   );
 }
-
-export const ellipsisClass = 'flex items-center rounded-md hover:bg-accent';
-export const ellipsisLabel = (count: number) => `Show ${count === 1 ? '1 more level' : `${count} more levels`}`;
 
 /** The folded levels' menu (Radix's dropdown menu) is fetched when its button is pointed at, focused or pressed. */
 const breadcrumbMenu = onDemand(() => import('./app-shell-breadcrumb-menu'));

@@ -8,7 +8,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import type { NavGroup } from './app-shell-nav';
-import { navTo, SidebarGroupButton } from './app-shell-sidebar';
+import { navTo, SidebarGroupButton } from './app-shell-sidebar-group-button';
 
 /**
  * A group of the collapsed sidebar: its pages in a menu beside its icon. Fetched on first use by

@@ -20,26 +20,10 @@ import {
 import { env } from '@/config/env';
 import { onDemand, useStandInTrigger } from '@/lib/on-demand';
 import { AppShellLogo } from './app-shell-logo';
-import {
-  initialGroupOpen,
-  isNavGroup,
-  isPathActive,
-  type NavGroup,
-  type NavLink,
-  type NavPath,
-  PLATFORM_NAV,
-} from './app-shell-nav';
+import { initialGroupOpen, isNavGroup, isPathActive, type NavGroup, type NavLink, PLATFORM_NAV } from './app-shell-nav';
+import { navTo, SidebarGroupButton } from './app-shell-sidebar-group-button';
 
 export const SIDEBAR_ID = 'app-sidebar';
-
-/**
- * The Flexible Licenses page of spec/001 is built in another workstream; until its route exists,
- * the dashboard's catch-all sends that link to the dashboard. NavPath is the closed list of the
- * spec's menu, so this widening cannot admit a typo.
- */
-export function navTo(path: NavPath): '/dashboard' {
-  return path as '/dashboard';
-}
 
 function usePathname(): string {
   return useRouterState({ select: (s) => s.location.pathname });
@@ -93,20 +77,6 @@ function CollapsedGroup({ group, childActive }: { group: NavGroup; childActive: 
       data-state="closed"
       {...standIn.handlers}
     />
-  );
-}
-
-export function SidebarGroupButton({
-  group,
-  childActive,
-  ...props
-}: React.ComponentProps<typeof SidebarMenuButton> & { group: NavGroup; childActive: boolean }) {
-  const Icon = group.icon;
-  return (
-    <SidebarMenuButton tooltip={group.title} isActive={childActive} {...props}>
-      <Icon aria-hidden />
-      <span>{group.title}</span>
-    </SidebarMenuButton>
   );
 }
 

@@ -26,7 +26,7 @@ import { useAuth } from '@/lib/auth';
 import { THEME_PREFERENCES, type ThemePreference } from '@/lib/theme/theme-preference';
 import { useTheme } from '@/lib/theme/theme-provider';
 import { cn } from '@/lib/utils';
-import { blurredEmail, displayNameOf, type MenuUser, UserAvatar, UserMenuButton } from './user-menu';
+import { blurredEmail, displayNameOf, type MenuUser, UserAvatar, UserMenuButton } from './user-menu-button';
 
 /**
  * The user menu (spec/000 §2 User menu), fetched on first use by user-menu.tsx. `defaultOpen`: the

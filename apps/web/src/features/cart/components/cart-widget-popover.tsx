@@ -9,7 +9,7 @@ import { CART_SCROLL_AREA_PX } from '@/config/constants';
 import { cartCurrency, cartTotal, lineCurrency, lineTotal } from '@/lib/cart';
 import { dispatchCart } from '@/lib/cart-store';
 import { CART_TEXT } from '../cart-text';
-import { CartWidgetButton } from './cart-widget';
+import { CartWidgetButton } from './cart-widget-button';
 
 /**
  * The cart widget's popover (spec/001 §2 Cart widget), fetched on first use by cart-widget.tsx,

@@ -1,31 +1,8 @@
-import type { CartItem } from '@portal/contract';
-import { ShoppingCartIcon } from 'lucide-react';
 import * as React from 'react';
-import { Button } from '@/components/ui/button';
 import { CART_WIDGET_CLOSE_LEAD_MS } from '@/config/constants';
-import { cartItemCount, itemsLabel } from '@/lib/cart';
 import { dispatchCart, useCart } from '@/lib/cart-store';
 import { onDemand, prefetch } from '@/lib/on-demand';
-import { CART_TEXT } from '../cart-text';
-
-/** The widget's button: the cart and how many items it holds. */
-export function CartWidgetButton({ items, ...props }: React.ComponentProps<typeof Button> & { items: CartItem[] }) {
-  const count = cartItemCount(items);
-  return (
-    <Button
-      variant="outline"
-      className="w-full justify-start group-data-[collapsible=icon]:size-8 group-data-[collapsible=icon]:p-0 group-data-[collapsible=icon]:justify-center"
-      aria-label={`${CART_TEXT.widgetTitle}, ${count} ${itemsLabel(count).toLowerCase()}`}
-      {...props}
-    >
-      <ShoppingCartIcon aria-hidden />
-      <span className="group-data-[collapsible=icon]:hidden">{CART_TEXT.widgetTitle}</span>
-      <span className="ml-auto rounded-full bg-primary px-2 text-xs text-primary-foreground tabular-nums group-data-[collapsible=icon]:hidden">
-        {count}
-      </span>
-    </Button>
-  );
-}
+import { CartWidgetButton } from './cart-widget-button';
 
 /**
  * The popover (Radix, with its positioning library) is fetched when the button is pointed at,

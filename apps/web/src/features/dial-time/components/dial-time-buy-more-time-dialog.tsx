@@ -17,7 +17,7 @@ import { dispatchCart } from '@/lib/cart-store';
 import { CHECKOUT_PROCESSING, useCheckout } from '@/lib/checkout';
 import { useProducts } from '@/lib/payment-products';
 import { BUY_TIME_TEXT, type TimePackage, timePackageCartItem, timePackages } from '../dial-time-packages';
-import { BuyMoreTimeButton } from './dial-time-buy-more-time';
+import { BuyMoreTimeButton } from './dial-time-buy-more-time-button';
 
 function PackageChoice({
   packages,

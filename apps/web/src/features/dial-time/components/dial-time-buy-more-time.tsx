@@ -1,17 +1,6 @@
-import { ClockPlusIcon } from 'lucide-react';
 import * as React from 'react';
-import { Button } from '@/components/ui/button';
 import { onDemand, prefetch } from '@/lib/on-demand';
-import { BUY_TIME_TEXT } from '../dial-time-packages';
-
-export function BuyMoreTimeButton(props: React.ComponentProps<typeof Button>) {
-  return (
-    <Button {...props}>
-      <ClockPlusIcon aria-hidden />
-      {BUY_TIME_TEXT.button}
-    </Button>
-  );
-}
+import { BuyMoreTimeButton } from './dial-time-buy-more-time-button';
 
 /**
  * The dialog (Radix's, with the package choice and the checkout) is fetched when the button is
