@@ -36,3 +36,7 @@ export function collapseCrumbs<T>(crumbs: readonly T[]): { first: T | null; midd
   if (crumbs.length === 1) return { first: null, middle: [], last: crumbs[0] ?? null };
   return { first: crumbs[0] ?? null, middle: crumbs.slice(1, -1), last: crumbs[crumbs.length - 1] ?? null };
 }
+
+/** The folded levels' button (small screens): its look and its name, shared by its stand-in and the menu's trigger. */
+export const ellipsisClass = 'flex items-center rounded-md hover:bg-accent';
+export const ellipsisLabel = (count: number) => `Show ${count === 1 ? '1 more level' : `${count} more levels`}`;

@@ -9,13 +9,14 @@ import {
   BreadcrumbPage,
   BreadcrumbSeparator,
 } from '@/components/ui/breadcrumb';
+import { onDemand, useStandInTrigger } from '@/lib/on-demand';
 import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
-import { type Crumb, collapseCrumbs, crumbsFromPath } from './app-shell-breadcrumb-segments';
+  type Crumb,
+  collapseCrumbs,
+  crumbsFromPath,
+  ellipsisClass,
+  ellipsisLabel,
+} from './app-shell-breadcrumb-segments';
 
 /** A segment such as /dashboard/subscriptions has no page of its own; it is shown as text, not a link. */
 function useHasPage(): (href: string) => boolean {
@@ -32,6 +33,37 @@ function CrumbLink({ crumb, hasPage }: { crumb: Crumb; hasPage: boolean }) {
         {crumb.label}
       </Link>
     </BreadcrumbLink>
+  );
+}
+
+/** The folded levels' menu (Radix's dropdown menu) is fetched when its button is pointed at, focused or pressed. */
+const breadcrumbMenu = onDemand(() => import('./app-shell-breadcrumb-menu'));
+
+function BreadcrumbMiddle({ middle, hasPage }: { middle: Crumb[]; hasPage: (href: string) => boolean }) {
+  const loaded = breadcrumbMenu.useModule();
+  const standIn = useStandInTrigger(breadcrumbMenu, 'pointerdown');
+  if (loaded)
+    return (
+      <loaded.BreadcrumbMenu
+        middle={middle}
+        hasPage={hasPage}
+        defaultOpen={standIn.openOnArrival}
+        focusTrigger={standIn.focusOnArrival()}
+      />
+    );
+  // The same button, as the menu's trigger renders it while closed.
+  return (
+    <button
+      type="button"
+      className={ellipsisClass}
+      aria-label={ellipsisLabel(middle.length)}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      {...standIn.handlers}
+    >
+      <BreadcrumbEllipsis className="size-7" />
+    </button>
   );
 }
 
@@ -56,27 +88,7 @@ export function AppShellBreadcrumb() {
         {middle.length > 0 && (
           <>
             <BreadcrumbItem className="md:hidden">
-              <DropdownMenu>
-                <DropdownMenuTrigger
-                  className="flex items-center rounded-md hover:bg-accent"
-                  aria-label={`Show ${middle.length === 1 ? '1 more level' : `${middle.length} more levels`}`}
-                >
-                  <BreadcrumbEllipsis className="size-7" />
-                </DropdownMenuTrigger>
-                <DropdownMenuContent align="start">
-                  {middle.map((crumb) =>
-                    hasPage(crumb.href) ? (
-                      <DropdownMenuItem key={crumb.href} asChild>
-                        <Link to={crumb.href as '/'}>{crumb.label}</Link>
-                      </DropdownMenuItem>
-                    ) : (
-                      <DropdownMenuItem key={crumb.href} disabled>
-                        {crumb.label}
-                      </DropdownMenuItem>
-                    ),
-                  )}
-                </DropdownMenuContent>
-              </DropdownMenu>
+              <BreadcrumbMiddle middle={middle} hasPage={hasPage} />
             </BreadcrumbItem>
             <BreadcrumbSeparator className="md:hidden" />
             {middle.map((crumb) => (

@@ -3,13 +3,6 @@ import { BookOpenIcon, ChevronRightIcon, CompassIcon, ExternalLinkIcon, Graduati
 import * as React from 'react';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
 import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
-import {
   Sidebar,
   SidebarContent,
   SidebarFooter,
@@ -25,27 +18,12 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { env } from '@/config/env';
+import { onDemand, useStandInTrigger } from '@/lib/on-demand';
 import { AppShellLogo } from './app-shell-logo';
-import {
-  initialGroupOpen,
-  isNavGroup,
-  isPathActive,
-  type NavGroup,
-  type NavLink,
-  type NavPath,
-  PLATFORM_NAV,
-} from './app-shell-nav';
+import { initialGroupOpen, isNavGroup, isPathActive, type NavGroup, type NavLink, PLATFORM_NAV } from './app-shell-nav';
+import { navTo, SidebarGroupButton } from './app-shell-sidebar-group-button';
 
 export const SIDEBAR_ID = 'app-sidebar';
-
-/**
- * The Flexible Licenses page of spec/001 is built in another workstream; until its route exists,
- * the dashboard's catch-all sends that link to the dashboard. NavPath is the closed list of the
- * spec's menu, so this widening cannot admit a typo.
- */
-function navTo(path: NavPath): '/dashboard' {
-  return path as '/dashboard';
-}
 
 function usePathname(): string {
   return useRouterState({ select: (s) => s.location.pathname });
@@ -74,6 +52,34 @@ function NavLinkItem({ item }: { item: NavLink }) {
   );
 }
 
+/** A group's menu beside its icon (Radix's dropdown menu) is fetched when its button is pointed at, focused or pressed. */
+const collapsedGroupMenu = onDemand(() => import('./app-shell-sidebar-group-menu'));
+
+function CollapsedGroup({ group, childActive }: { group: NavGroup; childActive: boolean }) {
+  const loaded = collapsedGroupMenu.useModule();
+  const standIn = useStandInTrigger(collapsedGroupMenu, 'pointerdown');
+  if (loaded)
+    return (
+      <loaded.SidebarGroupMenu
+        group={group}
+        childActive={childActive}
+        defaultOpen={standIn.openOnArrival}
+        focusTrigger={standIn.focusOnArrival()}
+      />
+    );
+  // The same button, as the menu's trigger renders it while closed.
+  return (
+    <SidebarGroupButton
+      group={group}
+      childActive={childActive}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      {...standIn.handlers}
+    />
+  );
+}
+
 function NavGroupItem({ group }: { group: NavGroup }) {
   const pathname = usePathname();
   const { state, isMobile } = useSidebar();
@@ -90,22 +96,7 @@ function NavGroupItem({ group }: { group: NavGroup }) {
   if (state === 'collapsed' && !isMobile) {
     return (
       <SidebarMenuItem>
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <SidebarMenuButton tooltip={group.title} isActive={childActive}>
-              <Icon aria-hidden />
-              <span>{group.title}</span>
-            </SidebarMenuButton>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent side="right" align="start" className="min-w-48">
-            <DropdownMenuLabel>{group.title}</DropdownMenuLabel>
-            {group.items.map((item) => (
-              <DropdownMenuItem key={item.to} asChild>
-                <Link to={navTo(item.to)}>{item.title}</Link>
-              </DropdownMenuItem>
-            ))}
-          </DropdownMenuContent>
-        </DropdownMenu>
+        <CollapsedGroup group={group} childActive={childActive} />
       </SidebarMenuItem>
     );
   }

@@ -1,12 +1,12 @@
 import { PanelLeftIcon } from 'lucide-react';
 import { Slot } from 'radix-ui';
 import * as React from 'react';
-import { MOBILE_BREAKPOINT_PX, SIDEBAR_WIDTH, SIDEBAR_WIDTH_ICON, SIDEBAR_WIDTH_MOBILE } from '@/config/constants';
+import { createPortal } from 'react-dom';
+import { MOBILE_BREAKPOINT_PX, SIDEBAR_WIDTH, SIDEBAR_WIDTH_ICON } from '@/config/constants';
+import { onDemand, prefetch } from '@/lib/on-demand';
 import { cn } from '@/lib/utils';
 import { Button } from './button';
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from './sheet';
 import { isSidebarShortcut, parseSidebarCookie, sidebarCookie } from './sidebar-state';
-import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from './tooltip';
 
 // Matches Tailwind's `md` breakpoint, so CSS and JS agree on what "mobile" is.
 const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`;
@@ -101,57 +101,54 @@ export function SidebarProvider({
 
   return (
     <SidebarContext.Provider value={value}>
-      <TooltipProvider delayDuration={0}>
-        <div
-          data-slot="sidebar-wrapper"
-          style={
-            {
-              '--sidebar-width': SIDEBAR_WIDTH,
-              '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
-              ...style,
-            } as React.CSSProperties
-          }
-          className={cn('flex min-h-svh w-full', className)}
-          {...props}
-        >
-          {children}
-        </div>
-      </TooltipProvider>
+      <div
+        data-slot="sidebar-wrapper"
+        style={
+          {
+            '--sidebar-width': SIDEBAR_WIDTH,
+            '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
+            ...style,
+          } as React.CSSProperties
+        }
+        className={cn('flex min-h-svh w-full', className)}
+        {...props}
+      >
+        {children}
+      </div>
     </SidebarContext.Provider>
   );
+}
+
+/**
+ * The phone's sidebar, an off-canvas sheet (Radix's dialog), is fetched when it first opens or when
+ * the toggle is pointed at or focused (docs/decisions/034); once here it stays, so it closes with
+ * its animation as before.
+ */
+const sidebarSheet = onDemand(() => import('./sidebar-sheet'));
+
+function MobileSidebar(props: {
+  id?: string | undefined;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  children: React.ReactNode;
+}) {
+  const loaded = sidebarSheet.useModule();
+  React.useEffect(() => {
+    if (props.open) prefetch(sidebarSheet);
+  }, [props.open]);
+  return loaded ? <loaded.SidebarSheet {...props} /> : null;
 }
 
 /** Fixed on desktop (full width or icons only); an off-canvas sheet on mobile. */
 export function Sidebar({ className, children, id }: { className?: string; children: React.ReactNode; id?: string }) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
 
-  if (isMobile) {
+  if (isMobile)
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
-          id={id}
-          side="left"
-          data-slot="sidebar"
-          data-mobile="true"
-          className="w-(--sidebar-width) gap-0 bg-sidebar p-0 text-sidebar-foreground sm:max-w-none"
-          style={{ '--sidebar-width': SIDEBAR_WIDTH_MOBILE } as React.CSSProperties}
-          onCloseAutoFocus={(event) => {
-            // Radix gives focus back to a Dialog trigger, and this sheet has none (SidebarTrigger only
-            // toggles state), so focus fell to the page body on close. Give it to the trigger instead,
-            // unless something else (say, a dialog opened from the sheet) already took it.
-            event.preventDefault();
-            const active = document.activeElement;
-            if (active && active !== document.body) return;
-            document.querySelector<HTMLElement>('[data-slot="sidebar-trigger"]')?.focus();
-          }}
-        >
-          <SheetTitle className="sr-only">Navigation</SheetTitle>
-          <SheetDescription className="sr-only">Links to every part of the portal.</SheetDescription>
-          <div className="flex h-full w-full flex-col">{children}</div>
-        </SheetContent>
-      </Sheet>
+      <MobileSidebar id={id} open={openMobile} onOpenChange={setOpenMobile}>
+        {children}
+      </MobileSidebar>
     );
-  }
 
   return (
     <div
@@ -187,6 +184,8 @@ export function SidebarTrigger({ className, onClick, ...props }: React.Component
       aria-label="Toggle sidebar"
       aria-expanded={isMobile ? openMobile : open}
       title="Toggle sidebar (Ctrl+B)"
+      onPointerEnter={() => isMobile && prefetch(sidebarSheet)}
+      onFocus={() => isMobile && prefetch(sidebarSheet)}
       onClick={(event) => {
         onClick?.(event);
         toggleSidebar();
@@ -269,28 +268,105 @@ export function SidebarMenuButton({
   ...props
 }: React.ComponentProps<'button'> & { asChild?: boolean; isActive?: boolean; tooltip?: string }) {
   const { isMobile, state } = useSidebar();
-  const [tooltipOpen, setTooltipOpen] = React.useState(false);
+  // Only icons are visible when collapsed, so the label moves into a tooltip. Otherwise it stays
+  // closed: an open one would swallow the Escape meant for the mobile sheet.
+  const tip = useSidebarTooltip(tooltip !== undefined && state === 'collapsed' && !isMobile, props);
   const Comp = asChild ? Slot.Root : 'button';
-  const button = (
-    <Comp
-      data-slot="sidebar-menu-button"
-      data-active={isActive ? 'true' : undefined}
-      type={asChild ? undefined : 'button'}
-      className={cn(menuButtonClass, className)}
-      {...props}
-    />
-  );
-  if (!tooltip) return button;
-  // Only icons are visible when collapsed, so the label moves into a tooltip. Otherwise the tooltip
-  // stays closed rather than hidden: an open one would swallow the Escape meant for the mobile sheet.
-  const showTooltip = state === 'collapsed' && !isMobile;
   return (
-    <Tooltip open={showTooltip && tooltipOpen} onOpenChange={setTooltipOpen}>
-      <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent side="right" align="center">
-        {tooltip}
-      </TooltipContent>
-    </Tooltip>
+    <>
+      <Comp
+        data-slot="sidebar-menu-button"
+        data-active={isActive ? 'true' : undefined}
+        type={asChild ? undefined : 'button'}
+        className={cn(menuButtonClass, className)}
+        {...props}
+        {...tip.triggerProps}
+      />
+      {tip.open && tooltip !== undefined && (
+        <SidebarTooltip id={tip.id} anchor={tip.open}>
+          {tooltip}
+        </SidebarTooltip>
+      )}
+    </>
+  );
+}
+
+type TooltipHandlers = Pick<
+  React.ComponentProps<'button'>,
+  'onPointerEnter' | 'onPointerLeave' | 'onPointerDown' | 'onFocus' | 'onBlur' | 'onKeyDown'
+>;
+
+/**
+ * A menu button's tooltip while the sidebar shows icons only: open while the button is pointed at
+ * (not by touch) or focused, closed by leaving it, pressing it or Escape. What Radix's tooltip did
+ * here (open at once, to the right, centred, 4 px away), without its positioning library
+ * (docs/decisions/034). The button keeps its own handlers.
+ */
+function useSidebarTooltip(enabled: boolean, own: TooltipHandlers) {
+  const id = React.useId();
+  const [anchor, setAnchor] = React.useState<DOMRect | null>(null);
+  const open = enabled ? anchor : null;
+  const show = (event: React.SyntheticEvent<HTMLElement>) => setAnchor(event.currentTarget.getBoundingClientRect());
+  const hide = () => setAnchor(null);
+  React.useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setAnchor(null);
+    };
+    // Placed once when it opens, so it closes when the page or the sidebar scrolls, as Radix's did.
+    const onScroll = () => setAnchor(null);
+    document.addEventListener('keydown', onKey);
+    window.addEventListener('scroll', onScroll, { capture: true });
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('scroll', onScroll, { capture: true });
+    };
+  }, [open]);
+  if (!enabled) return { id, open, triggerProps: {} };
+  const triggerProps: TooltipHandlers & { 'aria-describedby'?: string } = {
+    'aria-describedby': open ? id : undefined,
+    onPointerEnter: (event) => {
+      own.onPointerEnter?.(event);
+      if (event.pointerType !== 'touch') show(event);
+    },
+    onPointerLeave: (event) => {
+      own.onPointerLeave?.(event);
+      hide();
+    },
+    onPointerDown: (event) => {
+      own.onPointerDown?.(event);
+      hide();
+    },
+    onFocus: (event) => {
+      own.onFocus?.(event);
+      show(event);
+    },
+    onBlur: (event) => {
+      own.onBlur?.(event);
+      hide();
+    },
+  };
+  return { id, open, triggerProps };
+}
+
+function SidebarTooltip({ id, anchor, children }: { id: string; anchor: DOMRect; children: React.ReactNode }) {
+  return createPortal(
+    <div
+      id={id}
+      role="tooltip"
+      data-slot="tooltip-content"
+      data-side="right"
+      className="z-50 w-fit rounded-md bg-foreground px-3 py-1.5 text-xs text-balance text-background"
+      style={{
+        position: 'fixed',
+        left: anchor.right + 4,
+        top: anchor.top + anchor.height / 2,
+        transform: 'translateY(-50%)',
+      }}
+    >
+      {children}
+    </div>,
+    document.body,
   );
 }
 

@@ -1,5 +1,6 @@
 import { SUPPORTED_ROBOT_MODELS } from '@portal/contract';
 import { displayModel, GENERIC_MODEL } from '@/lib/robot-models';
+import type { RobotSort } from './add-robot-search';
 
 /** Add Robot's grid (spec/001 §2): which catalogue robots it lists, in what order, 8 to a page. */
 
@@ -28,13 +29,13 @@ export function filterAddRobotItems<T extends MakeAndModel>(
   });
 }
 
-export type RobotSort = 'model' | 'make';
+export type { RobotSort } from './add-robot-search';
+export { DEFAULT_ROBOT_SORT } from './add-robot-search';
 
 export const ROBOT_SORT_OPTIONS: readonly { value: RobotSort; label: string }[] = [
   { value: 'model', label: 'A-Z: Model' },
   { value: 'make', label: 'A-Z: Make' },
 ];
-export const DEFAULT_ROBOT_SORT: RobotSort = 'model';
 
 const compareText = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true });
 

@@ -1,10 +1,13 @@
 import { intAtLeast, oneOf, searchParser, text } from '@/lib/search-params';
-import { DEFAULT_ROBOT_SORT } from './add-robot-catalogue';
+
+export type RobotSort = 'model' | 'make';
+/** Here rather than with the catalogue: route search readers run in the entry of every page (docs/decisions/025). */
+export const DEFAULT_ROBOT_SORT: RobotSort = 'model';
 
 export type AddRobotSearch = {
   page: number;
   filter: string;
-  sort: 'model' | 'make';
+  sort: RobotSort;
 };
 
 /** Add Robot's page, filter and sort live in the address, so a reload or a shared link shows the same grid. */

@@ -1,15 +1,17 @@
 import { USAGE_RANGES_DAYS, type UsageRangeDays } from '@portal/contract';
-import { z } from 'zod';
+import { searchParser } from '@/lib/search-params';
 
 export const DEFAULT_USAGE_DAYS: UsageRangeDays = 30;
 
-/** `?days=90`: the range in the address, so a range can be linked and survives a reload; anything else is 30. */
-export const usageSearchSchema = z.object({
-  days: z.coerce
-    .number()
-    .pipe(z.literal(USAGE_RANGES_DAYS))
-    .optional()
-    .catch(undefined)
-    .transform((d) => d ?? DEFAULT_USAGE_DAYS),
-});
-export type UsageSearch = z.output<typeof usageSearchSchema>;
+export type UsageSearch = { days: UsageRangeDays };
+
+/**
+ * `?days=90`: the range in the address, so a range can be linked and survives a reload; anything else
+ * is 30. A plain reader, not a zod schema: route search validation runs in the entry of every page
+ * (docs/decisions/025).
+ */
+export const usageSearchSchema = searchParser(
+  (raw): UsageSearch => ({
+    days: USAGE_RANGES_DAYS.find((d) => d === Number(raw.days)) ?? DEFAULT_USAGE_DAYS,
+  }),
+);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetCartStore } from '@/lib/cart-store';
 import { cartLine, cartQuantities, seedCart } from '@/test/cart-fixtures';
 import { renderScreen, settle } from '@/test/render-screen';
-import { CartWidget } from './cart-widget';
+import { CartWidget, cartWidgetPopover } from './cart-widget';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -20,6 +20,8 @@ const popoverTitle = () => screen.queryByRole('heading', { name: 'Shopping Cart'
 async function openWidget() {
   await act(async () => {
     fireEvent.click(trigger() as HTMLElement);
+    // The popover's code is fetched on first use; the press opens it when it arrives.
+    await cartWidgetPopover.preload();
   });
   expect(popoverTitle()).not.toBeNull();
 }

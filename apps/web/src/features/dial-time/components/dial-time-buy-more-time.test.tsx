@@ -7,6 +7,7 @@ import { cartLine, seedCart } from '@/test/cart-fixtures';
 import { failure, fakeServer, never, OK, tokenPair, user } from '@/test/fake-server';
 import { renderScreen, settle } from '@/test/render-screen';
 import { CATALOGUE, planSubscription } from '@/test/subscription-fixtures';
+import { buyMoreTimeDialog } from './dial-time-buy-more-time';
 import { DialTimePanel } from './dial-time-panel';
 
 vi.mock('@/lib/redirect', () => ({ redirectBrowser: vi.fn() }));
@@ -66,6 +67,8 @@ async function render() {
 async function openDialog() {
   await act(async () => {
     fireEvent.click(screen.getByRole('button', { name: 'Buy More Time' }));
+    // The dialog's code is fetched on first use; the press opens it when it arrives.
+    await buyMoreTimeDialog.preload();
   });
   await settle();
   return screen.getByRole('dialog', { name: 'Buy More Time' });

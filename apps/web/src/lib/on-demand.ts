@@ -1,0 +1,87 @@
+import * as React from 'react';
+
+/**
+ * Code a page fetches on first use rather than on load: menus, popovers, dialogs and sheets open
+ * behind a click, so their code (and the primitive library under it) is not part of the page's
+ * JavaScript (docs/decisions/034). `preload()` starts the fetch (called on hover or focus of what
+ * opens it, so the code is usually here before the click); `useModule()` answers the module once it
+ * has arrived, and re-renders its caller then. A failed fetch is forgotten, so the next use retries.
+ */
+export interface OnDemand<T> {
+  preload: () => Promise<T>;
+  useModule: () => T | undefined;
+}
+
+export function onDemand<T>(load: () => Promise<T>): OnDemand<T> {
+  let loaded: T | undefined;
+  let pending: Promise<T> | undefined;
+  const listeners = new Set<() => void>();
+  const subscribe = (listener: () => void) => {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  };
+  const snapshot = () => loaded;
+  return {
+    preload() {
+      pending ??= load().then(
+        (module) => {
+          loaded = module;
+          for (const listener of listeners) listener();
+          return module;
+        },
+        (err: unknown) => {
+          pending = undefined;
+          throw err;
+        },
+      );
+      return pending;
+    },
+    useModule: () => React.useSyncExternalStore(subscribe, snapshot, snapshot),
+  };
+}
+
+/** Starts a fetch without waiting for it; a failure shows as the overlay not opening, and the next use retries. */
+export function prefetch(module: OnDemand<unknown>): void {
+  module.preload().catch(() => undefined);
+}
+
+/**
+ * The stand-in for an overlay's trigger while the overlay's code is on its way: handlers that fetch
+ * it on hover and focus, and remember a press (`opener`: a primary pointer press for menus, which
+ * open on pointer down, and Enter, Space or ArrowDown) so the overlay opens as soon as it arrives.
+ * `focusOnArrival` is whether the stand-in had focus, so the real trigger can take it over.
+ */
+export function useStandInTrigger(module: OnDemand<unknown>, opensOn: 'pointerdown' | 'click') {
+  const [openOnArrival, setOpenOnArrival] = React.useState(false);
+  const focused = React.useRef(false);
+  const open = () => {
+    setOpenOnArrival(true);
+    prefetch(module);
+  };
+  const handlers = {
+    onPointerEnter: () => prefetch(module),
+    onFocus: () => {
+      focused.current = true;
+      prefetch(module);
+    },
+    onBlur: () => {
+      focused.current = false;
+    },
+    ...(opensOn === 'pointerdown'
+      ? {
+          onPointerDown: (event: React.PointerEvent) => {
+            if (event.button === 0 && !event.ctrlKey) open();
+          },
+          onKeyDown: (event: React.KeyboardEvent) => {
+            if (event.key === 'Enter' || event.key === ' ' || event.key === 'ArrowDown') {
+              event.preventDefault();
+              open();
+            }
+          },
+        }
+      : { onClick: open }),
+  };
+  return { handlers, openOnArrival, focusOnArrival: () => focused.current };
+}
