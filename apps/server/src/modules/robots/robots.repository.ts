@@ -146,10 +146,29 @@ export const robotRepository = {
     return row;
   },
 
-  /** Whether any robot is registered under this id (any user's). */
-  async exists(db: Executor, id: string): Promise<boolean> {
-    const [row] = await db.select({ id: robots.id }).from(robots).where(eq(robots.id, id));
-    return row !== undefined;
+  /**
+   * What a dial (UPDATE_TIME) needs to know of a robot, in one statement: whether anyone registered
+   * it, and its model if the caller can see it by GetRobots' rule (their own, or bound to a license
+   * with a live share to them: visibleQuery). Undefined when no robot has this id.
+   */
+  async dialTarget(
+    db: Executor,
+    userId: string,
+    id: string,
+    now: Date,
+  ): Promise<{ visible: boolean; model: string } | undefined> {
+    const at = sql`${now.toISOString()}::timestamptz`;
+    const [row] = await db
+      .select({
+        model: robots.model,
+        visible: sql<boolean>`("robots"."user_id" = ${userId}::uuid or exists (
+          select 1 from robot_licenses l join license_shares x on x.license_id = l.id
+          where l.robot_id = "robots"."id" and x.recipient_id = ${userId}::uuid and x.stopped_at is null
+            and x.ends_at > ${at} and l.ends_at > ${at}))`,
+      })
+      .from(robots)
+      .where(eq(robots.id, id));
+    return row;
   },
 
   async ofUser(db: Executor, userId: string): Promise<RobotRow[]> {

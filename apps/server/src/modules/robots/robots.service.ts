@@ -34,9 +34,14 @@ export class RobotService {
     return repo.byIdOfOwner(this.db, robotId, userId);
   }
 
-  /** Whether any robot is registered under this id, whoever's it is (a robot one may dial). */
-  async exists(robotId: string): Promise<boolean> {
-    return isUuid(robotId) && repo.exists(this.db, robotId);
+  /**
+   * A dial's robot: undefined when nobody registered this id; `model` only when the caller can see
+   * the robot (the history names it by that), else null.
+   */
+  async dialTarget(account: Account, robotId: string): Promise<{ model: string | null } | undefined> {
+    if (!isUuid(robotId)) return undefined;
+    const row = await repo.dialTarget(this.db, account.userId, robotId, this.clock.now());
+    return row && { model: row.visible ? row.model : null };
   }
 
   private view(row: RobotRow, license: RobotLicenseRow | undefined, owner: boolean): Robot {

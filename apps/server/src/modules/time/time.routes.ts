@@ -13,8 +13,8 @@ async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Pro
 
     async UPDATE_TIME(input, { caller }) {
       // Only a registered robot can be dialled: an invented id would let a hub write ledger rows at will.
-      if (!(await robots.exists(input.robot_id)))
-        throw new ApiError('NOT_FOUND', 'robot_id: no robot is registered with this id');
+      const robot = await robots.dialTarget(caller, input.robot_id);
+      if (!robot) throw new ApiError('NOT_FOUND', 'robot_id: no robot is registered with this id');
       // Dial time is metered only for robots the user holds no license for: a robot their own
       // license covers is already paid for.
       if (await licenses.coversRobot(input.robot_id, caller.userId))
@@ -24,17 +24,16 @@ async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Pro
         );
       // The model is recorded with the use, so the history can name the robot after the user
       // loses it (docs/decisions/029); a robot the caller cannot see records none.
-      const visible = (await robots.visible(caller, [{ robot_id: input.robot_id }])).parsed().robots[0];
       const user_time = await times.use(caller.userId, {
         minutes: input.minutes,
         robotId: input.robot_id,
-        robotModel: visible?.model ?? null,
+        robotModel: robot.model,
         idempotencyKey: input.idempotency_key,
       });
       // A dial of a robot shared with the caller is the robot's report too: its card shows when it
       // was last seen (issue 15). A robot the caller cannot see is not touched: a stranger must not
       // make someone's license look used.
-      if (visible) await robots.reported(input.robot_id);
+      if (robot.model !== null) await robots.reported(input.robot_id);
       return { user_time };
     },
 
