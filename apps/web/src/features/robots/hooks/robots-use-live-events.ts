@@ -58,16 +58,35 @@ export function useLiveRobotEvents(email: string): LiveState {
     let attempt = 0;
     let wasOpen = false;
     let stopped = false;
+    /** a ticket is being asked for */
+    let asking = false;
 
+    // While the browser says it is offline, nothing is tried (the data loads wait the same way);
+    // coming back online opens the stream at once.
+    const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
     const retry = () => {
       if (stopped) return;
       setState('down');
+      if (offline()) return;
       timer = setTimeout(() => void connect(), liveReconnectDelayMs(attempt));
       attempt += 1;
     };
+    const online = () => {
+      if (stopped || source || asking) return;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      attempt = 0;
+      void connect();
+    };
+    window.addEventListener('online', online);
 
     const connect = async () => {
+      if (offline()) {
+        setState('down');
+        return;
+      }
       let path: string;
+      asking = true;
       try {
         path = (await apiClient.call(events, 'OpenEventStream', { email })).stream_path;
       } catch (err) {
@@ -75,6 +94,8 @@ export function useLiveRobotEvents(email: string): LiveState {
         if (isClientError(err, 'unauthenticated')) setState('down');
         else retry();
         return;
+      } finally {
+        asking = false;
       }
       if (stopped) return;
       source = new EventSource(path);
@@ -101,6 +122,7 @@ export function useLiveRobotEvents(email: string): LiveState {
     void connect();
     return () => {
       stopped = true;
+      window.removeEventListener('online', online);
       source?.close();
       if (timer) clearTimeout(timer);
     };
