@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { expect } from '@playwright/test';
 import { liveServers, serverDir, serverEnv } from '../../../../playwright.config';
 
 /**
@@ -37,15 +38,19 @@ function asPostgres(program: string, args: string[]): void {
 }
 
 async function ready(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  // Start-up, not a test's wait: the instance migrates (one after the other, under an advisory lock) and listens.
-  for (let i = 0; i < 600; i++) {
+  // Start-up: the instance migrates (one after the other, under an advisory lock) and listens.
+  const up = async () => {
     if (child.exitCode !== null) throw new Error(`${url} exited with ${child.exitCode}\n${log()}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
+    return fetch(`${url}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+  };
+  try {
+    await expect.poll(up, { timeout: 60_000 }).toBe(true);
+  } catch (err) {
+    throw new Error(`${url} did not get ready\n${log()}`, { cause: err });
   }
-  throw new Error(`${url} did not get ready\n${log()}`);
 }
 
 export async function startLiveServers(bin: string): Promise<LiveServers> {

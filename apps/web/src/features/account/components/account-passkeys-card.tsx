@@ -1,7 +1,6 @@
 import { type Passkey, passkeyName } from '@portal/contract';
-import { KeyRoundIcon, Loader2Icon, RefreshCwIcon } from 'lucide-react';
+import { KeyRoundIcon, Loader2Icon } from 'lucide-react';
 import * as React from 'react';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -29,6 +28,7 @@ import {
   useRemovePasskeyMutation,
   useRenamePasskeyMutation,
 } from '../api/passkeys';
+import { AccountSecurityLoadError } from './account-security-load-error';
 
 /** The first message of the passkey name rule (the server checks the same), or undefined. */
 function nameIssue(name: string): string | undefined {
@@ -270,16 +270,7 @@ export function AccountPasskeysCard({ email }: { email: string }) {
             </p>
           )
         ) : passkeys.isError ? (
-          <Alert variant="destructive">
-            <AlertTitle>Your passkeys could not be loaded</AlertTitle>
-            <AlertDescription className="flex flex-wrap items-center gap-3">
-              Please try again.
-              <Button variant="outline" size="sm" onClick={() => void passkeys.refetch()}>
-                <RefreshCwIcon aria-hidden />
-                Try again
-              </Button>
-            </AlertDescription>
-          </Alert>
+          <AccountSecurityLoadError title="Your passkeys could not be loaded" onRetry={() => void passkeys.refetch()} />
         ) : (
           <div className="grid gap-3" role="status" aria-label="Loading your passkeys">
             <Skeleton className="h-12 w-full" />

@@ -1,7 +1,6 @@
 import type { SignInSession } from '@portal/contract';
-import { Loader2Icon, MonitorIcon, RefreshCwIcon, SmartphoneIcon, TerminalSquareIcon } from 'lucide-react';
+import { Loader2Icon, MonitorIcon, SmartphoneIcon, TerminalSquareIcon } from 'lucide-react';
 import * as React from 'react';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -21,6 +20,7 @@ import { formatDateTime } from '@/lib/dates';
 import { toast } from '@/lib/toast';
 import { sessionTitle } from '../account-security';
 import { useRevokeOtherSessionsMutation, useRevokeSessionMutation, useSessions } from '../api/security-sessions';
+import { AccountSecurityLoadError } from './account-security-load-error';
 
 function SessionIcon({ session }: { session: SignInSession }) {
   const Icon =
@@ -166,16 +166,7 @@ export function AccountSessionsCard({ email }: { email: string }) {
             {others === 0 && <p className="mt-3 text-sm text-muted-foreground">You are not signed in anywhere else.</p>}
           </>
         ) : sessions.isError ? (
-          <Alert variant="destructive">
-            <AlertTitle>Your sessions could not be loaded</AlertTitle>
-            <AlertDescription className="flex flex-wrap items-center gap-3">
-              Please try again.
-              <Button variant="outline" size="sm" onClick={() => void sessions.refetch()}>
-                <RefreshCwIcon aria-hidden />
-                Try again
-              </Button>
-            </AlertDescription>
-          </Alert>
+          <AccountSecurityLoadError title="Your sessions could not be loaded" onRetry={() => void sessions.refetch()} />
         ) : (
           <div className="grid gap-3" role="status" aria-label="Loading your sessions">
             <Skeleton className="h-12 w-full" />
