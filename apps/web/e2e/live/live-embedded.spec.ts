@@ -28,6 +28,15 @@ test('on the embedded database, a report and an unregistration show on the open 
   await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'open');
   const card = grid(page, 'MY ROBOTS').getByRole('link').filter({ hasText: 'Embedded Nao' });
   await expect(card).toContainText('Inactive');
+  // A page left open for hours draws nothing while nothing changes: no animation that never ends
+  // (a pulsing "Live" dot made the browser repaint without pause).
+  const endless = await page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((a) => a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY)
+      .map((a) => (a.effect instanceof KeyframeEffect ? String(a.effect.target?.className) : 'animation')),
+  );
+  expect(endless).toEqual([]);
 
   // The hub's report (UPDATEROBOT): the page has its stream, so it needs no poll and no reload.
   await user.api.call(robots, 'UPDATEROBOT', {
