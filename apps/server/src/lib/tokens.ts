@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomUUID, webcrypto } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { createHash, type KeyObject, randomBytes, randomUUID, webcrypto } from 'node:crypto';
+import { SignJWT } from 'jose';
 import type { Clock } from './clock.ts';
+import { hs256Key, verifyHs256 } from './jwt-hs256.ts';
 
 const ISSUER = 'robot-portal';
 const ALG = 'HS256';
@@ -20,9 +21,9 @@ export interface RefreshClaims {
 export type TokenProblem = 'expired' | 'invalid';
 
 /**
- * The HMAC key as a WebCrypto key, imported once. jose imports a raw (Uint8Array) key again on
- * every sign and verify, which cost about a fifth of the CPU of an authenticated read
- * (docs/performance.md).
+ * The HMAC key as a WebCrypto key for signing, imported once: jose imports a raw (Uint8Array) key
+ * again on every use, which cost about a fifth of the CPU of an authenticated read
+ * (docs/performance.md). Verifying, which every request does, is lib/jwt-hs256.ts.
  */
 export function importHmacKey(secret: string): Promise<webcrypto.CryptoKey> {
   return webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
@@ -34,6 +35,8 @@ export function importHmacKey(secret: string): Promise<webcrypto.CryptoKey> {
 export class TokenService {
   /** Imported on first use and kept: one secret per service, so a new secret means a new service. */
   private keyPromise: Promise<webcrypto.CryptoKey> | undefined;
+  /** the same secret for node:crypto's synchronous HMAC, which verifies (lib/jwt-hs256.ts) */
+  private verifyKey: KeyObject | undefined;
   constructor(
     private readonly secret: string,
     private readonly clock: Clock,
@@ -74,36 +77,26 @@ export class TokenService {
       .sign(await this.key());
   }
 
+  private claims(token: string, audience: 'access' | 'refresh'): Record<string, unknown> | TokenProblem {
+    this.verifyKey ??= hs256Key(this.secret);
+    const result = verifyHs256(token, this.verifyKey, { issuer: ISSUER, audience, nowS: this.nowS() });
+    return typeof result === 'string' ? result : result.payload;
+  }
+
   async verifyAccess(token: string): Promise<AccessClaims | TokenProblem> {
-    try {
-      const { payload } = await jwtVerify(token, await this.key(), {
-        issuer: ISSUER,
-        audience: 'access',
-        algorithms: [ALG],
-        currentDate: this.clock.now(),
-      });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.email !== 'string')
-        return 'invalid';
-      return { sub: payload.sub, sid: payload.sid, email: payload.email };
-    } catch (err) {
-      return err instanceof errors.JWTExpired ? 'expired' : 'invalid';
-    }
+    const payload = this.claims(token, 'access');
+    if (typeof payload === 'string') return payload;
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.email !== 'string')
+      return 'invalid';
+    return { sub: payload.sub, sid: payload.sid, email: payload.email };
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims | TokenProblem> {
-    try {
-      const { payload } = await jwtVerify(token, await this.key(), {
-        issuer: ISSUER,
-        audience: 'refresh',
-        algorithms: [ALG],
-        currentDate: this.clock.now(),
-      });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.jti !== 'string')
-        return 'invalid';
-      return { sub: payload.sub, sid: payload.sid, jti: payload.jti };
-    } catch (err) {
-      return err instanceof errors.JWTExpired ? 'expired' : 'invalid';
-    }
+    const payload = this.claims(token, 'refresh');
+    if (typeof payload === 'string') return payload;
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.jti !== 'string')
+      return 'invalid';
+    return { sub: payload.sub, sid: payload.sid, jti: payload.jti };
   }
 }
 

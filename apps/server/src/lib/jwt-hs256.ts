@@ -1,0 +1,70 @@
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Verifies a compact HS256 JSON Web Token synchronously with node:crypto (docs/decisions/037).
+ * Every authenticated request checks one; through WebCrypto the check was a trip to libuv's thread
+ * pool (behind any argon2 hashes queued there) and about a tenth of a read's CPU. It accepts
+ * exactly what `SignJWT` in lib/tokens.ts issues and refuses anything else:
+ * - three base64url segments; the header is a JSON object whose `alg` is `HS256` and which has no
+ *   `crit` (no extension we would have to understand);
+ * - the signature is the canonical base64url of HMAC-SHA256 over `header.payload`, compared in
+ *   constant time;
+ * - the payload is a JSON object; `iss` equals the issuer; `aud` equals the audience (or is a list
+ *   holding it); `exp` is a number and later than now (`exp <= now` is expired, as in jose);
+ *   `nbf`, if present, is a number not after now; `iat`, if present, is a number.
+ */
+export type Hs256Result = { payload: Record<string, unknown> } | 'expired' | 'invalid';
+
+export interface Hs256Expect {
+  issuer: string;
+  audience: string;
+  /** now, in whole seconds since the epoch */
+  nowS: number;
+}
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+const SIGNATURE_BYTES = 32;
+
+export function hs256Key(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
+}
+
+function jsonObject(segment: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export function verifyHs256(token: string, key: KeyObject, expect: Hs256Expect): Hs256Result {
+  const parts = token.split('.');
+  if (parts.length !== 3) return 'invalid';
+  const [h, p, s] = parts as [string, string, string];
+  if (!SEGMENT.test(h) || !SEGMENT.test(p) || !SEGMENT.test(s)) return 'invalid';
+
+  const header = jsonObject(h);
+  if (header?.alg !== 'HS256' || 'crit' in header) return 'invalid';
+
+  const given = Buffer.from(s, 'base64url');
+  // One token, one spelling: trailing bits that decode to the same bytes are refused.
+  if (given.length !== SIGNATURE_BYTES || given.toString('base64url') !== s) return 'invalid';
+  const expected = createHmac('sha256', key).update(`${h}.${p}`).digest();
+  if (!timingSafeEqual(given, expected)) return 'invalid';
+
+  const payload = jsonObject(p);
+  if (!payload) return 'invalid';
+  if (payload.iss !== expect.issuer) return 'invalid';
+  const aud = payload.aud;
+  if (!(aud === expect.audience || (Array.isArray(aud) && aud.includes(expect.audience)))) return 'invalid';
+  if ('iat' in payload && !isNumber(payload.iat)) return 'invalid';
+  if ('nbf' in payload && (!isNumber(payload.nbf) || payload.nbf > expect.nowS)) return 'invalid';
+  if (!isNumber(payload.exp)) return 'invalid';
+  if (payload.exp <= expect.nowS) return 'expired';
+  return { payload };
+}
