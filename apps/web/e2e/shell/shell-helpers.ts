@@ -8,9 +8,13 @@ export function tourDialog(page: Page): Locator {
   return page.getByRole('dialog').filter({ has: page.getByRole('img', { name: /^Step \d of 6$/ }) });
 }
 
-/** Waits for the signed-in shell to be on screen. */
+/**
+ * Waits for the signed-in shell to be on screen. Drawn, that is: a modal dialog (the onboarding
+ * tour opens a second after the load) hides the shell from the accessibility tree, and on a slow
+ * machine the tour could be up before this check came round.
+ */
 export async function expectShell(page: Page) {
-  await expect(page.getByRole('button', { name: 'Toggle sidebar' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Toggle sidebar', includeHidden: true })).toBeVisible();
 }
 
 /** The user menu trigger in the top bar. */
