@@ -72,10 +72,40 @@ function Totals({ history }: { history: UsageHistory }) {
  * A table that scrolls sideways when shown; while hidden for screen readers only it must not be a
  * scroll region (axe: a scrollable region needs keyboard access), so it is a plain table then.
  */
-function DataTable({ shown, ...props }: React.ComponentProps<'table'> & { shown: boolean }) {
+/**
+ * One of the table view's two tables: a caption, then Day, `middle` and Minutes columns. Hidden
+ * tables stay in the accessibility tree for screen readers (the wrapper is `sr-only`).
+ */
+function DayTable({
+  shown,
+  id,
+  title,
+  middle,
+  children,
+}: {
+  shown: boolean;
+  id: string;
+  title: string;
+  middle: string;
+  children: React.ReactNode;
+}) {
   return (
     <div className={shown ? 'relative w-full overflow-x-auto' : undefined}>
-      <table className="w-full caption-top text-sm" {...props} />
+      <table className="w-full caption-top text-sm" aria-labelledby={id}>
+        <caption id={id} className="mb-2 text-left font-medium">
+          {title}
+        </caption>
+        <TableHeader>
+          <TableRow>
+            <TableHead scope="col">{USAGE_TEXT.columns.day}</TableHead>
+            <TableHead scope="col">{middle}</TableHead>
+            <TableHead scope="col" className="text-right">
+              {USAGE_TEXT.columns.minutes}
+            </TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>{children}</TableBody>
+      </table>
     </div>
   );
 }
@@ -85,60 +115,32 @@ function UsageTables({ history, shown }: { history: UsageHistory; shown: boolean
   const { columns } = USAGE_TEXT;
   return (
     <div id="usage-tables" className={cn('flex flex-col gap-6', !shown && 'sr-only')} data-testid="usage-tables">
-      <DataTable shown={shown} aria-labelledby="usage-table-title">
-        <caption id="usage-table-title" className="mb-2 text-left font-medium">
-          {USAGE_TEXT.tableTitle}
-        </caption>
-        <TableHeader>
-          <TableRow>
-            <TableHead scope="col">{columns.day}</TableHead>
-            <TableHead scope="col">{columns.robot}</TableHead>
-            <TableHead scope="col" className="text-right">
-              {columns.minutes}
-            </TableHead>
+      <DayTable shown={shown} id="usage-table-title" title={USAGE_TEXT.tableTitle} middle={columns.robot}>
+        {rows.map((r) => (
+          <TableRow key={`${r.day}-${r.robotId}`}>
+            <TableCell>{formatDay(r.day)}</TableCell>
+            <TableCell className="whitespace-normal break-words">{r.robot}</TableCell>
+            <TableCell className="text-right tabular-nums">{r.minutes.toLocaleString('en-GB')}</TableCell>
           </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.map((r) => (
-            <TableRow key={`${r.day}-${r.robotId}`}>
-              <TableCell>{formatDay(r.day)}</TableCell>
-              <TableCell className="whitespace-normal break-words">{r.robot}</TableCell>
-              <TableCell className="text-right tabular-nums">{r.minutes.toLocaleString('en-GB')}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </DataTable>
-      <DataTable shown={shown} aria-labelledby="usage-added-title">
-        <caption id="usage-added-title" className="mb-2 text-left font-medium">
-          {USAGE_TEXT.addedTitle}
-        </caption>
-        <TableHeader>
+        ))}
+      </DayTable>
+      <DayTable shown={shown} id="usage-added-title" title={USAGE_TEXT.addedTitle} middle={columns.kind}>
+        {history.events.length === 0 ? (
           <TableRow>
-            <TableHead scope="col">{columns.day}</TableHead>
-            <TableHead scope="col">{columns.kind}</TableHead>
-            <TableHead scope="col" className="text-right">
-              {columns.minutes}
-            </TableHead>
+            <TableCell colSpan={3} className="text-muted-foreground">
+              {USAGE_TEXT.noneAdded}
+            </TableCell>
           </TableRow>
-        </TableHeader>
-        <TableBody>
-          {history.events.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={3} className="text-muted-foreground">
-                {USAGE_TEXT.noneAdded}
-              </TableCell>
+        ) : (
+          [...history.events].reverse().map((e) => (
+            <TableRow key={`${e.day}-${e.kind}`}>
+              <TableCell>{formatDay(e.day)}</TableCell>
+              <TableCell>{eventLabel(e.kind)}</TableCell>
+              <TableCell className="text-right tabular-nums">{e.minutes.toLocaleString('en-GB')}</TableCell>
             </TableRow>
-          ) : (
-            [...history.events].reverse().map((e) => (
-              <TableRow key={`${e.day}-${e.kind}`}>
-                <TableCell>{formatDay(e.day)}</TableCell>
-                <TableCell>{eventLabel(e.kind)}</TableCell>
-                <TableCell className="text-right tabular-nums">{e.minutes.toLocaleString('en-GB')}</TableCell>
-              </TableRow>
-            ))
-          )}
-        </TableBody>
-      </DataTable>
+          ))
+        )}
+      </DayTable>
     </div>
   );
 }
