@@ -51,13 +51,15 @@ export function prefetch(module: OnDemand<unknown>): void {
  * The stand-in for an overlay's trigger while the overlay's code is on its way: handlers that fetch
  * it on hover and focus, and remember a press (`opener`: a primary pointer press for menus, which
  * open on pointer down, and Enter, Space or ArrowDown) so the overlay opens as soon as it arrives.
- * `focusOnArrival` is whether the stand-in had focus, so the real trigger can take it over.
+ * `openedByKeyboard` says the press was a key (a menu then focuses its first item, as Radix does for
+ * a keyboard open: see `useArrivalFocus`). `focusOnArrival` is whether the stand-in had focus, so
+ * the real trigger can take it over.
  */
 export function useStandInTrigger(module: OnDemand<unknown>, opensOn: 'pointerdown' | 'click') {
-  const [openOnArrival, setOpenOnArrival] = React.useState(false);
+  const [opened, setOpened] = React.useState<'pointer' | 'keyboard'>();
   const focused = React.useRef(false);
-  const open = () => {
-    setOpenOnArrival(true);
+  const open = (by: 'pointer' | 'keyboard') => {
+    setOpened(by);
     prefetch(module);
   };
   const handlers = {
@@ -72,16 +74,40 @@ export function useStandInTrigger(module: OnDemand<unknown>, opensOn: 'pointerdo
     ...(opensOn === 'pointerdown'
       ? {
           onPointerDown: (event: React.PointerEvent) => {
-            if (event.button === 0 && !event.ctrlKey) open();
+            if (event.button === 0 && !event.ctrlKey) open('pointer');
           },
           onKeyDown: (event: React.KeyboardEvent) => {
             if (event.key === 'Enter' || event.key === ' ' || event.key === 'ArrowDown') {
               event.preventDefault();
-              open();
+              open('keyboard');
             }
           },
         }
-      : { onClick: open }),
+      : { onClick: () => open('pointer') }),
   };
-  return { handlers, openOnArrival, focusOnArrival: () => focused.current };
+  return {
+    handlers,
+    openOnArrival: opened !== undefined,
+    openedByKeyboard: opened === 'keyboard',
+    focusOnArrival: () => focused.current,
+  };
+}
+
+/**
+ * For a menu that arrives open because its stand-in was pressed with a key: its content's
+ * `onFocus`. Radix focuses the content itself when it opens; on that first open this passes the
+ * focus on to the first item that can be chosen, as Radix does when it saw the key (but the key was
+ * pressed before Radix was here). Later opens are left to Radix.
+ */
+export function useArrivalFocus(openedByKeyboard: boolean): (event: React.FocusEvent<HTMLElement>) => void {
+  const pending = React.useRef(openedByKeyboard);
+  return React.useCallback((event: React.FocusEvent<HTMLElement>) => {
+    if (!pending.current || event.target !== event.currentTarget) return;
+    pending.current = false;
+    event.currentTarget
+      .querySelector<HTMLElement>(
+        '[role="menuitem"]:not([data-disabled]), [role="menuitemradio"]:not([data-disabled]), [role="menuitemcheckbox"]:not([data-disabled])',
+      )
+      ?.focus({ preventScroll: true });
+  }, []);
 }

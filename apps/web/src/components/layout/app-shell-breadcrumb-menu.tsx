@@ -7,6 +7,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { useArrivalFocus } from '@/lib/on-demand';
 import { type Crumb, ellipsisClass, ellipsisLabel } from './app-shell-breadcrumb-segments';
 
 /**
@@ -18,23 +19,27 @@ export function BreadcrumbMenu({
   hasPage,
   defaultOpen,
   focusTrigger,
+  openedByKeyboard,
 }: {
   middle: Crumb[];
   hasPage: (href: string) => boolean;
   defaultOpen: boolean;
   focusTrigger: boolean;
+  /** the stand-in was pressed with a key: the first item takes the focus (useArrivalFocus) */
+  openedByKeyboard: boolean;
 }) {
   const trigger = React.useRef<HTMLButtonElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when this replaces the stand-in
   React.useEffect(() => {
     if (focusTrigger && !defaultOpen) trigger.current?.focus();
   }, []);
+  const arrivalFocus = useArrivalFocus(openedByKeyboard);
   return (
     <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger ref={trigger} className={ellipsisClass} aria-label={ellipsisLabel(middle.length)}>
         <BreadcrumbEllipsis className="size-7" />
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="start">
+      <DropdownMenuContent onFocus={arrivalFocus} align="start">
         {middle.map((crumb) =>
           hasPage(crumb.href) ? (
             <DropdownMenuItem key={crumb.href} asChild>

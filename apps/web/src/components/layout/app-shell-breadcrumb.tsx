@@ -49,6 +49,7 @@ function BreadcrumbMiddle({ middle, hasPage }: { middle: Crumb[]; hasPage: (href
         hasPage={hasPage}
         defaultOpen={standIn.openOnArrival}
         focusTrigger={standIn.focusOnArrival()}
+        openedByKeyboard={standIn.openedByKeyboard}
       />
     );
   // The same button, as the menu's trigger renders it while closed.

@@ -7,6 +7,7 @@ import {
   DropdownMenuLabel,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { useArrivalFocus } from '@/lib/on-demand';
 import type { NavGroup } from './app-shell-nav';
 import { navTo, SidebarGroupButton } from './app-shell-sidebar-group-button';
 
@@ -20,23 +21,27 @@ export function SidebarGroupMenu({
   childActive,
   defaultOpen,
   focusTrigger,
+  openedByKeyboard,
 }: {
   group: NavGroup;
   childActive: boolean;
   defaultOpen: boolean;
   focusTrigger: boolean;
+  /** the stand-in was pressed with a key: the first item takes the focus (useArrivalFocus) */
+  openedByKeyboard: boolean;
 }) {
   const trigger = React.useRef<HTMLButtonElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when this replaces the stand-in
   React.useEffect(() => {
     if (focusTrigger && !defaultOpen) trigger.current?.focus();
   }, []);
+  const arrivalFocus = useArrivalFocus(openedByKeyboard);
   return (
     <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
         <SidebarGroupButton group={group} childActive={childActive} ref={trigger} />
       </DropdownMenuTrigger>
-      <DropdownMenuContent side="right" align="start" className="min-w-48">
+      <DropdownMenuContent onFocus={arrivalFocus} side="right" align="start" className="min-w-48">
         <DropdownMenuLabel>{group.title}</DropdownMenuLabel>
         {group.items.map((item) => (
           <DropdownMenuItem key={item.to} asChild>

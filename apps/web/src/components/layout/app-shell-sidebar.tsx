@@ -65,6 +65,7 @@ function CollapsedGroup({ group, childActive }: { group: NavGroup; childActive: 
         childActive={childActive}
         defaultOpen={standIn.openOnArrival}
         focusTrigger={standIn.focusOnArrival()}
+        openedByKeyboard={standIn.openedByKeyboard}
       />
     );
   // The same button, as the menu's trigger renders it while closed.

@@ -23,6 +23,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { env } from '@/config/env';
 import { useAuth } from '@/lib/auth';
+import { useArrivalFocus } from '@/lib/on-demand';
 import { THEME_PREFERENCES, type ThemePreference } from '@/lib/theme/theme-preference';
 import { useTheme } from '@/lib/theme/theme-provider';
 import { cn } from '@/lib/utils';
@@ -43,10 +44,13 @@ export function UserMenuDropdown({
   user,
   defaultOpen,
   focusTrigger,
+  openedByKeyboard,
 }: {
   user: MenuUser;
   defaultOpen: boolean;
   focusTrigger: boolean;
+  /** the stand-in was pressed with a key: the first item takes the focus (useArrivalFocus) */
+  openedByKeyboard: boolean;
 }) {
   const { logout } = useAuth();
   const { theme, setTheme } = useTheme();
@@ -55,6 +59,7 @@ export function UserMenuDropdown({
   React.useEffect(() => {
     if (focusTrigger && !defaultOpen) trigger.current?.focus();
   }, []);
+  const arrivalFocus = useArrivalFocus(openedByKeyboard);
   const displayName = displayNameOf(user);
 
   return (
@@ -62,7 +67,7 @@ export function UserMenuDropdown({
       <DropdownMenuTrigger asChild>
         <UserMenuButton user={user} ref={trigger} />
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-64">
+      <DropdownMenuContent onFocus={arrivalFocus} align="end" className="w-64">
         <DropdownMenuLabel className="flex items-center gap-2 font-normal">
           <UserAvatar name={user.name} email={user.email} className="size-9" />
           <span className="grid min-w-0 leading-tight">

@@ -30,6 +30,7 @@ export function UserMenu() {
         user={user}
         defaultOpen={standIn.openOnArrival}
         focusTrigger={standIn.focusOnArrival()}
+        openedByKeyboard={standIn.openedByKeyboard}
       />
     );
   // The same button, as the menu's trigger renders it while closed.
