@@ -68,8 +68,9 @@ export const retentionRepository = {
   /**
    * Accounts unused since the cutoff and with nothing in force: no sign-in, refresh or profile
    * change, no subscription or license running past it, no payment, checkout or support request
-   * after it. Their personal fields are overwritten; the row stays, so what refers to it (ledger,
-   * payments, licenses) stays consistent and anonymous.
+   * after it, and no durable dial time left (minutes paid for never expire: an account holding them
+   * is kept so its owner can come back to them). Their personal fields are overwritten; the row
+   * stays, so what refers to it (ledger, payments, licenses) stays consistent and anonymous.
    */
   anonymiseDormantAccounts(ex: Executor, cutoff: Date, now: Date): Promise<number> {
     const c = at(cutoff);
@@ -88,7 +89,8 @@ export const retentionRepository = {
             and not exists (select 1 from robot_licenses l where l.user_id = u.id and l.ends_at >= ${c})
             and not exists (select 1 from payments p where p.user_id = u.id and p.created_at >= ${c})
             and not exists (select 1 from checkout_sessions k where k.user_id = u.id and k.created_at >= ${c})
-            and not exists (select 1 from support_requests r where r.user_id = u.id and r.created_at >= ${c})`,
+            and not exists (select 1 from support_requests r where r.user_id = u.id and r.created_at >= ${c})
+            and coalesce((select sum(t.durable) from time_ledger t where t.user_id = u.id), 0) <= 0`,
     );
   },
 

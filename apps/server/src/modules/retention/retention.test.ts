@@ -12,7 +12,16 @@ import {
   timeLedger,
   users,
 } from '../../db/schema.ts';
-import { as, hardwareHash, nextIp, relogin, type SignedIn, signIn, useTestApp } from '../../test/fixtures.ts';
+import {
+  as,
+  asOperator,
+  hardwareHash,
+  nextIp,
+  relogin,
+  type SignedIn,
+  signIn,
+  useTestApp,
+} from '../../test/fixtures.ts';
 import { GOOD_PASSWORD } from '../../test/harness.ts';
 import { accountKey } from '../useraction/useraction.lockout.ts';
 import { ANONYMISED_DOMAIN, ANONYMISED_TEXT } from './retention.repository.ts';
@@ -166,6 +175,56 @@ describe('the retention job', () => {
     // A second run finds nothing left to do.
     const again = await run();
     expect([...Object.values(again.pruned), ...Object.values(again.anonymised)].every((n) => n === 0)).toBe(true);
+  });
+
+  it('keeps a dormant account that still holds durable minutes, and anonymises it once they are used up', async () => {
+    const start = t.clock.now().getTime();
+    const holder = await signIn(t);
+    const granted = await asOperator(t, time)('ADD_TIME', {
+      email: holder.email,
+      minutes: 5,
+      reason: 'Bought minutes',
+      idempotency_key: hardwareHash(),
+    });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+
+    // Two years and a month on: its sessions ended long ago, nothing else is in force.
+    t.clock.set(new Date(addYearsUtc(start, 2) + 30 * DAY_MS));
+    await run();
+    expect((await userRow(holder.id))?.email).toBe(holder.email);
+
+    // The owner comes back and spends them (on a robot of their own: metered), then leaves for good.
+    const back = await relogin(t, holder);
+    const { body } = await as(
+      t,
+      back,
+      robots,
+    )('REGISTERSIM', {
+      make: 'Pepper',
+      model: 'Pepper',
+      name: 'Last Pepper',
+      hardware_hash: hardwareHash(),
+    });
+    const robotId = (body.robot as { robot_id: string }).robot_id;
+    // Past the first period the yearly allocation is spent first; what is left of both goes in one dial.
+    const balance = await as(t, back, time)('CHECK_REMAINING_TIME', {});
+    const pools = balance.body.user_time as Record<
+      'total_perishable_time' | 'used_perishable_time' | 'total_durable_time' | 'used_durable_time',
+      number
+    >;
+    expect(pools.total_durable_time - pools.used_durable_time).toBe(5);
+    const minutes =
+      pools.total_perishable_time - pools.used_perishable_time + pools.total_durable_time - pools.used_durable_time;
+    const dial = await as(
+      t,
+      back,
+      time,
+    )('UPDATE_TIME', { robot_id: robotId, minutes, idempotency_key: hardwareHash() });
+    expect(dial.status, JSON.stringify(dial.body)).toBe(200);
+
+    t.clock.set(new Date(addYearsUtc(start, 4) + 60 * DAY_MS));
+    await run();
+    expect((await userRow(holder.id))?.email).toBe(`anonymised-${holder.id}@${ANONYMISED_DOMAIN}`);
   });
 
   it.skipIf(!process.env.TEST_DATABASE_URL)(
