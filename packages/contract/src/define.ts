@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { errorObject } from './errors.ts';
 import { withInputRules } from './safe-input.ts';
 
@@ -18,8 +18,8 @@ export const OPERATOR_HEADER = 'x-operator-token';
 export type AuthKind = 'none' | 'body' | 'bearer' | 'refresh' | 'operator';
 
 export interface ActionDef<
-  Req extends z.ZodType = z.ZodType,
-  Res extends z.ZodType = z.ZodType,
+  Req extends z.ZodMiniType = z.ZodMiniType,
+  Res extends z.ZodMiniType = z.ZodMiniType,
   Auth extends AuthKind = AuthKind,
 > {
   readonly request: Req;
@@ -67,8 +67,8 @@ export interface ServiceDef<
 }
 
 export function action<
-  Req extends z.ZodType,
-  Res extends z.ZodType,
+  Req extends z.ZodMiniType,
+  Res extends z.ZodMiniType,
   const Auth extends AuthKind,
   const Status extends ActionStatus = 'live',
 >(
@@ -88,7 +88,7 @@ export function service<const Path extends string, const Actions extends Record<
 }
 
 /** Every response carries the error object; success answers `Success: true`. */
-export function response<Shape extends z.ZodRawShape>(shape: Shape) {
+export function response<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return z.object({ ...shape, error: errorObject });
 }
 
@@ -97,7 +97,7 @@ export type ParsedRequestOf<S extends ServiceDef, A extends keyof S['actions']> 
 export type ResponseOf<S extends ServiceDef, A extends keyof S['actions']> = z.output<S['actions'][A]['response']>;
 
 /** A zod failure as one line that names each field and the rule it broke. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .map((issue) => {
       const field = issue.path.length ? issue.path.join('.') : 'body';
