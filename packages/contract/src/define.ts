@@ -75,7 +75,9 @@ export function action<
   def: ActionDef<Req, Res, Auth> & { readonly status?: Status },
 ): ActionDef<Req, Res, Auth> & { readonly status: Status } {
   // Every request also obeys the rules of safe-input.ts (no NUL, no lone surrogate, bounded nesting).
-  return { ...def, request: withInputRules(def.request), status: (def.status ?? 'live') as Status };
+  // The web app's build leaves requests out (apps/web/vite-plugins.ts, decision 036): none to extend.
+  const request = (def.request as Req | undefined) && withInputRules(def.request);
+  return { ...def, request: request as Req, status: (def.status ?? 'live') as Status };
 }
 
 export function service<const Path extends string, const Actions extends Record<string, ActionDef>>(
