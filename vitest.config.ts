@@ -25,7 +25,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/**/*.test.ts', 'apps/hub/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'packages/**/*.test.ts',
+            'apps/hub/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'apps/web/vite-plugins.test.ts',
+          ],
         },
       },
       {

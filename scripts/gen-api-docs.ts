@@ -2,7 +2,7 @@
 // `--check` fails when the committed file is stale (CI runs it).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { type ActionDef, ErrorCodes, isPlannedAction, services } from '@portal/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 type Schema = {
   type?: string | string[];
@@ -62,7 +62,7 @@ function rows(s: Schema, prefix = ''): string[] {
   return out;
 }
 
-function table(schema: z.ZodType, io: 'input' | 'output'): string {
+function table(schema: z.ZodMiniType, io: 'input' | 'output'): string {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Schema;
   const body = rows(json);
   if (body.length === 0) return '_no fields_\n';

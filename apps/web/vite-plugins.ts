@@ -83,3 +83,78 @@ export function analyzeBundle(): Plugin {
     },
   };
 }
+
+interface Node {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+function walk(node: unknown, visit: (n: Node) => void): void {
+  if (Array.isArray(node)) for (const child of node) walk(child, visit);
+  else if (node && typeof node === 'object' && typeof (node as Node).type === 'string') {
+    visit(node as Node);
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'type' && value && typeof value === 'object') walk(value, visit);
+  }
+}
+
+/** What the browser's contract leaves out of an action: its request schema and its summary. */
+const LEFT_OUT: Record<string, string> = { request: 'void 0', summary: "''" };
+
+/**
+ * A contract module (as JavaScript, with its parsed `program`) with the `request` and `summary` of
+ * every `action({ ... })` replaced by `void 0` and `''`, padded with spaces to the length of what
+ * they replace, so every other line and column stays where it was and the source map needs no
+ * change. Undefined when there is nothing to leave out.
+ */
+export function withoutRequests(code: string, program: unknown): string | undefined {
+  const blanks: { start: number; end: number; value: string }[] = [];
+  walk(program, (node) => {
+    const callee = node.callee as Node | undefined;
+    const [arg] = (node.arguments as Node[] | undefined) ?? [];
+    if (node.type !== 'CallExpression' || callee?.type !== 'Identifier' || callee.name !== 'action') return;
+    if (arg?.type !== 'ObjectExpression') return;
+    for (const prop of arg.properties as Node[]) {
+      const key = prop.key as Node | undefined;
+      const name = key?.type === 'Identifier' ? key.name : key?.value;
+      const value = prop.value as Node;
+      const replacement = typeof name === 'string' ? LEFT_OUT[name] : undefined;
+      if (replacement === undefined || prop.shorthand || prop.computed) continue;
+      if (value.end - value.start < replacement.length) continue;
+      blanks.push({ start: value.start, end: value.end, value: replacement });
+    }
+  });
+  if (blanks.length === 0) return undefined;
+  let out = '';
+  let at = 0;
+  for (const { start, end, value } of blanks.sort((a, b) => a.start - b.start)) {
+    // A value's first characters are on its first line, so the replacement never covers a newline.
+    const firstLine = code.slice(start, end).split('\n', 1)[0] as string;
+    if (firstLine.length < value.length) continue;
+    out += code.slice(at, start) + value + code.slice(start + value.length, end).replace(/[^\n]/g, ' ');
+    at = end;
+  }
+  return out + code.slice(at);
+}
+
+/**
+ * The contract as the browser needs it (docs/decisions/036). The web client sends requests without
+ * checking them (the server does, and answers 400 naming the field) and parses only answers; the
+ * summaries are for docs/api.md. So the build leaves both out of every action of packages/contract,
+ * and the schemas only requests used (registration rules, the country list, request-only checks of
+ * zod) are left out of the bundle with them. Type checking and the tests see the contract whole.
+ */
+export function contractForTheBrowser(): Plugin {
+  return {
+    name: 'portal-contract-for-the-browser',
+    apply: 'build',
+    transform(code, id) {
+      if (!/\/packages\/contract\/src\/[^/]+\.ts$/.test(id) || id.endsWith('.test.ts') || !code.includes('action('))
+        return;
+      const out = withoutRequests(code, this.parse(code));
+      return out === undefined ? undefined : { code: out, map: null };
+    },
+  };
+}

@@ -3,7 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { analyzeBundle, precompress } from './vite-plugins';
+import { analyzeBundle, contractForTheBrowser, precompress } from './vite-plugins';
 
 export default defineConfig({
   plugins: [
@@ -15,6 +15,7 @@ export default defineConfig({
       codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
     }),
     react(),
+    contractForTheBrowser(),
     tailwindcss(),
     precompress(),
     ...(process.env.ANALYZE ? [analyzeBundle()] : []),

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type Client, ClientError, createClient, refreshingTokens, type TokenStore } from '@portal/client';
 import {
   license,
+  loadEnglishMessages,
   type PublicUser,
   type Robot,
   type RobotLicense,
@@ -80,6 +81,8 @@ export class HubClient {
       // The file stays: `whoami` and `logout` still need to say whose session ended.
       end: () => {},
     };
+    // validateRequests shows zod's messages to the person at the terminal (docs/decisions/036).
+    loadEnglishMessages();
     // The refresh call goes through this same client (refresh-access-token needs no access
     // token), so the process keeps one CSRF token.
     const client: Client = createClient({

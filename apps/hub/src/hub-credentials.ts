@@ -3,10 +3,11 @@ import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeIssues, type PublicUser, publicUser, type TokenPair, tokenPair } from '@portal/contract';
+import * as z from 'zod/mini';
 
 /** The part of the user the portal hands the hub with its tokens (ADR 005). */
 export type HubUser = Pick<PublicUser, 'user_id' | 'email' | 'name'>;
-const hubUser = publicUser.pick({ user_id: true, email: true, name: true });
+const hubUser = z.pick(publicUser, { user_id: true, email: true, name: true });
 
 /** The decrypted `enc_creds` payload. */
 export interface HubCredentialsPayload {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import { errorBody } from '@portal/contract';
+import { errorBody, loadEnglishMessages } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import Fastify, {
   type FastifyInstance,
@@ -138,6 +138,8 @@ class OneLinePerRequest extends LogController {
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const clock = opts.clock ?? systemClock;
+  // The 400s name the rule in zod's English ("Too big: ...", docs/decisions/036).
+  loadEnglishMessages();
   setHashCost({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
   setHashLimits({ concurrency: config.HASH_CONCURRENCY, queue: config.HASH_QUEUE_MAX });
   const app = Fastify({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { epochMs, jwt } from './common.ts';
 import { action, response, service } from './define.ts';
 
@@ -7,7 +7,7 @@ import { action, response, service } from './define.ts';
  * A download needs the license agreement accepted; the answer is a signed, expiring link.
  */
 
-const bodyToken = jwt.optional();
+const bodyToken = z.optional(jwt);
 
 /**
  * The version of the license agreement the Downloads dialog shows. GetDownload records the user's
@@ -19,10 +19,10 @@ export const LICENSE_AGREEMENT_VERSION = '2026-01';
 export const AssetType = { Application: 'application', RobotDriver: 'robot_driver' } as const;
 
 export const versionNumber = z.object({
-  major: z.number().int().min(0),
-  minor: z.number().int().min(0),
-  patch: z.number().int().min(0),
-  revision: z.number().int().min(0),
+  major: z.int().check(z.minimum(0)),
+  minor: z.int().check(z.minimum(0)),
+  patch: z.int().check(z.minimum(0)),
+  revision: z.int().check(z.minimum(0)),
 });
 export type VersionNumber = z.infer<typeof versionNumber>;
 
@@ -52,10 +52,10 @@ export const artifact = z.object({
   OS: ArtifactOS,
   Arch: ArtifactArch,
   version_info: versionInfo,
-  language: z.string().default(''),
+  language: z._default(z.string(), ''),
   timestamp: epochMs,
   /** sha256 of the file, hex */
-  checksum: z.string().default(''),
+  checksum: z._default(z.string(), ''),
 });
 export type Artifact = z.infer<typeof artifact>;
 
@@ -63,12 +63,12 @@ export const asset = z.object({
   id: z.string(),
   type: z.string(),
   name: z.string(),
-  description: z.string().default(''),
-  author: z.string().default(''),
-  license: z.string().default(''),
-  make: z.string().default(''),
-  model: z.string().default(''),
-  artifacts: z.array(artifact).default([]),
+  description: z._default(z.string(), ''),
+  author: z._default(z.string(), ''),
+  license: z._default(z.string(), ''),
+  make: z._default(z.string(), ''),
+  model: z._default(z.string(), ''),
+  artifacts: z._default(z.array(artifact), []),
 });
 export type Asset = z.infer<typeof asset>;
 
@@ -77,7 +77,7 @@ export const assets = service('assets', '/api/assets', {
     summary: 'Every downloadable asset (one with at least one artifact) with its artifacts, newest first.',
     auth: 'bearer',
     request: z.object({ token: bodyToken }),
-    response: response({ assets: z.array(asset).default([]) }),
+    response: response({ assets: z._default(z.array(asset), []) }),
   }),
   GetDownload: action({
     summary:
@@ -85,15 +85,17 @@ export const assets = service('assets', '/api/assets', {
     auth: 'bearer',
     request: z.object({
       token: bodyToken,
-      asset_id: z.string().min(1).max(255),
+      asset_id: z.string().check(z.minLength(1), z.maxLength(255)),
       /** the one asset, with the chosen artifact first */
-      assets: asset.extend({ artifacts: z.array(artifact).min(1, { error: 'Invalid asset for download' }) }),
+      assets: z.extend(asset, {
+        artifacts: z.array(artifact).check(z.minLength(1, { error: 'Invalid asset for download' })),
+      }),
       /** the asset type, as GetAll answered it */
-      type: z.string().max(100).optional(),
+      type: z.optional(z.string().check(z.maxLength(100))),
       /** The spec sends it (empty); the server ignores it. */
-      download_link: z.string().max(2048).optional(),
+      download_link: z.optional(z.string().check(z.maxLength(2048))),
       /** the version of the license agreement the user ticked: LICENSE_AGREEMENT_VERSION */
-      agreement_version: z.string().trim().min(1).max(50),
+      agreement_version: z.string().check(z.trim(), z.minLength(1), z.maxLength(50)),
       accepted: z.literal(true, { error: 'The license agreement must be accepted' }),
     }),
     response: response({ download_link: z.string() }),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 
@@ -36,10 +36,10 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 
 export const liveEvent = z.object({
   kind: z.enum(EVENT_KINDS),
-  robot_id: z.string().optional(),
-  license_id: z.string().optional(),
+  robot_id: z.optional(z.string()),
+  license_id: z.optional(z.string()),
   /** with robot.availability: the state now */
-  available: z.boolean().optional(),
+  available: z.optional(z.boolean()),
 });
 export type LiveEvent = z.infer<typeof liveEvent>;
 
@@ -60,7 +60,7 @@ export const events = service('events', '/api/events', {
     response: response({
       ticket: z.string(),
       /** seconds the ticket can be redeemed for */
-      expires_in: z.number().int(),
+      expires_in: z.int(),
       /** the stream's path, with the ticket: what EventSource opens */
       stream_path: z.string(),
     }),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 
@@ -9,32 +9,28 @@ import { action, response, service } from './define.ts';
  * slot). The server owns the approved list and sends it with every answer (docs/decisions/022).
  */
 
-const bodyToken = jwt.optional();
+const bodyToken = z.optional(jwt);
 
 /** Upper bound of slots an account can hold; a sanity limit, not a rule of the spec. */
 export const MAX_FLEX_SLOTS = 100;
 
-export const slotId = z
-  .number()
-  .int()
-  .min(0)
-  .max(MAX_FLEX_SLOTS - 1);
+export const slotId = z.int().check(z.minimum(0), z.maximum(MAX_FLEX_SLOTS - 1));
 
 export const flexSlot = z.object({
   slot_id: slotId,
   /** the license created for the slot; always '' in an update (the server creates the licenses) */
-  license_id: z.string().default(''),
+  license_id: z._default(z.string(), ''),
   /** catalogue robot id of the model in the slot; '' when empty */
-  robot_id: z.string().max(255).default(''),
+  robot_id: z._default(z.string().check(z.maxLength(255)), ''),
   /** epoch ms */
   updated_on: epochMs,
 });
 export type FlexSlot = z.infer<typeof flexSlot>;
 
 /** A slot as UpdateSlots sends it: the license id is empty, the server assigns licenses. */
-export const flexSlotUpdate = flexSlot.extend({
+export const flexSlotUpdate = z.extend(flexSlot, {
   license_id: z.literal('', { error: 'license_id must be empty' }),
-  robot_id: z.string().trim().max(255),
+  robot_id: z.string().check(z.trim(), z.maxLength(255)),
 });
 export type FlexSlotUpdate = z.infer<typeof flexSlotUpdate>;
 
@@ -56,35 +52,35 @@ export const flexibleLicenseCard = z.object({
   features: z.array(z.string()),
   img: z.string(),
   /** set once the card is placed in a slot */
-  cardId: z.string().optional(),
-  slot_id: slotId.optional(),
+  cardId: z.optional(z.string()),
+  slot_id: z.optional(slotId),
 });
 export type FlexibleLicenseCard = z.infer<typeof flexibleLicenseCard>;
 
 export const flexSlotsRequest = z.object({
   token: bodyToken,
   /** The server acts on the signed-in user; a different id is refused. */
-  user_id: z.string().max(255).optional(),
+  user_id: z.optional(z.string().check(z.maxLength(255))),
   user_email: normalisedEmail,
 });
 
-export const flexSlotsUpdateRequest = flexSlotsRequest.extend({
-  user_slots: z
-    .array(flexSlotUpdate)
-    .max(MAX_FLEX_SLOTS)
-    .refine((slots) => new Set(slots.map((s) => s.slot_id)).size === slots.length, {
+export const flexSlotsUpdateRequest = z.extend(flexSlotsRequest, {
+  user_slots: z.array(flexSlotUpdate).check(
+    z.maxLength(MAX_FLEX_SLOTS),
+    z.refine((slots) => new Set(slots.map((s) => s.slot_id)).size === slots.length, {
       error: 'Each slot may appear only once',
     }),
+  ),
 });
 
 export const flexSlotsResponse = response({
-  user_slots: z.array(flexSlot).default([]),
-  user_slot_amount: z.number().int().min(0).default(0),
+  user_slots: z._default(z.array(flexSlot), []),
+  user_slot_amount: z._default(z.int().check(z.minimum(0)), 0),
   /**
    * The catalogue robot ids a slot may hold (docs/decisions/022): the server's approved list, so
    * the screen offers exactly what UpdateSlots accepts. Not in the spec's answer; an addition.
    */
-  approved_robot_ids: z.array(z.string()).default([]),
+  approved_robot_ids: z._default(z.array(z.string()), []),
 });
 export type FlexSlotsResponse = z.infer<typeof flexSlotsResponse>;
 

@@ -18,6 +18,7 @@ export * from './errors.ts';
 export * from './events.ts';
 export * from './flexible-license.ts';
 export * from './license.ts';
+export * from './messages.ts';
 export * from './operator.ts';
 export * from './payment.ts';
 export * from './portal-config.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 
@@ -10,9 +10,9 @@ import { action, response, service } from './define.ts';
  * durations seconds.
  */
 
-const bodyToken = jwt.optional();
-const licenseId = z.string().min(1).max(255);
-const robotId = z.string().min(1).max(255);
+const bodyToken = z.optional(jwt);
+const licenseId = z.string().check(z.minLength(1), z.maxLength(255));
+const robotId = z.string().check(z.minLength(1), z.maxLength(255));
 
 /** Pairing codes: PAIR_CODE_LENGTH characters of an alphabet without look-alikes (no 0/O, 1/I/L). */
 export const PAIR_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -20,9 +20,7 @@ export const PAIR_CODE_LENGTH = 8;
 /** What a typed code may look like: case and surrounding spaces are forgiven. */
 export const pairCode = z
   .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z0-9]{6,16}$/, { error: 'Invalid pairing code' });
+  .check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z0-9]{6,16}$/, { error: 'Invalid pairing code' }));
 
 /** The term of a granted driver license when BUYASSET names none: one year, in seconds. */
 export const DEFAULT_LICENSE_DURATION_S = 365 * 86_400;
@@ -31,12 +29,12 @@ export const DEFAULT_LICENSE_DURATION_S = 365 * 86_400;
 export const MAX_SHARE_DURATION_S = 366 * 86_400;
 
 export const resellerInfo = z.object({
-  commission_name: z.string().default(''),
-  comission_region: z.string().default(''),
-  reseller_name: z.string().default(''),
-  reseller_region: z.string().default(''),
-  issue_date: epochMs.default(0),
-  assigned_to: z.string().default(''),
+  commission_name: z._default(z.string(), ''),
+  comission_region: z._default(z.string(), ''),
+  reseller_name: z._default(z.string(), ''),
+  reseller_region: z._default(z.string(), ''),
+  issue_date: z._default(epochMs, 0),
+  assigned_to: z._default(z.string(), ''),
 });
 export type ResellerInfo = z.infer<typeof resellerInfo>;
 
@@ -44,9 +42,9 @@ export const licenseTerms = z.object({
   license_id: z.string(),
   start_date: epochMs,
   /** seconds */
-  duration: z.number().int().min(0),
+  duration: z.int().check(z.minimum(0)),
   end_date: epochMs,
-  reseller_info: resellerInfo.optional(),
+  reseller_info: z.optional(resellerInfo),
 });
 export type License = z.infer<typeof licenseTerms>;
 
@@ -55,28 +53,28 @@ export type AssetLicense = z.infer<typeof assetLicense>;
 
 export const robotLicense = z.object({
   /** '' until paired */
-  robot_id: z.string().default(''),
-  asset_id: z.string().default(''),
+  robot_id: z._default(z.string(), ''),
+  asset_id: z._default(z.string(), ''),
   robot_license: licenseTerms,
-  robot_make: z.string().default(''),
-  robot_model: z.string().default(''),
+  robot_make: z._default(z.string(), ''),
+  robot_model: z._default(z.string(), ''),
   /** '' once paired */
-  pair_code: z.string().default(''),
-  paired_status: z.boolean().default(false),
-  isFlexible: z.boolean().default(false),
+  pair_code: z._default(z.string(), ''),
+  paired_status: z._default(z.boolean(), false),
+  isFlexible: z._default(z.boolean(), false),
   /** beyond the spec (GetLicenses, to its owner): when it was paired, epoch ms; with a robot only */
-  paired_at: epochMs.optional(),
+  paired_at: z.optional(epochMs),
   /** beyond the spec (GetLicenses, to its owner): since when it is unpaired (granted or unpaired), epoch ms */
-  unpaired_since: epochMs.optional(),
+  unpaired_since: z.optional(epochMs),
 });
 export type RobotLicense = z.infer<typeof robotLicense>;
 
 export const userLicenses = z.object({
   email: z.string(),
-  asset_licenses: z.array(assetLicense).default([]),
-  robot_licenses: z.array(robotLicense).default([]),
+  asset_licenses: z._default(z.array(assetLicense), []),
+  robot_licenses: z._default(z.array(robotLicense), []),
   /** licenses other users shared with this one; read-only */
-  shared_robot_licenses: z.array(robotLicense).default([]),
+  shared_robot_licenses: z._default(z.array(robotLicense), []),
 });
 export type UserLicenses = z.infer<typeof userLicenses>;
 
@@ -85,9 +83,11 @@ export const shareEntry = z.object({
   recipient_email: normalisedEmail,
   duration: z
     .number()
-    .int({ error: 'Duration must be a whole number of seconds' })
-    .min(1, { error: 'Duration must be at least 1 second' })
-    .max(MAX_SHARE_DURATION_S, { error: 'Duration must be at most 366 days' }),
+    .check(
+      z.int({ error: 'Duration must be a whole number of seconds' }),
+      z.minimum(1, { error: 'Duration must be at least 1 second' }),
+      z.maximum(MAX_SHARE_DURATION_S, { error: 'Duration must be at most 366 days' }),
+    ),
 });
 export type ShareEntry = z.infer<typeof shareEntry>;
 
@@ -97,7 +97,7 @@ export type SharedRobotEntry = z.infer<typeof sharedRobotEntry>;
 
 export const sharingResponse = response({
   owner_email: z.string(),
-  sharees_robots: z.array(sharedRobotEntry).default([]),
+  sharees_robots: z._default(z.array(sharedRobotEntry), []),
 });
 
 export const license = service('license', '/api/license', {
@@ -115,9 +115,9 @@ export const license = service('license', '/api/license', {
     request: z.object({
       token: bodyToken,
       email: normalisedEmail,
-      asset_id: z.string().min(1).max(255),
+      asset_id: z.string().check(z.minLength(1), z.maxLength(255)),
       /** seconds; the asset's default term when absent */
-      duration: z.number().int().min(1).optional(),
+      duration: z.optional(z.int().check(z.minimum(1))),
     }),
     response: response({ asset_license: assetLicense }),
   }),
@@ -136,7 +136,7 @@ export const license = service('license', '/api/license', {
       token: bodyToken,
       email: normalisedEmail,
       license_id: licenseId,
-      recipient_email: normalisedEmail.optional(),
+      recipient_email: z.optional(normalisedEmail),
     }),
     response: sharingResponse,
   }),

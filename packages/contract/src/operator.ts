@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { epochMs, normalisedEmail } from './common.ts';
 import { OverrideKind, TIER_SHORT } from './constants.ts';
 import { action, response, service } from './define.ts';
@@ -30,15 +30,15 @@ export const subscriptionSummary = z.object({
   tier: z.enum(TIER_SHORT),
   subscription_tier: subscriptionTier,
   /** the granted subscription's id; '' for Lite, which only ends the active subscription */
-  uuid: z.string().default(''),
+  uuid: z._default(z.string(), ''),
   /** 99 (none) for Lite */
   override_kind: overrideKind,
   /** epoch ms; 0 for Lite */
-  start_date: epochMs.default(0),
+  start_date: z._default(epochMs, 0),
   /** epoch ms; 0 for Lite */
-  end_date: epochMs.default(0),
+  end_date: z._default(epochMs, 0),
   /** seconds; 0 for Lite */
-  duration: z.number().int().min(0).default(0),
+  duration: z._default(z.int().check(z.minimum(0)), 0),
 });
 export type SubscriptionSummary = z.infer<typeof subscriptionSummary>;
 
@@ -57,18 +57,18 @@ export const operatorPayment = z.object({
   /** epoch ms */
   created_at: epochMs,
   /** the checkout session it paid, '' for a renewal */
-  session_id: z.string().default(''),
+  session_id: z._default(z.string(), ''),
   /** whether a whole refund took back what it granted */
-  revoked: z.boolean().default(false),
+  revoked: z._default(z.boolean(), false),
 });
 export type OperatorPayment = z.infer<typeof operatorPayment>;
 
 /** What one run of the subscription lifecycle job did (docs/decisions/019). */
 export const lifecycleRun = z.object({
-  renewed: z.number().int().min(0),
-  payment_failed: z.number().int().min(0),
-  ended: z.number().int().min(0),
-  reminders: z.number().int().min(0),
+  renewed: z.int().check(z.minimum(0)),
+  payment_failed: z.int().check(z.minimum(0)),
+  ended: z.int().check(z.minimum(0)),
+  reminders: z.int().check(z.minimum(0)),
 });
 export type LifecycleRun = z.infer<typeof lifecycleRun>;
 
@@ -84,12 +84,16 @@ export const operator = service('operator', '/api/operator', {
       tier: subscriptionTier,
       override_kind: grantOverrideKind,
       /** seconds from now; a year when absent */
-      duration_s: z
-        .number()
-        .int({ error: 'Duration must be a whole number of seconds' })
-        .min(1, { error: 'Duration must be at least 1 second' })
-        .max(MAX_GRANT_DURATION_S, { error: `Duration must be at most ${MAX_GRANT_DURATION_S} seconds (ten years)` })
-        .default(DEFAULT_GRANT_DURATION_S),
+      duration_s: z._default(
+        z.number().check(
+          z.int({ error: 'Duration must be a whole number of seconds' }),
+          z.minimum(1, { error: 'Duration must be at least 1 second' }),
+          z.maximum(MAX_GRANT_DURATION_S, {
+            error: `Duration must be at most ${MAX_GRANT_DURATION_S} seconds (ten years)`,
+          }),
+        ),
+        DEFAULT_GRANT_DURATION_S,
+      ),
     }),
     response: response({ subscription: subscriptionSummary }),
   }),
@@ -102,18 +106,20 @@ export const operator = service('operator', '/api/operator', {
       email: normalisedEmail,
       amount: z
         .number()
-        .int({ error: 'Amount must be a whole number' })
-        .min(0, { error: 'Amount must be at least 0' })
-        .max(MAX_FLEX_SLOTS, { error: `Amount must be at most ${MAX_FLEX_SLOTS}` }),
+        .check(
+          z.int({ error: 'Amount must be a whole number' }),
+          z.minimum(0, { error: 'Amount must be at least 0' }),
+          z.maximum(MAX_FLEX_SLOTS, { error: `Amount must be at most ${MAX_FLEX_SLOTS}` }),
+        ),
     }),
-    response: response({ user_slot_amount: z.number().int().min(0) }),
+    response: response({ user_slot_amount: z.int().check(z.minimum(0)) }),
   }),
   ListPayments: action({
     summary: 'The payments of the account of `email`, newest first, with what was refunded. Operators only.',
     auth: 'operator',
     caller: 'operator',
     request: z.object({ email: normalisedEmail }),
-    response: response({ payments: z.array(operatorPayment).default([]) }),
+    response: response({ payments: z._default(z.array(operatorPayment), []) }),
   }),
   RefundPayment: action({
     summary:
@@ -123,11 +129,14 @@ export const operator = service('operator', '/api/operator', {
     request: z.object({
       payment_id: z.uuid({ error: 'Payment id must be a payment id' }),
       /** minor units; the rest of the payment when absent */
-      refund_amount: z
-        .number()
-        .int({ error: 'Refund amount must be a whole number of minor units' })
-        .min(1, { error: 'Refund amount must be at least 1' })
-        .optional(),
+      refund_amount: z.optional(
+        z
+          .number()
+          .check(
+            z.int({ error: 'Refund amount must be a whole number of minor units' }),
+            z.minimum(1, { error: 'Refund amount must be at least 1' }),
+          ),
+      ),
     }),
     response: response({ payment: operatorPayment }),
   }),
@@ -136,11 +145,11 @@ export const operator = service('operator', '/api/operator', {
       "Sandbox only: the current period of a subscription (a row's uuid or stripe_id) ends now and the lifecycle job runs for it at once: it renews, or ends if it was cancelled at period end or its payment fails. How tests and demos move a subscription on without waiting a month. Operators only.",
     auth: 'operator',
     caller: 'operator',
-    request: z.object({ subscription_id: z.string().min(1).max(255) }),
+    request: z.object({ subscription_id: z.string().check(z.minLength(1), z.maxLength(255)) }),
     response: response({
       run: lifecycleRun,
       /** the statuses of the subscription's rows after the run */
-      statuses: z.array(subscriptionStatus).default([]),
+      statuses: z._default(z.array(subscriptionStatus), []),
     }),
   }),
   RunLifecycle: action({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { epochMs, epochSeconds, jwt, normalisedEmail } from './common.ts';
 import { OverrideKind, SUBSCRIPTION_STATUSES, TIERS } from './constants.ts';
 import { action, response, service } from './define.ts';
@@ -12,11 +12,11 @@ import { action, response, service } from './define.ts';
  * In responses, an object that only exists on success is optional and a list defaults to [].
  */
 
-const bodyToken = jwt.optional();
+const bodyToken = z.optional(jwt);
 /** The spec lists a refresh token in some payment requests; the server never reads it and the portal omits it. */
-const bodyRefreshToken = z.string().max(4096).optional();
-const stripeId = z.string().min(1).max(255);
-const returnUrl = z.url({ protocol: /^https?$/, error: 'Invalid URL' }).max(2048);
+const bodyRefreshToken = z.optional(z.string().check(z.maxLength(4096)));
+const stripeId = z.string().check(z.minLength(1), z.maxLength(255));
+const returnUrl = z.url({ protocol: /^https?$/, error: 'Invalid URL' }).check(z.maxLength(2048));
 
 /** Upper bound of one cart line's quantity; a sanity limit, not a business rule of the spec. */
 export const MAX_LINE_QUANTITY = 999;
@@ -34,14 +34,14 @@ export type PriceInterval = z.infer<typeof PriceInterval>;
 export const PriceType = z.enum(['one_time', 'recurring']);
 export type PriceType = z.infer<typeof PriceType>;
 
-export const minorUnits = z.number().int().min(0);
+export const minorUnits = z.int().check(z.minimum(0));
 
 export const paymentPrice = z.object({
   id: z.string(),
   currency: Currency,
   /** minor units */
   unit_amount: minorUnits,
-  recurring: z.object({ interval: PriceInterval, interval_count: z.number().int().min(1) }).nullish(),
+  recurring: z.nullish(z.object({ interval: PriceInterval, interval_count: z.int().check(z.minimum(1)) })),
   type: PriceType,
 });
 export type PaymentPrice = z.infer<typeof paymentPrice>;
@@ -52,33 +52,34 @@ export const ProductSorting = { Subscription: 'subscription', Driver: 'driver' }
 export const ProductPricing = { OneTime: 'onetime' } as const;
 
 /** Product metadata. Payment-provider metadata values are always strings; other keys pass through. */
-export const productMetadata = z
-  .object({
+export const productMetadata = z.catchall(
+  z.object({
     /** "subscription" or "driver" */
-    BOW_SORTING: z.string().optional(),
+    BOW_SORTING: z.optional(z.string()),
     /** "onetime" marks time packages */
-    BOW_PRICING: z.string().optional(),
+    BOW_PRICING: z.optional(z.string()),
     /** links a driver product to the robot id */
-    BOW_UUID: z.string().optional(),
+    BOW_UUID: z.optional(z.string()),
     /** semicolon-separated plan features */
-    BOW_FEATURES: z.string().optional(),
-    manufacturer: z.string().optional(),
+    BOW_FEATURES: z.optional(z.string()),
+    manufacturer: z.optional(z.string()),
     /** comma-separated */
-    robotType: z.string().optional(),
+    robotType: z.optional(z.string()),
     /** comma-separated */
-    features: z.string().optional(),
-  })
-  .catchall(z.string());
+    features: z.optional(z.string()),
+  }),
+  z.string(),
+);
 export type ProductMetadata = z.infer<typeof productMetadata>;
 
 export const paymentProduct = z.object({
   id: z.string(),
   name: z.string(),
-  description: z.string().default(''),
-  quantity: z.number().int().min(0).optional(),
-  metadata: productMetadata.default({}),
-  prices: z.array(paymentPrice).default([]),
-  selected_price_id: z.string().optional(),
+  description: z._default(z.string(), ''),
+  quantity: z.optional(z.int().check(z.minimum(0))),
+  metadata: z._default(productMetadata, {}),
+  prices: z._default(z.array(paymentPrice), []),
+  selected_price_id: z.optional(z.string()),
 });
 export type PaymentProduct = z.infer<typeof paymentProduct>;
 
@@ -86,12 +87,12 @@ export type PaymentProduct = z.infer<typeof paymentProduct>;
 export const cartItem = z.object({
   id: z.string(),
   name: z.string(),
-  description: z.string().default(''),
-  prices: z.array(paymentPrice).default([]),
+  description: z._default(z.string(), ''),
+  prices: z._default(z.array(paymentPrice), []),
   selected_price_id: z.string(),
   /** minor units, for display only: the server prices checkout lines itself */
   selected_price_unit_amount: minorUnits,
-  quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
+  quantity: z.int().check(z.minimum(1), z.maximum(MAX_LINE_QUANTITY)),
 });
 export type CartItem = z.infer<typeof cartItem>;
 
@@ -102,25 +103,27 @@ export const checkoutLine = z.object({
   selected_price_id: stripeId,
   quantity: z
     .number()
-    .int({ error: 'Quantity must be a whole number' })
-    .min(1, { error: 'Quantity must be at least 1' })
-    .max(MAX_LINE_QUANTITY, { error: `Quantity must be at most ${MAX_LINE_QUANTITY}` }),
+    .check(
+      z.int({ error: 'Quantity must be a whole number' }),
+      z.minimum(1, { error: 'Quantity must be at least 1' }),
+      z.maximum(MAX_LINE_QUANTITY, { error: `Quantity must be at most ${MAX_LINE_QUANTITY}` }),
+    ),
 });
 export type CheckoutLine = z.infer<typeof checkoutLine>;
 
 /** The checkout session entity of spec/001 §3, as the server records it. */
 export const checkoutSession = z.object({
-  customer_id: z.string().optional(),
-  products: z.array(checkoutLine).default([]),
-  useElements: z.boolean().optional(),
-  success_url: z.string().optional(),
-  cancel_url: z.string().optional(),
-  session_id: z.string().optional(),
-  session_url: z.string().optional(),
-  payment_intent_id: z.string().optional(),
+  customer_id: z.optional(z.string()),
+  products: z._default(z.array(checkoutLine), []),
+  useElements: z.optional(z.boolean()),
+  success_url: z.optional(z.string()),
+  cancel_url: z.optional(z.string()),
+  session_id: z.optional(z.string()),
+  session_url: z.optional(z.string()),
+  payment_intent_id: z.optional(z.string()),
   /** minor units */
-  amount: minorUnits.optional(),
-  currency: Currency.optional(),
+  amount: z.optional(minorUnits),
+  currency: z.optional(Currency),
 });
 export type CheckoutSession = z.infer<typeof checkoutSession>;
 
@@ -143,38 +146,38 @@ export const subscriptionBase = z.object({
   uuid: z.string(),
   type: z.string(),
   /** the payment provider's subscription id ('' for a gifted subscription) */
-  stripe_id: z.string().default(''),
+  stripe_id: z._default(z.string(), ''),
   user_id: z.string(),
   user_email: z.string(),
-  asset_id: z.string().default(''),
-  license_id: z.string().default(''),
+  asset_id: z._default(z.string(), ''),
+  license_id: z._default(z.string(), ''),
   /** seconds */
-  duration: z.number().int().min(0),
+  duration: z.int().check(z.minimum(0)),
   created_at: epochMs,
   last_updated_at: epochMs,
-  status: subscriptionStatus.default('pending_assignment'),
-  stripe_customer_id: z.string().default(''),
+  status: z._default(subscriptionStatus, 'pending_assignment'),
+  stripe_customer_id: z._default(z.string(), ''),
   /** Gifted subscriptions name their kind (badge FreeTrial, BowOverride, Other); 99 when paid for. */
-  overrideReason: overrideKind.default(OverrideKind.None),
+  overrideReason: z._default(overrideKind, OverrideKind.None),
   /**
    * The customer cancelled at the period's end: the status stays active (and the subscription keeps
    * working) until created_at + duration, then becomes cancelled (docs/decisions/019).
    */
-  cancel_at_period_end: z.boolean().default(false),
+  cancel_at_period_end: z._default(z.boolean(), false),
 });
 export type SubscriptionBase = z.infer<typeof subscriptionBase>;
 
-export const robotDriverSubscription = subscriptionBase.extend({
-  robot_license_id: z.string().default(''),
+export const robotDriverSubscription = z.extend(subscriptionBase, {
+  robot_license_id: z._default(z.string(), ''),
   /** whether a subscription credit paid for this driver */
-  credit_used: z.boolean().default(false),
-  credit_entry_uuid: z.string().default(''),
+  credit_used: z._default(z.boolean(), false),
+  credit_entry_uuid: z._default(z.string(), ''),
 });
 export type RobotDriverSubscription = z.infer<typeof robotDriverSubscription>;
 
-export const userSubscription = subscriptionBase.extend({
+export const userSubscription = z.extend(subscriptionBase, {
   subscription_tier: subscriptionTier,
-  credits: z.number().int().min(0).default(0),
+  credits: z._default(z.int().check(z.minimum(0)), 0),
 });
 export type UserSubscription = z.infer<typeof userSubscription>;
 
@@ -184,23 +187,23 @@ export const paymentProviderSubscription = z.object({
   user_id: z.string(),
   user_email: z.string(),
   /** seconds */
-  duration: z.number().int().min(0),
+  duration: z.int().check(z.minimum(0)),
   starts_at: epochSeconds,
   ends_at: epochSeconds,
   /** the portal's status word of the subscription (active, cancelled, expired, inactive, pending_assignment) */
   status: z.string(),
   /** the customer cancelled at the period's end (ends_at); it works until then */
-  cancel_at_period_end: z.boolean().default(false),
-  payment_method_id: z.string().default(''),
-  stripe_customer_id: z.string().default(''),
-  user_subscriptions: z.array(userSubscription).default([]),
-  robot_driver_subscriptions: z.array(robotDriverSubscription).default([]),
+  cancel_at_period_end: z._default(z.boolean(), false),
+  payment_method_id: z._default(z.string(), ''),
+  stripe_customer_id: z._default(z.string(), ''),
+  user_subscriptions: z._default(z.array(userSubscription), []),
+  robot_driver_subscriptions: z._default(z.array(robotDriverSubscription), []),
 });
 export type PaymentProviderSubscription = z.infer<typeof paymentProviderSubscription>;
 
 export const activeSubscriptionResponse = response({
-  user_subscriptions: z.array(userSubscription).default([]),
-  overrideReason: overrideKind.default(OverrideKind.None),
+  user_subscriptions: z._default(z.array(userSubscription), []),
+  overrideReason: z._default(overrideKind, OverrideKind.None),
 });
 export type ActiveSubscriptionResponse = z.infer<typeof activeSubscriptionResponse>;
 
@@ -216,7 +219,7 @@ export const purchase = z.object({
     z.object({
       product_id: z.string(),
       name: z.string(),
-      quantity: z.number().int().min(1),
+      quantity: z.int().check(z.minimum(1)),
       /** minor units */
       unit_amount: minorUnits,
     }),
@@ -237,22 +240,22 @@ export const payment = service('payment', '/api/stripe', {
   GetProducts: action({
     summary: 'The catalogue: subscriptions, robot drivers and dial-time packages with their prices.',
     auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail.optional() }),
-    response: response({ products: z.array(paymentProduct).default([]) }),
+    request: z.object({ token: bodyToken, email: z.optional(normalisedEmail) }),
+    response: response({ products: z._default(z.array(paymentProduct), []) }),
   }),
   GetCustomerID: action({
     summary: "The signed-in user's payment-provider customer id, created on first use.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
-    response: response({ customer_id: z.string().optional() }),
+    response: response({ customer_id: z.optional(z.string()) }),
   }),
   ListSubscriptions: action({
     summary: "The signed-in user's tier and robot-driver subscriptions, every status.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, refresh_token: bodyRefreshToken }),
     response: response({
-      user_subscriptions: z.array(userSubscription).default([]),
-      robot_driver_subscriptions: z.array(robotDriverSubscription).default([]),
+      user_subscriptions: z._default(z.array(userSubscription), []),
+      robot_driver_subscriptions: z._default(z.array(robotDriverSubscription), []),
     }),
   }),
   GetSubscription: action({
@@ -260,7 +263,7 @@ export const payment = service('payment', '/api/stripe', {
       "One of the signed-in user's payment-provider subscriptions (`subscription_id` is a row's stripe_id, or a row's uuid when it has none), with its plan and robot-driver items.",
     auth: 'bearer',
     request: z.object({ token: bodyToken, email: normalisedEmail, subscription_id: stripeId }),
-    response: response({ subscription: paymentProviderSubscription.optional() }),
+    response: response({ subscription: z.optional(paymentProviderSubscription) }),
   }),
   HandlePurchase: action({
     summary:
@@ -270,17 +273,19 @@ export const payment = service('payment', '/api/stripe', {
       token: bodyToken,
       email: normalisedEmail,
       /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
-      customer_id: z.string().max(255).optional(),
+      customer_id: z.optional(z.string().check(z.maxLength(255))),
       session: z.object({
         products: z
           .array(checkoutLine)
-          .min(1, { error: 'The cart is empty' })
-          .max(MAX_CHECKOUT_LINES, { error: `A checkout holds at most ${MAX_CHECKOUT_LINES} lines` }),
+          .check(
+            z.minLength(1, { error: 'The cart is empty' }),
+            z.maxLength(MAX_CHECKOUT_LINES, { error: `A checkout holds at most ${MAX_CHECKOUT_LINES} lines` }),
+          ),
         success_url: returnUrl,
         cancel_url: returnUrl,
       }),
       /** A hint from the Buy More Time flow; the server decides from the catalogue. */
-      isPurchasingDialTime: z.boolean().optional(),
+      isPurchasingDialTime: z.optional(z.boolean()),
     }),
     response: response({
       session: z.object({
@@ -309,8 +314,8 @@ export const payment = service('payment', '/api/stripe', {
       email: normalisedEmail,
       return_url: returnUrl,
       /** The spec sends it; the server uses the signed-in user's own customer and refuses another. */
-      customer_id: z.string().max(255).optional(),
+      customer_id: z.optional(z.string().check(z.maxLength(255))),
     }),
-    response: response({ session: z.object({ session_url: z.string() }).optional() }),
+    response: response({ session: z.optional(z.object({ session_url: z.string() })) }),
   }),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { PortalConfig } from './portal-config.ts';
 
 /** The support address may be a help centre (https) or a mailbox (mailto). */
@@ -11,5 +11,5 @@ export const portalConfigSchema = z.object({
   supportUrl: supportAddress,
   privacyEmail: z.email(),
   privacyPolicyEffectiveDate: z.iso.date(),
-  robotsPolling: z.boolean().optional(),
-}) satisfies z.ZodType<PortalConfig>;
+  robotsPolling: z.optional(z.boolean()),
+}) satisfies z.ZodMiniType<PortalConfig>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 import { EMPTY_GEO_RANGE } from './domain/live-fleet.ts';
@@ -10,9 +10,9 @@ import { boundedJsonObject, MAX_ROBOT_CONFIG_BYTES } from './safe-input.ts';
  * reports their availability; the portal reads them for the licenses the user holds or was shared.
  */
 
-const bodyToken = jwt.optional();
-const robotId = z.string().min(1).max(255);
-const label = z.string().trim().min(1).max(100);
+const bodyToken = z.optional(jwt);
+const robotId = z.string().check(z.minLength(1), z.maxLength(255));
+const label = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 
 /** Upper bound of licenses one GetRobots asks about; a sanity limit, not a rule of the spec. */
 export const MAX_ROBOTS_PER_QUERY = 1_000;
@@ -23,8 +23,8 @@ export const MAX_MODALITIES = 64;
  * the robot's owner sees it; GetRobots' geo_range is the box around the owner's robots that have one.
  */
 export const robotLocation = z.object({
-  lat: z.number().min(-90).max(90),
-  lon: z.number().min(-180).max(180),
+  lat: z.number().check(z.minimum(-90), z.maximum(90)),
+  lon: z.number().check(z.minimum(-180), z.maximum(180)),
 });
 export type RobotLocation = z.infer<typeof robotLocation>;
 
@@ -32,45 +32,49 @@ export const robot = z.object({
   robot_id: z.string(),
   make: z.string(),
   model: z.string(),
-  name: z.string().default(''),
-  hardware_hash: z.string().default(''),
-  license: z.object({ license_id: z.string().default('') }).default({ license_id: '' }),
+  name: z._default(z.string(), ''),
+  hardware_hash: z._default(z.string(), ''),
+  license: z._default(z.object({ license_id: z._default(z.string(), '') }), { license_id: '' }),
   join_date: epochMs,
   /** free-form configuration the hub reports; `modalities` lives here */
-  robot_config: z.record(z.string(), z.unknown()).default({}),
-  robot_state: z
-    .object({
-      available: z.boolean().default(false),
+  robot_config: z._default(z.record(z.string(), z.unknown()), {}),
+  robot_state: z._default(
+    z.object({
+      available: z._default(z.boolean(), false),
       /** beyond the spec: the last reported position, to the robot's owner only */
-      location: robotLocation.optional(),
-    })
-    .default({ available: false }),
-  pair_code: z.string().default(''),
-  isFlexible: z.boolean().default(false),
+      location: z.optional(robotLocation),
+    }),
+    { available: false },
+  ),
+  pair_code: z._default(z.string(), ''),
+  isFlexible: z._default(z.boolean(), false),
   /** beyond the spec: the robot's last report (UPDATEROBOT or UPDATE_TIME), epoch ms; 0: never */
-  last_seen: epochMs.default(0),
+  last_seen: z._default(epochMs, 0),
 });
 export type Robot = z.infer<typeof robot>;
 
 export const geoRange = z.object({
-  UpperLat: z.number().min(-90).max(90),
-  LowerLat: z.number().min(-90).max(90),
-  UpperLong: z.number().min(-180).max(180),
-  LowerLong: z.number().min(-180).max(180),
+  UpperLat: z.number().check(z.minimum(-90), z.maximum(90)),
+  LowerLat: z.number().check(z.minimum(-90), z.maximum(90)),
+  UpperLong: z.number().check(z.minimum(-180), z.maximum(180)),
+  LowerLong: z.number().check(z.minimum(-180), z.maximum(180)),
 });
 export type GeoRange = z.infer<typeof geoRange>;
 
 /** A license GetRobots asks about. Whole robot licenses are accepted; only these fields are read. */
-const robotLicenseRef = z.object({ robot_id: z.string().max(255), asset_id: z.string().max(255).optional() });
+const robotLicenseRef = z.object({
+  robot_id: z.string().check(z.maxLength(255)),
+  asset_id: z.optional(z.string().check(z.maxLength(255))),
+});
 
 export const robotsResponse = response({
-  robots: z.array(robot).default([]),
-  robot_licenses: z.array(robotLicense).default([]),
+  robots: z._default(z.array(robot), []),
+  robot_licenses: z._default(z.array(robotLicense), []),
   /**
    * The box around the reported positions of the caller's own robots in the answer; every bound 0
    * when none has reported one (EMPTY_GEO_RANGE).
    */
-  geo_range: geoRange.default({ ...EMPTY_GEO_RANGE }),
+  geo_range: z._default(geoRange, { ...EMPTY_GEO_RANGE }),
 });
 
 export const robots = service('robots', '/api/robots', {
@@ -81,7 +85,7 @@ export const robots = service('robots', '/api/robots', {
     request: z.object({
       user_token: bodyToken,
       email: normalisedEmail,
-      robot_licenses: z.array(robotLicenseRef).max(MAX_ROBOTS_PER_QUERY),
+      robot_licenses: z.array(robotLicenseRef).check(z.maxLength(MAX_ROBOTS_PER_QUERY)),
     }),
     response: robotsResponse,
   }),
@@ -96,7 +100,7 @@ export const robots = service('robots', '/api/robots', {
       make: label,
       model: label,
       name: label,
-      hardware_hash: z.string().trim().min(1).max(256),
+      hardware_hash: z.string().check(z.trim(), z.minLength(1), z.maxLength(256)),
     }),
     response: response({ robot }),
   }),
@@ -109,10 +113,10 @@ export const robots = service('robots', '/api/robots', {
       token: bodyToken,
       email: normalisedEmail,
       robot_id: robotId,
-      name: label.optional(),
-      robot_state: z.object({ available: z.boolean(), location: robotLocation.optional() }).optional(),
+      name: z.optional(label),
+      robot_state: z.optional(z.object({ available: z.boolean(), location: z.optional(robotLocation) })),
       /** merged into the stored configuration; the result may be at most MAX_ROBOT_CONFIG_BYTES */
-      robot_config: boundedJsonObject(MAX_ROBOT_CONFIG_BYTES).optional(),
+      robot_config: z.optional(boundedJsonObject(MAX_ROBOT_CONFIG_BYTES)),
     }),
     response: response({ robot }),
   }),
@@ -131,7 +135,9 @@ export const robots = service('robots', '/api/robots', {
       token: bodyToken,
       email: normalisedEmail,
       robot_id: robotId,
-      modalities: z.array(z.string().trim().min(1).max(64)).max(MAX_MODALITIES),
+      modalities: z
+        .array(z.string().check(z.trim(), z.minLength(1), z.maxLength(64)))
+        .check(z.maxLength(MAX_MODALITIES)),
     }),
     response: response({ robot }),
   }),

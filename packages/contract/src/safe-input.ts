@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Rules every request of the contract obeys, whatever its fields (docs/decisions/027): text holds no
@@ -81,10 +81,13 @@ export function inputIssues(value: unknown, maxDepth = MAX_INPUT_DEPTH, limit = 
 }
 
 /** Adds the rules every request obeys to a request schema (called by `action()`). */
-export function withInputRules<S extends z.ZodType>(schema: S): S {
-  return schema.superRefine((value, ctx) => {
-    for (const issue of inputIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-  }) as S;
+export function withInputRules<S extends z.ZodMiniType>(schema: S): S {
+  return schema.check(
+    z.superRefine((value, ctx) => {
+      for (const issue of inputIssues(value))
+        ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }),
+  );
 }
 
 /** Whether a value nests objects or arrays deeper than `max` levels (iterative: no stack for deep values). */
@@ -109,13 +112,15 @@ export function jsonBytes(value: unknown): number {
  * so one call cannot store megabytes or a structure PostgreSQL cannot nest.
  */
 export function boundedJsonObject(maxBytes: number) {
-  return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
-    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
-      ctx.addIssue({ code: 'custom', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` });
-      return;
-    }
-    const size = jsonBytes(value);
-    if (size > maxBytes)
-      ctx.addIssue({ code: 'custom', message: `must be at most ${maxBytes} bytes as JSON (this is ${size})` });
-  });
+  return z.record(z.string(), z.unknown()).check(
+    z.superRefine((value, ctx) => {
+      if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+        ctx.addIssue({ code: 'custom', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` });
+        return;
+      }
+      const size = jsonBytes(value);
+      if (size > maxBytes)
+        ctx.addIssue({ code: 'custom', message: `must be at most ${maxBytes} bytes as JSON (this is ${size})` });
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { jwt, publicUser, tokenPair } from './common.ts';
 import { PASSKEY_NAME_MAX } from './constants.ts';
 import { action, response, service } from './define.ts';
@@ -14,19 +14,23 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
 const base64url = (max: number) =>
   z
     .string()
-    .max(max, { error: `must be at most ${max} characters` })
-    .regex(BASE64URL, { error: 'must be base64url' });
+    .check(
+      z.maxLength(max, { error: `must be at most ${max} characters` }),
+      z.regex(BASE64URL, { error: 'must be base64url' }),
+    );
 /** A credential id is at most 1023 bytes (WebAuthn level 3), 1364 characters of base64url. */
-const credentialId = base64url(1400).min(1, { error: 'Required' });
-const transports = z.array(z.string().max(32)).max(10);
-const clientExtensionResults = z.record(z.string().max(64), z.unknown());
+const credentialId = base64url(1400).check(z.minLength(1, { error: 'Required' }));
+const transports = z.array(z.string().check(z.maxLength(32))).check(z.maxLength(10));
+const clientExtensionResults = z.record(z.string().check(z.maxLength(64)), z.unknown());
 
 /** A passkey's name as the user types it: the add and rename forms and the server check this one rule. */
 export const passkeyName = z
   .string({ error: 'Please enter a name for the passkey' })
-  .trim()
-  .min(1, { error: 'Please enter a name for the passkey' })
-  .max(PASSKEY_NAME_MAX, { error: `Name must be at most ${PASSKEY_NAME_MAX} characters` });
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'Please enter a name for the passkey' }),
+    z.maxLength(PASSKEY_NAME_MAX, { error: `Name must be at most ${PASSKEY_NAME_MAX} characters` }),
+  );
 
 /** What `navigator.credentials.create()` answered, as @simplewebauthn/browser's startRegistration gives it. */
 export const registrationCredential = z.object({
@@ -34,15 +38,15 @@ export const registrationCredential = z.object({
   rawId: credentialId,
   type: z.literal('public-key'),
   response: z.object({
-    clientDataJSON: base64url(4096).min(1, { error: 'Required' }),
-    attestationObject: base64url(16_384).min(1, { error: 'Required' }),
-    authenticatorData: base64url(4096).optional(),
-    transports: transports.optional(),
-    publicKeyAlgorithm: z.number().int().optional(),
-    publicKey: base64url(4096).optional(),
+    clientDataJSON: base64url(4096).check(z.minLength(1, { error: 'Required' })),
+    attestationObject: base64url(16_384).check(z.minLength(1, { error: 'Required' })),
+    authenticatorData: z.optional(base64url(4096)),
+    transports: z.optional(transports),
+    publicKeyAlgorithm: z.optional(z.int()),
+    publicKey: z.optional(base64url(4096)),
   }),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: clientExtensionResults.default({}),
+  authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
+  clientExtensionResults: z._default(clientExtensionResults, {}),
 });
 
 /** What `navigator.credentials.get()` answered, as startAuthentication gives it. */
@@ -51,22 +55,22 @@ export const authenticationCredential = z.object({
   rawId: credentialId,
   type: z.literal('public-key'),
   response: z.object({
-    clientDataJSON: base64url(4096).min(1, { error: 'Required' }),
-    authenticatorData: base64url(4096).min(1, { error: 'Required' }),
-    signature: base64url(2048).min(1, { error: 'Required' }),
-    userHandle: base64url(1024).optional(),
+    clientDataJSON: base64url(4096).check(z.minLength(1, { error: 'Required' })),
+    authenticatorData: base64url(4096).check(z.minLength(1, { error: 'Required' })),
+    signature: base64url(2048).check(z.minLength(1, { error: 'Required' })),
+    userHandle: z.optional(base64url(1024)),
   }),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: clientExtensionResults.default({}),
+  authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
+  clientExtensionResults: z._default(clientExtensionResults, {}),
 });
 
 const credentialDescriptor = z.object({
   id: z.string(),
   type: z.string(),
-  transports: z.array(z.string()).optional(),
+  transports: z.optional(z.array(z.string())),
 });
 /** Only what the server asks for: a browser would ignore an extension it does not know anyway. */
-const extensionInputs = z.object({ credProps: z.boolean().optional() });
+const extensionInputs = z.object({ credProps: z.optional(z.boolean()) });
 
 /**
  * The options of `navigator.credentials.create()`, as JSON (WebAuthn's
@@ -74,34 +78,34 @@ const extensionInputs = z.object({ credProps: z.boolean().optional() });
  */
 const creationOptions = z.object({
   challenge: z.string(),
-  rp: z.object({ name: z.string(), id: z.string().optional() }),
+  rp: z.object({ name: z.string(), id: z.optional(z.string()) }),
   user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
   pubKeyCredParams: z.array(z.object({ alg: z.number(), type: z.string() })),
-  timeout: z.number().optional(),
-  excludeCredentials: z.array(credentialDescriptor).optional(),
-  authenticatorSelection: z
-    .object({
-      authenticatorAttachment: z.string().optional(),
-      residentKey: z.string().optional(),
-      requireResidentKey: z.boolean().optional(),
-      userVerification: z.string().optional(),
-    })
-    .optional(),
-  hints: z.array(z.string()).optional(),
-  attestation: z.string().optional(),
-  attestationFormats: z.array(z.string()).optional(),
-  extensions: extensionInputs.optional(),
+  timeout: z.optional(z.number()),
+  excludeCredentials: z.optional(z.array(credentialDescriptor)),
+  authenticatorSelection: z.optional(
+    z.object({
+      authenticatorAttachment: z.optional(z.string()),
+      residentKey: z.optional(z.string()),
+      requireResidentKey: z.optional(z.boolean()),
+      userVerification: z.optional(z.string()),
+    }),
+  ),
+  hints: z.optional(z.array(z.string())),
+  attestation: z.optional(z.string()),
+  attestationFormats: z.optional(z.array(z.string())),
+  extensions: z.optional(extensionInputs),
 });
 
 /** The options of `navigator.credentials.get()`, as JSON (PublicKeyCredentialRequestOptionsJSON). */
 const requestOptions = z.object({
   challenge: z.string(),
-  rpId: z.string().optional(),
-  timeout: z.number().optional(),
-  allowCredentials: z.array(credentialDescriptor).optional(),
-  userVerification: z.string().optional(),
-  hints: z.array(z.string()).optional(),
-  extensions: extensionInputs.optional(),
+  rpId: z.optional(z.string()),
+  timeout: z.optional(z.number()),
+  allowCredentials: z.optional(z.array(credentialDescriptor)),
+  userVerification: z.optional(z.string()),
+  hints: z.optional(z.array(z.string())),
+  extensions: z.optional(extensionInputs),
 });
 
 /** One live session of the user: a sign-in on the portal or the hub. Instants are ISO 8601. */
@@ -126,7 +130,7 @@ export const passkey = z.object({
   passkey_id: z.string(),
   name: z.string(),
   created_at: z.string(),
-  last_used_at: z.string().nullable(),
+  last_used_at: z.nullable(z.string()),
   /** the authenticator may copy it to the user's other devices (a synced passkey) */
   synced: z.boolean(),
 });
@@ -134,7 +138,7 @@ export type Passkey = z.infer<typeof passkey>;
 
 const uuid = z.uuid({ error: 'must be a UUID' });
 /** The bearer header carries the session; the web client also puts the access token here. */
-const token = jwt.optional();
+const token = z.optional(jwt);
 
 export const security = service('security', '/api/security', {
   ListSessions: action({
@@ -153,7 +157,7 @@ export const security = service('security', '/api/security', {
     summary: "End every session of the user but the caller's own.",
     auth: 'bearer',
     request: z.object({ token }),
-    response: response({ revoked: z.number().int() }),
+    response: response({ revoked: z.int() }),
   }),
   ListPasskeys: action({
     summary: "The user's passkeys.",
@@ -197,14 +201,14 @@ export const security = service('security', '/api/security', {
     auth: 'none',
     request: z.object({
       credential: authenticationCredential,
-      target: Target.optional(),
+      target: z.optional(Target),
       /** hub target only: the hub's one-time public key (a P-256 JWK, JSON), as login takes it */
-      hub_public_key: z.string().max(2048).optional(),
-      remember_me: z.boolean().optional(),
+      hub_public_key: z.optional(z.string().check(z.maxLength(2048))),
+      remember_me: z.optional(z.boolean()),
     }),
     response: z.discriminatedUnion('target', [
       response({ target: z.literal('portal'), user: publicUser, token_pair: tokenPair }),
-      response({ target: z.literal('hub'), enc_creds: z.string().min(1) }),
+      response({ target: z.literal('hub'), enc_creds: z.string().check(z.minLength(1)) }),
     ]),
   }),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { jwt, normalisedEmail } from './common.ts';
 import {
   SUPPORT_CATEGORIES,
@@ -20,19 +20,26 @@ export const supportRequestFields = z.object({
   category: z.enum(SUPPORT_CATEGORIES, { error: 'Please choose a category' }),
   subject: z
     .string({ error: 'Please enter a subject' })
-    .trim()
-    .min(SUPPORT_SUBJECT_MIN, { error: `Subject must be at least ${SUPPORT_SUBJECT_MIN} characters` })
-    .max(SUPPORT_SUBJECT_MAX, { error: `Subject must be at most ${SUPPORT_SUBJECT_MAX} characters` }),
+    .check(
+      z.trim(),
+      z.minLength(SUPPORT_SUBJECT_MIN, { error: `Subject must be at least ${SUPPORT_SUBJECT_MIN} characters` }),
+      z.maxLength(SUPPORT_SUBJECT_MAX, { error: `Subject must be at most ${SUPPORT_SUBJECT_MAX} characters` }),
+    ),
   message: z
     .string({ error: 'Please enter a message' })
-    .trim()
-    .min(SUPPORT_MESSAGE_MIN, { error: `Message must be at least ${SUPPORT_MESSAGE_MIN} characters` })
-    .max(SUPPORT_MESSAGE_MAX, { error: `Message must be at most ${SUPPORT_MESSAGE_MAX} characters` }),
-  robot_model: z
-    .string()
-    .trim()
-    .max(SUPPORT_ROBOT_MODEL_MAX, { error: `Robot model must be at most ${SUPPORT_ROBOT_MODEL_MAX} characters` })
-    .optional(),
+    .check(
+      z.trim(),
+      z.minLength(SUPPORT_MESSAGE_MIN, { error: `Message must be at least ${SUPPORT_MESSAGE_MIN} characters` }),
+      z.maxLength(SUPPORT_MESSAGE_MAX, { error: `Message must be at most ${SUPPORT_MESSAGE_MAX} characters` }),
+    ),
+  robot_model: z.optional(
+    z.string().check(
+      z.trim(),
+      z.maxLength(SUPPORT_ROBOT_MODEL_MAX, {
+        error: `Robot model must be at most ${SUPPORT_ROBOT_MODEL_MAX} characters`,
+      }),
+    ),
+  ),
 });
 export type SupportRequestFields = z.infer<typeof supportRequestFields>;
 
@@ -42,7 +49,7 @@ export const support = service('support', '/api/support', {
     auth: 'bearer',
     request: z.object({
       /** the web client also puts the access token here; the Bearer header is what counts */
-      token: jwt.optional(),
+      token: z.optional(jwt),
       email: normalisedEmail,
       ...supportRequestFields.shape,
     }),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { jwt, normalisedEmail } from './common.ts';
 import { action, response, service } from './define.ts';
 import { USAGE_RANGES_DAYS } from './domain/usage-history.ts';
@@ -10,13 +10,13 @@ import { flexSlot, flexSlotsRequest, flexSlotsResponse, flexSlotsUpdateRequest }
  * (bought, never expires). Timestamps are epoch ms; 0 means unset.
  */
 
-const bodyToken = jwt.optional();
+const bodyToken = z.optional(jwt);
 
 /** Upper bound of minutes in one UPDATE_TIME or ADD_TIME; a sanity limit (one week), not a rule of the spec. */
 export const MAX_MINUTES_PER_CALL = 7 * 24 * 60;
 
-const minutes = z.number().int().default(0);
-const timestamp = z.number().int().default(0);
+const minutes = z._default(z.int(), 0);
+const timestamp = z._default(z.int(), 0);
 
 /** The spec's "User time": every field defaults to 0, '' or false. */
 export const userTime = z.object({
@@ -26,16 +26,16 @@ export const userTime = z.object({
   total_durable_time: minutes,
   used_durable_time: minutes,
   remaining_yearly_time: minutes,
-  has_infinite_time: z.boolean().default(false),
-  time_status: z.string().default(''),
-  warning_message: z.string().default(''),
+  has_infinite_time: z._default(z.boolean(), false),
+  time_status: z._default(z.string(), ''),
+  warning_message: z._default(z.string(), ''),
   current_period_start: timestamp,
   current_period_end: timestamp,
-  days_until_next_allocation: z.number().int().default(0),
+  days_until_next_allocation: z._default(z.int(), 0),
   yearly_subscription_end: timestamp,
   total_yearly_allocation: minutes,
   total_yearly_used: minutes,
-  subscription_type: z.string().default(''),
+  subscription_type: z._default(z.string(), ''),
 });
 export type UserTime = z.infer<typeof userTime>;
 
@@ -43,20 +43,22 @@ export type UserTime = z.infer<typeof userTime>;
 export const dialSlots = z.object({
   user_email: z.string(),
   user_id: z.string(),
-  user_slots: z.array(flexSlot).default([]),
-  user_slot_amount: z.number().int().min(0).default(0),
+  user_slots: z._default(z.array(flexSlot), []),
+  user_slot_amount: z._default(z.int().check(z.minimum(0)), 0),
 });
 export type DialSlots = z.infer<typeof dialSlots>;
 
 const minutesInput = z
   .number()
-  .int({ error: 'Minutes must be a whole number' })
-  .min(1, { error: 'Minutes must be at least 1' })
-  .max(MAX_MINUTES_PER_CALL, { error: `Minutes must be at most ${MAX_MINUTES_PER_CALL}` });
+  .check(
+    z.int({ error: 'Minutes must be a whole number' }),
+    z.minimum(1, { error: 'Minutes must be at least 1' }),
+    z.maximum(MAX_MINUTES_PER_CALL, { error: `Minutes must be at most ${MAX_MINUTES_PER_CALL}` }),
+  );
 
-const idempotencyKey = z.string().trim().min(1).max(128);
+const idempotencyKey = z.string().check(z.trim(), z.minLength(1), z.maxLength(128));
 
-const utcDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const utcDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
 /** A robot in the dial-time history (docs/decisions/029). */
 export const usageRobot = z.object({
@@ -70,12 +72,12 @@ export const usageRobot = z.object({
   /** whether the robot is registered to the user now */
   owned: z.boolean(),
   /** minutes used on the robot in the range */
-  total_minutes: z.number().int(),
+  total_minutes: z.int(),
 });
 export type UsageRobot = z.infer<typeof usageRobot>;
 
 /** Minutes used on one robot on one day (days without use are left out). */
-export const usageDay = z.object({ day: utcDate, robot_id: z.string(), minutes: z.number().int() });
+export const usageDay = z.object({ day: utcDate, robot_id: z.string(), minutes: z.int() });
 export type UsageDay = z.infer<typeof usageDay>;
 
 export const USAGE_EVENT_KINDS = ['allocation', 'purchase', 'grant'] as const;
@@ -85,7 +87,7 @@ export type UsageEventKind = (typeof USAGE_EVENT_KINDS)[number];
  * Minutes added on a day, by kind: a yearly allocation (on the day its period starts), a time
  * package bought, or minutes an operator granted.
  */
-export const usageEvent = z.object({ day: utcDate, kind: z.enum(USAGE_EVENT_KINDS), minutes: z.number().int() });
+export const usageEvent = z.object({ day: utcDate, kind: z.enum(USAGE_EVENT_KINDS), minutes: z.int() });
 export type UsageEvent = z.infer<typeof usageEvent>;
 
 export const usageHistory = z.object({
@@ -94,7 +96,7 @@ export const usageHistory = z.object({
   to: utcDate,
   /** days are calendar days in this time zone */
   time_zone: z.literal('UTC'),
-  total_minutes: z.number().int(),
+  total_minutes: z.int(),
   /** every robot used in the range, most minutes first */
   robots: z.array(usageRobot),
   usage: z.array(usageDay),
@@ -112,7 +114,7 @@ export const time = service('time', '/api/dial_manager', {
       token: bodyToken,
       email: normalisedEmail,
       /** The server acts on the signed-in user; a different id is refused. */
-      user_id: z.string().max(255).optional(),
+      user_id: z.optional(z.string().check(z.maxLength(255))),
     }),
     response: response({ user_time: userTime }),
   }),
@@ -124,7 +126,7 @@ export const time = service('time', '/api/dial_manager', {
     request: z.object({
       token: bodyToken,
       email: normalisedEmail,
-      robot_id: z.string().min(1).max(255),
+      robot_id: z.string().check(z.minLength(1), z.maxLength(255)),
       minutes: minutesInput,
       idempotency_key: idempotencyKey,
     }),
@@ -140,8 +142,8 @@ export const time = service('time', '/api/dial_manager', {
       /** the account that receives the minutes */
       email: normalisedEmail,
       minutes: minutesInput,
-      reason: z.string().trim().min(1, { error: 'A reason is required' }).max(500),
-      idempotency_key: idempotencyKey.optional(),
+      reason: z.string().check(z.trim(), z.minLength(1, { error: 'A reason is required' }), z.maxLength(500)),
+      idempotency_key: z.optional(idempotencyKey),
     }),
     response: response({ user_time: userTime }),
   }),

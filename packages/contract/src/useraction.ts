@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { jwt, normalisedEmail, password, publicUser, tokenPair } from './common.ts';
 import { action, response, service } from './define.ts';
 import { registrationFields, yearOfBirthIssue } from './domain/account-rules.ts';
@@ -10,17 +10,20 @@ export const Target = z.enum(['portal', 'hub']);
 export type Target = z.infer<typeof Target>;
 
 const loginRequest = z.object({
-  user: z.object({ email: normalisedEmail, password: password.min(1, { error: 'Password is required' }) }),
-  use_token_pairs: z.boolean().optional(),
+  user: z.object({
+    email: normalisedEmail,
+    password: password.check(z.minLength(1, { error: 'Password is required' })),
+  }),
+  use_token_pairs: z.optional(z.boolean()),
   /** rememberMe of the login form; false keeps the session to the browser tab's life. */
-  remember_me: z.boolean().optional(),
-  target: Target.optional(),
+  remember_me: z.optional(z.boolean()),
+  target: z.optional(Target),
   /**
    * Hub target only: the hub's one-time public key (a P-256 JWK, JSON). The credentials come back
    * as `enc_creds`, a JWE only the hub that started the sign-in can open.
    */
-  hub_public_key: z.string().max(2048).optional(),
-  turnstile_token: z.string().max(4096).optional(),
+  hub_public_key: z.optional(z.string().check(z.maxLength(2048))),
+  turnstile_token: z.optional(z.string().check(z.maxLength(4096))),
 });
 
 export const useraction = service('useraction', '/api/useraction', {
@@ -31,14 +34,14 @@ export const useraction = service('useraction', '/api/useraction', {
     response: z.discriminatedUnion('target', [
       response({ target: z.literal('portal'), user: publicUser, token_pair: tokenPair }),
       /** the hub's credentials, as a JWE only the hub that asked can open */
-      response({ target: z.literal('hub'), enc_creds: z.string().min(1) }),
+      response({ target: z.literal('hub'), enc_creds: z.string().check(z.minLength(1)) }),
     ]),
   }),
   logout: action({
     summary: 'Revoke the session of the given token pair.',
     auth: 'refresh',
     request: z.object({
-      token_pair: z.object({ access_token: z.string().optional(), refresh_token: jwt }),
+      token_pair: z.object({ access_token: z.optional(z.string()), refresh_token: jwt }),
       user: z.object({ email: normalisedEmail }),
     }),
     response: response({}),
@@ -52,19 +55,25 @@ export const useraction = service('useraction', '/api/useraction', {
   UserRegister: action({
     summary: 'Create an account and email a verification link. Answers the same whether or not the email exists.',
     auth: 'none',
-    request: z.object({ user: registrationFields, turnstile_token: z.string().max(4096).optional() }),
+    request: z.object({ user: registrationFields, turnstile_token: z.optional(z.string().check(z.maxLength(4096))) }),
     response: response({}),
   }),
   UserVerifyEmail: action({
     summary: 'Mark the address validated with the emailed single-use token.',
     auth: 'none',
-    request: z.object({ token: z.string().min(1).max(512), tokentype: z.literal(3).optional() }),
-    response: response({ user: z.object({ email: z.string() }).optional() }),
+    request: z.object({
+      token: z.string().check(z.minLength(1), z.maxLength(512)),
+      tokentype: z.optional(z.literal(3)),
+    }),
+    response: response({ user: z.optional(z.object({ email: z.string() })) }),
   }),
   UserCheckToken: action({
     summary: 'Whether a password-reset (2) or verification (3) token is still usable.',
     auth: 'none',
-    request: z.object({ token: z.string().min(1).max(512), tokentype: z.union([z.literal(2), z.literal(3)]) }),
+    request: z.object({
+      token: z.string().check(z.minLength(1), z.maxLength(512)),
+      tokentype: z.union([z.literal(2), z.literal(3)]),
+    }),
     response: response({ valid: z.boolean() }),
   }),
   UserForgotPassword: action({
@@ -78,7 +87,7 @@ export const useraction = service('useraction', '/api/useraction', {
     auth: 'none',
     request: z.object({
       user: z.object({ email: normalisedEmail }),
-      token: z.string().min(1).max(512),
+      token: z.string().check(z.minLength(1), z.maxLength(512)),
       tokentype: z.literal(2),
       password,
     }),
@@ -90,7 +99,10 @@ export const useraction = service('useraction', '/api/useraction', {
     request: z.object({
       token: jwt,
       tokentype: z.literal(1),
-      user: z.object({ email: normalisedEmail, password: password.min(1, { error: 'Current password is required.' }) }),
+      user: z.object({
+        email: normalisedEmail,
+        password: password.check(z.minLength(1, { error: 'Current password is required.' })),
+      }),
       password,
     }),
     response: response({}),
@@ -104,25 +116,27 @@ export const useraction = service('useraction', '/api/useraction', {
         email: normalisedEmail,
         name: registrationFields.shape.name,
         /** -1 keeps the stored year (the profile form does not show it) */
-        year_born: z
-          .number()
-          .int()
-          .refine((y) => y === -1 || yearOfBirthIssue(y) === undefined, {
+        year_born: z.int().check(
+          z.refine((y) => y === -1 || yearOfBirthIssue(y) === undefined, {
             error: 'Please select a valid year of birth',
           }),
+        ),
         country: registrationFields.shape.country,
         company: registrationFields.shape.company,
-        profession: z.string().trim().max(100).optional(),
+        profession: z.optional(z.string().check(z.trim(), z.maxLength(100))),
       }),
     }),
-    response: response({ user: publicUser.optional() }),
+    response: response({ user: z.optional(publicUser) }),
   }),
   UserDelete: action({
     summary: 'Delete the signed-in account; needs its password. Revokes every session.',
     auth: 'body',
     request: z.object({
       token: jwt,
-      user: z.object({ email: normalisedEmail, password: password.min(1, { error: 'Password is required' }) }),
+      user: z.object({
+        email: normalisedEmail,
+        password: password.check(z.minLength(1, { error: 'Password is required' })),
+      }),
     }),
     response: response({}),
   }),

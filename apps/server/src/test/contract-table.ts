@@ -1,5 +1,5 @@
 import { type ActionDef, isPlannedAction, type ServiceDef, services } from '@portal/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** An action the server answers, as the contract's table lists it: what the generated tests walk. */
 export interface MountedAction {

@@ -1,6 +1,6 @@
 import { type CartItem, cartItem } from '@portal/contract';
 import * as React from 'react';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type CartAction, cartReducer } from './cart';
 import { readLocal, removeLocal, writeLocal } from './safe-storage';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   MINIMUM_AGE_YEARS,
   NAME_MIN,
@@ -102,53 +102,54 @@ export function yearOfBirthIssue(year: number, now: Date = new Date()): string |
 
 // No rule aborts the parse, so a form shows every field's problem at once (an aborted field would
 // hide the object-level checks: confirmations, password rules, terms).
-export const nameRule = z
-  .string()
-  .trim()
-  .refine((v) => v.length > 0, { error: 'Please enter your name' })
-  .refine((v) => v.length === 0 || v.length >= NAME_MIN, { error: 'Name must be at least 3 characters' })
-  .refine((v) => v.length <= 100, { error: 'Name must be at most 100 characters' });
+export const nameRule = z.string().check(
+  z.trim(),
+  z.refine((v) => v.length > 0, { error: 'Please enter your name' }),
+  z.refine((v) => v.length === 0 || v.length >= NAME_MIN, { error: 'Name must be at least 3 characters' }),
+  z.refine((v) => v.length <= 100, { error: 'Name must be at most 100 characters' }),
+);
 
-export const organisationRule = z
-  .string()
-  .trim()
-  .max(100, { error: 'Organisation name is too long (maximum is 100 characters)' })
-  .refine((v) => v.length === 0 || v.length >= ORGANISATION_MIN, {
+export const organisationRule = z.string().check(
+  z.trim(),
+  z.maxLength(100, { error: 'Organisation name is too long (maximum is 100 characters)' }),
+  z.refine((v) => v.length === 0 || v.length >= ORGANISATION_MIN, {
     error: 'Organisation name is too short (minimum is 2 characters)',
-  });
+  }),
+);
 
-export const countryRule = z
-  .string()
-  .trim()
-  .refine((v) => v.length > 0, { error: 'Please enter your country' })
-  .refine((v) => v.length === 0 || COUNTRY_NAMES.has(v), { error: 'Please choose a country from the list' });
+export const countryRule = z.string().check(
+  z.trim(),
+  z.refine((v) => v.length > 0, { error: 'Please enter your country' }),
+  z.refine((v) => v.length === 0 || COUNTRY_NAMES.has(v), { error: 'Please choose a country from the list' }),
+);
 
-export const yearBornRule = z
-  .number({ error: 'Please select a valid year of birth' })
-  .int({ error: 'Please select a valid year of birth' })
-  .superRefine((year, ctx) => {
+export const yearBornRule = z.number({ error: 'Please select a valid year of birth' }).check(
+  z.int({ error: 'Please select a valid year of birth' }),
+  z.superRefine((year, ctx) => {
     const issue = yearOfBirthIssue(year);
     if (issue) ctx.addIssue({ code: 'custom', message: issue });
-  });
+  }),
+);
 
 /** The fields the server takes for a new account. */
 export const registrationFields = z
   .object({
-    email: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.email({ error: 'Invalid email address' }).max(254)),
+    email: z.pipe(
+      z.string().check(z.trim(), z.toLowerCase()),
+      z.email({ error: 'Invalid email address' }).check(z.maxLength(254)),
+    ),
     password: z.string(),
     name: nameRule,
     year_born: yearBornRule,
     country: countryRule,
-    company: organisationRule.optional().default(''),
-    profession: z.string().trim().max(100).optional().default(''),
-    marketing: z.boolean().default(false),
+    company: z._default(z.optional(organisationRule), ''),
+    profession: z._default(z.optional(z.string().check(z.trim(), z.maxLength(100))), ''),
+    marketing: z._default(z.boolean(), false),
     termsagreed: z.literal(true, { error: 'You must agree to the terms and the privacy policy' }),
   })
-  .superRefine((user, ctx) => {
-    for (const message of newPasswordIssues(user.password, user.email))
-      ctx.addIssue({ code: 'custom', path: ['password'], message });
-  });
+  .check(
+    z.superRefine((user, ctx) => {
+      for (const message of newPasswordIssues(user.password, user.email))
+        ctx.addIssue({ code: 'custom', path: ['password'], message });
+    }),
+  );

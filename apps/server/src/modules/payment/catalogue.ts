@@ -3,9 +3,10 @@ import {
   type PaymentProduct,
   ProductPricing,
   ProductSorting,
+  paymentPrice,
   paymentProduct,
 } from '@portal/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import catalogueFile from './catalogue.json' with { type: 'json' };
 
 /**
@@ -21,49 +22,53 @@ export const TIER_KEY = 'BOW_TIER';
 /** Metadata key of a time package: the durable minutes one unit adds. */
 export const MINUTES_KEY = 'BOW_MINUTES';
 
-const digits = z.string().regex(/^\d+$/, { error: 'must be a whole number' });
+const digits = z.string().check(z.regex(/^\d+$/, { error: 'must be a whole number' }));
 
 /** A catalogue product: the contract's payment product, with the metadata each kind needs. */
-const catalogueProduct = paymentProduct
-  .extend({
-    id: z.string().regex(/^[a-z0-9_]+$/),
-    prices: z.array(paymentProduct.shape.prices.unwrap().element).min(1),
+const catalogueProduct = z
+  .extend(paymentProduct, {
+    id: z.string().check(z.regex(/^[a-z0-9_]+$/)),
+    prices: z.array(paymentPrice).check(z.minLength(1)),
   })
-  .superRefine((p, ctx) => {
-    const m = p.metadata;
-    const need = (key: string, rule?: z.ZodType) => {
-      const value = m[key];
-      if (value === undefined || value === '')
-        ctx.addIssue({ code: 'custom', path: ['metadata', key], message: 'required' });
-      else if (rule && !rule.safeParse(value).success)
-        ctx.addIssue({ code: 'custom', path: ['metadata', key], message: 'must be a whole number' });
-    };
-    if (m.BOW_PRICING === ProductPricing.OneTime) {
-      need(MINUTES_KEY, digits);
-      if (p.prices.some((x) => x.type !== 'one_time'))
-        ctx.addIssue({ code: 'custom', path: ['prices'], message: 'a time package has one-time prices only' });
-    } else if (m.BOW_SORTING === ProductSorting.Driver) {
-      for (const key of ['BOW_UUID', 'model', 'manufacturer', 'robotType', 'features']) need(key);
-      if (p.prices.some((x) => x.recurring?.interval !== 'year'))
-        ctx.addIssue({ code: 'custom', path: ['prices'], message: 'a driver is sold as a yearly subscription' });
-    } else if (m.BOW_SORTING === ProductSorting.Subscription) {
-      need('BOW_FEATURES');
-      need(TIER_KEY);
-      need(FLEX_SLOTS_KEY, digits);
-    } else
-      ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'BOW_SORTING or BOW_PRICING must say what it is' });
-  });
+  .check(
+    z.superRefine((p, ctx) => {
+      const m = p.metadata;
+      const need = (key: string, rule?: z.ZodMiniType) => {
+        const value = m[key];
+        if (value === undefined || value === '')
+          ctx.addIssue({ code: 'custom', path: ['metadata', key], message: 'required' });
+        else if (rule && !rule.safeParse(value).success)
+          ctx.addIssue({ code: 'custom', path: ['metadata', key], message: 'must be a whole number' });
+      };
+      if (m.BOW_PRICING === ProductPricing.OneTime) {
+        need(MINUTES_KEY, digits);
+        if (p.prices.some((x) => x.type !== 'one_time'))
+          ctx.addIssue({ code: 'custom', path: ['prices'], message: 'a time package has one-time prices only' });
+      } else if (m.BOW_SORTING === ProductSorting.Driver) {
+        for (const key of ['BOW_UUID', 'model', 'manufacturer', 'robotType', 'features']) need(key);
+        if (p.prices.some((x) => x.recurring?.interval !== 'year'))
+          ctx.addIssue({ code: 'custom', path: ['prices'], message: 'a driver is sold as a yearly subscription' });
+      } else if (m.BOW_SORTING === ProductSorting.Subscription) {
+        need('BOW_FEATURES');
+        need(TIER_KEY);
+        need(FLEX_SLOTS_KEY, digits);
+      } else
+        ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'BOW_SORTING or BOW_PRICING must say what it is' });
+    }),
+  );
 
 export const catalogueSchema = z
-  .object({ version: z.literal(1), products: z.array(catalogueProduct).min(1) })
-  .superRefine((c, ctx) => {
-    const ids = [...c.products.map((p) => p.id), ...c.products.flatMap((p) => p.prices.map((x) => x.id))];
-    const seen = new Set<string>();
-    for (const id of ids) {
-      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: ['products'], message: `id ${id} is used twice` });
-      seen.add(id);
-    }
-  });
+  .object({ version: z.literal(1), products: z.array(catalogueProduct).check(z.minLength(1)) })
+  .check(
+    z.superRefine((c, ctx) => {
+      const ids = [...c.products.map((p) => p.id), ...c.products.flatMap((p) => p.prices.map((x) => x.id))];
+      const seen = new Set<string>();
+      for (const id of ids) {
+        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: ['products'], message: `id ${id} is used twice` });
+        seen.add(id);
+      }
+    }),
+  );
 export type Catalogue = z.infer<typeof catalogueSchema>;
 
 /** The committed catalogue, parsed once; a broken file stops the start with the field it breaks. */

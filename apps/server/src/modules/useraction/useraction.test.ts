@@ -47,6 +47,12 @@ describe('login', () => {
     ['a missing password', { user: { email: 'a@b.co' } }, 'user.password'],
     ['a password of the wrong type', { user: { email: 'a@b.co', password: 42 } }, 'user.password'],
     ['a missing user', {}, 'user:'],
+    // A rule without a message of the contract's reads in zod's English (decision 036: zod/mini loads none).
+    [
+      'a hub key too long',
+      { user: { email: 'a@b.co', password: 'x' }, hub_public_key: 'k'.repeat(2049) },
+      'hub_public_key: Too big: expected string to have <=2048 characters',
+    ],
   ])('refuses %s with 400 naming the field', async (_label, body, description) => {
     const res = await t.api.call(useraction, 'login', body);
     expect(res.status).toBe(400);

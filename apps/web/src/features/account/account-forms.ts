@@ -1,5 +1,5 @@
 import { changePasswordIssues, countryRule, nameRule, organisationRule } from '@portal/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The profile page's forms (spec/000 §2 and §5): change password, profile details and account
@@ -8,12 +8,12 @@ import { z } from 'zod';
  */
 
 export function changePasswordFormSchema(email: string) {
-  return z
-    .object({ currentPassword: z.string(), newPassword: z.string(), repeatPassword: z.string() })
-    .superRefine((form, ctx) => {
+  return z.object({ currentPassword: z.string(), newPassword: z.string(), repeatPassword: z.string() }).check(
+    z.superRefine((form, ctx) => {
       for (const issue of changePasswordIssues({ ...form, email }))
         ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
-    });
+    }),
+  );
 }
 export type ChangePasswordForm = z.infer<ReturnType<typeof changePasswordFormSchema>>;
 
@@ -22,7 +22,7 @@ export const profileFormSchema = z.object({
   organisation: organisationRule,
   country: countryRule,
   /** Not on the form; sent as -1 (spec/000 §3). */
-  yearBorn: z.number().int({ error: 'Please select your year of birth' }),
+  yearBorn: z.number().check(z.int({ error: 'Please select your year of birth' })),
 });
 export type ProfileForm = z.infer<typeof profileFormSchema>;
 
@@ -33,9 +33,9 @@ export function deleteConfirmationValid(confirmation: string, password: string):
   return confirmation.trim().toLowerCase() === DELETE_CONFIRMATION_TEXT && password.length > 0;
 }
 
-export const deleteAccountFormSchema = z
-  .object({ confirmation: z.string(), password: z.string() })
-  .refine((f) => deleteConfirmationValid(f.confirmation, f.password), {
+export const deleteAccountFormSchema = z.object({ confirmation: z.string(), password: z.string() }).check(
+  z.refine((f) => deleteConfirmationValid(f.confirmation, f.password), {
     error: "Please type 'delete my account' to confirm deletion",
     path: ['confirmation'],
-  });
+  }),
+);

@@ -1,5 +1,5 @@
 import { countryRule, nameRule, newPasswordIssues, organisationRule, yearOfBirthIssue } from '@portal/contract';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The sign-up and reset-password forms of spec/000 §2 and §5, with the
@@ -7,11 +7,11 @@ import { z } from 'zod';
  */
 
 const emailShape = z.email();
-const emailEntryRule = z
-  .string()
-  .trim()
-  .refine((v) => v.length > 0, { error: 'Please enter an email address' })
-  .refine((v) => v.length === 0 || emailShape.safeParse(v).success, { error: 'Please enter a valid email address' });
+const emailEntryRule = z.string().check(
+  z.trim(),
+  z.refine((v) => v.length > 0, { error: 'Please enter an email address' }),
+  z.refine((v) => v.length === 0 || emailShape.safeParse(v).success, { error: 'Please enter a valid email address' }),
+);
 
 // The sign-in and forgot-password forms are in login-forms.ts, without zod.
 
@@ -24,43 +24,44 @@ export const registrationFormSchema = z
     yearBorn: z.union([z.number(), z.nan()], { error: 'Please select a valid year of birth' }),
     country: countryRule,
     email: emailEntryRule,
-    confirmEmail: z.string().trim(),
+    confirmEmail: z.string().check(z.trim()),
     password: z.string(),
     confirmPassword: z.string(),
     termsAgreed: z.boolean(),
     marketing: z.boolean(),
   })
-  .superRefine((form, ctx) => {
-    const yearIssue = yearOfBirthIssue(form.yearBorn);
-    if (yearIssue) ctx.addIssue({ code: 'custom', path: ['yearBorn'], message: yearIssue });
-    if (form.confirmEmail.toLowerCase() !== form.email.toLowerCase())
-      ctx.addIssue({ code: 'custom', path: ['confirmEmail'], message: 'Emails do not match' });
-    for (const message of newPasswordIssues(form.password, form.email))
-      ctx.addIssue({ code: 'custom', path: ['password'], message });
-    if (form.confirmPassword !== form.password)
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
-    if (!form.termsAgreed)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['termsAgreed'],
-        message: 'You must agree to the terms and the privacy policy',
-      });
-  });
+  .check(
+    z.superRefine((form, ctx) => {
+      const yearIssue = yearOfBirthIssue(form.yearBorn);
+      if (yearIssue) ctx.addIssue({ code: 'custom', path: ['yearBorn'], message: yearIssue });
+      if (form.confirmEmail.toLowerCase() !== form.email.toLowerCase())
+        ctx.addIssue({ code: 'custom', path: ['confirmEmail'], message: 'Emails do not match' });
+      for (const message of newPasswordIssues(form.password, form.email))
+        ctx.addIssue({ code: 'custom', path: ['password'], message });
+      if (form.confirmPassword !== form.password)
+        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+      if (!form.termsAgreed)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['termsAgreed'],
+          message: 'You must agree to the terms and the privacy policy',
+        });
+    }),
+  );
 export type RegistrationForm = z.infer<typeof registrationFormSchema>;
 
 export const resetPasswordFormSchema = z
   .object({
-    email: z
-      .string()
-      .trim()
-      .pipe(z.email({ error: 'Please enter a valid email address' })),
+    email: z.pipe(z.string().check(z.trim()), z.email({ error: 'Please enter a valid email address' })),
     password: z.string(),
     confirmPassword: z.string(),
   })
-  .superRefine((form, ctx) => {
-    for (const message of newPasswordIssues(form.password, form.email))
-      ctx.addIssue({ code: 'custom', path: ['password'], message });
-    if (form.confirmPassword !== form.password)
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
-  });
+  .check(
+    z.superRefine((form, ctx) => {
+      for (const message of newPasswordIssues(form.password, form.email))
+        ctx.addIssue({ code: 'custom', path: ['password'], message });
+      if (form.confirmPassword !== form.password)
+        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+    }),
+  );
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
