@@ -51,7 +51,7 @@ test('a passkey is added, signs in to the portal and the hub, is renamed and rem
   page,
   signedIn: user,
 }) => {
-  test.setTimeout(120_000);
+  test.slow();
   await virtualAuthenticator(page);
   await page.goto('/dashboard/user/profile');
   await expect(page.getByRole('heading', { name: 'Security', exact: true })).toBeVisible();

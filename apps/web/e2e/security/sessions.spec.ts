@@ -40,7 +40,7 @@ test('one browser signs the other out, one session and then everywhere else', as
   signedIn: user,
 }) => {
   // Two browsers, two sign-ins through the form, both themes: over a minute on a busy machine.
-  test.setTimeout(120_000);
+  test.slow();
   const other = await browser.newContext();
   try {
     const tab = await other.newPage();

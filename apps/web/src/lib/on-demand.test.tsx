@@ -7,20 +7,20 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { onDemand, useArrivalFocus, useStandInTrigger } from './on-demand';
+import { type Arrival, onDemand, useMenuArrival, useStandInTrigger } from './on-demand';
 
 /**
  * A menu fetched on first use (docs/decisions/034), as the shell's menus are written: a stand-in
  * button until the code arrives, then Radix's menu, open if the stand-in was pressed meanwhile.
  */
-function Menu({ defaultOpen, openedByKeyboard }: { defaultOpen: boolean; openedByKeyboard: boolean }) {
-  const arrivalFocus = useArrivalFocus(openedByKeyboard);
+function Menu({ arrival }: { arrival: Arrival }) {
+  const { trigger, onContentFocus } = useMenuArrival(arrival);
   return (
-    <DropdownMenu defaultOpen={defaultOpen}>
+    <DropdownMenu defaultOpen={arrival.open}>
       <DropdownMenuTrigger asChild>
-        <Button>Options</Button>
+        <Button ref={trigger}>Options</Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent onFocus={arrivalFocus}>
+      <DropdownMenuContent onFocus={onContentFocus}>
         <DropdownMenuItem disabled>Archived</DropdownMenuItem>
         <DropdownMenuItem>Rename</DropdownMenuItem>
         <DropdownMenuItem>Delete</DropdownMenuItem>
@@ -35,7 +35,7 @@ function setup() {
   function Harness() {
     const loaded = menuModule.useModule();
     const standIn = useStandInTrigger(menuModule, 'pointerdown');
-    if (loaded) return <loaded.Menu defaultOpen={standIn.openOnArrival} openedByKeyboard={standIn.openedByKeyboard} />;
+    if (loaded) return <loaded.Menu arrival={standIn.arrival()} />;
     return (
       <Button aria-haspopup="menu" aria-expanded={false} data-state="closed" {...standIn.handlers}>
         Options

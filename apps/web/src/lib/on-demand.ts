@@ -87,21 +87,40 @@ export function useStandInTrigger(module: OnDemand<unknown>, opensOn: 'pointerdo
   };
   return {
     handlers,
-    openOnArrival: opened !== undefined,
-    openedByKeyboard: opened === 'keyboard',
-    focusOnArrival: () => focused.current,
+    /** how the real menu starts, read when it replaces the stand-in */
+    arrival: (): Arrival => ({
+      open: opened !== undefined,
+      byKeyboard: opened === 'keyboard',
+      focused: focused.current,
+    }),
   };
 }
 
+/** How an overlay's stand-in was left when the real overlay arrived. */
+export interface Arrival {
+  /** it was pressed: the overlay opens at once */
+  open: boolean;
+  /** the press was a key: a menu's first item takes the focus */
+  byKeyboard: boolean;
+  /** it had focus: the real trigger takes it over (when the overlay does not open) */
+  focused: boolean;
+}
+
 /**
- * For a menu that arrives open because its stand-in was pressed with a key: its content's
- * `onFocus`. Radix focuses the content itself when it opens; on that first open this passes the
- * focus on to the first item that can be chosen, as Radix does when it saw the key (but the key was
+ * What a menu that replaces its stand-in needs: `trigger`, its trigger's ref, which takes the focus
+ * over if the stand-in had it; `onContentFocus`, its content's `onFocus`. Radix focuses the content
+ * when it opens; on the first open, after a key press on the stand-in, this passes the focus on to
+ * the first item that can be chosen, as Radix does when it saw the key itself (but the key was
  * pressed before Radix was here). Later opens are left to Radix.
  */
-export function useArrivalFocus(openedByKeyboard: boolean): (event: React.FocusEvent<HTMLElement>) => void {
-  const pending = React.useRef(openedByKeyboard);
-  return React.useCallback((event: React.FocusEvent<HTMLElement>) => {
+export function useMenuArrival(arrival: Arrival) {
+  const trigger = React.useRef<HTMLButtonElement>(null);
+  const pending = React.useRef(arrival.byKeyboard);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when this replaces the stand-in
+  React.useEffect(() => {
+    if (arrival.focused && !arrival.open) trigger.current?.focus();
+  }, []);
+  const onContentFocus = React.useCallback((event: React.FocusEvent<HTMLElement>) => {
     if (!pending.current || event.target !== event.currentTarget) return;
     pending.current = false;
     event.currentTarget
@@ -110,4 +129,5 @@ export function useArrivalFocus(openedByKeyboard: boolean): (event: React.FocusE
       )
       ?.focus({ preventScroll: true });
   }, []);
+  return { trigger, onContentFocus };
 }

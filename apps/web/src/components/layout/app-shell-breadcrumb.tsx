@@ -42,16 +42,7 @@ const breadcrumbMenu = onDemand(() => import('./app-shell-breadcrumb-menu'));
 function BreadcrumbMiddle({ middle, hasPage }: { middle: Crumb[]; hasPage: (href: string) => boolean }) {
   const loaded = breadcrumbMenu.useModule();
   const standIn = useStandInTrigger(breadcrumbMenu, 'pointerdown');
-  if (loaded)
-    return (
-      <loaded.BreadcrumbMenu
-        middle={middle}
-        hasPage={hasPage}
-        defaultOpen={standIn.openOnArrival}
-        focusTrigger={standIn.focusOnArrival()}
-        openedByKeyboard={standIn.openedByKeyboard}
-      />
-    );
+  if (loaded) return <loaded.BreadcrumbMenu middle={middle} hasPage={hasPage} arrival={standIn.arrival()} />;
   // The same button, as the menu's trigger renders it while closed.
   return (
     <button

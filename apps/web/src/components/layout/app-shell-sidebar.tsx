@@ -58,16 +58,7 @@ const collapsedGroupMenu = onDemand(() => import('./app-shell-sidebar-group-menu
 function CollapsedGroup({ group, childActive }: { group: NavGroup; childActive: boolean }) {
   const loaded = collapsedGroupMenu.useModule();
   const standIn = useStandInTrigger(collapsedGroupMenu, 'pointerdown');
-  if (loaded)
-    return (
-      <loaded.SidebarGroupMenu
-        group={group}
-        childActive={childActive}
-        defaultOpen={standIn.openOnArrival}
-        focusTrigger={standIn.focusOnArrival()}
-        openedByKeyboard={standIn.openedByKeyboard}
-      />
-    );
+  if (loaded) return <loaded.SidebarGroupMenu group={group} childActive={childActive} arrival={standIn.arrival()} />;
   // The same button, as the menu's trigger renders it while closed.
   return (
     <SidebarGroupButton

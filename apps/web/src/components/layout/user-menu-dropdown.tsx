@@ -9,7 +9,6 @@ import {
   SunIcon,
   UserIcon,
 } from 'lucide-react';
-import * as React from 'react';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -23,15 +22,15 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { env } from '@/config/env';
 import { useAuth } from '@/lib/auth';
-import { useArrivalFocus } from '@/lib/on-demand';
+import { type Arrival, useMenuArrival } from '@/lib/on-demand';
 import { THEME_PREFERENCES, type ThemePreference } from '@/lib/theme/theme-preference';
 import { useTheme } from '@/lib/theme/theme-provider';
 import { cn } from '@/lib/utils';
 import { blurredEmail, displayNameOf, type MenuUser, UserAvatar, UserMenuButton } from './user-menu-button';
 
 /**
- * The user menu (spec/000 §2 User menu), fetched on first use by user-menu.tsx. `defaultOpen`: the
- * button was pressed before this code arrived; `focusTrigger`: the stand-in button had focus.
+ * The user menu (spec/000 §2 User menu), fetched on first use by user-menu.tsx; `arrival`: how
+ * its stand-in button was left (lib/on-demand.ts).
  */
 
 const THEME_LABELS: Record<ThemePreference, { label: string; icon: typeof SunIcon }> = {
@@ -40,34 +39,18 @@ const THEME_LABELS: Record<ThemePreference, { label: string; icon: typeof SunIco
   system: { label: 'System', icon: MonitorIcon },
 };
 
-export function UserMenuDropdown({
-  user,
-  defaultOpen,
-  focusTrigger,
-  openedByKeyboard,
-}: {
-  user: MenuUser;
-  defaultOpen: boolean;
-  focusTrigger: boolean;
-  /** the stand-in was pressed with a key: the first item takes the focus (useArrivalFocus) */
-  openedByKeyboard: boolean;
-}) {
+export function UserMenuDropdown({ user, arrival }: { user: MenuUser; arrival: Arrival }) {
   const { logout } = useAuth();
   const { theme, setTheme } = useTheme();
-  const trigger = React.useRef<HTMLButtonElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when this replaces the stand-in
-  React.useEffect(() => {
-    if (focusTrigger && !defaultOpen) trigger.current?.focus();
-  }, []);
-  const arrivalFocus = useArrivalFocus(openedByKeyboard);
+  const { trigger, onContentFocus } = useMenuArrival(arrival);
   const displayName = displayNameOf(user);
 
   return (
-    <DropdownMenu defaultOpen={defaultOpen}>
+    <DropdownMenu defaultOpen={arrival.open}>
       <DropdownMenuTrigger asChild>
         <UserMenuButton user={user} ref={trigger} />
       </DropdownMenuTrigger>
-      <DropdownMenuContent onFocus={arrivalFocus} align="end" className="w-64">
+      <DropdownMenuContent onFocus={onContentFocus} align="end" className="w-64">
         <DropdownMenuLabel className="flex items-center gap-2 font-normal">
           <UserAvatar name={user.name} email={user.email} className="size-9" />
           <span className="grid min-w-0 leading-tight">

@@ -24,15 +24,7 @@ export function UserMenu() {
     );
   }
 
-  if (loaded)
-    return (
-      <loaded.UserMenuDropdown
-        user={user}
-        defaultOpen={standIn.openOnArrival}
-        focusTrigger={standIn.focusOnArrival()}
-        openedByKeyboard={standIn.openedByKeyboard}
-      />
-    );
+  if (loaded) return <loaded.UserMenuDropdown user={user} arrival={standIn.arrival()} />;
   // The same button, as the menu's trigger renders it while closed.
   return (
     <UserMenuButton user={user} aria-haspopup="menu" aria-expanded={false} data-state="closed" {...standIn.handlers} />
