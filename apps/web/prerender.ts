@@ -58,7 +58,9 @@ async function page(url: string, cookies: string): Promise<string> {
     else head.push(m[0]);
     body = body.slice(m[0].length);
   }
-  let doc = template.replace(APP, `<div id="app" data-prerendered>${body}</div>`);
+  // Inert until the app has hydrated it: a press or a keystroke on a page that is not yet live would
+  // be lost (main.tsx lifts it).
+  let doc = template.replace(APP, `<div id="app" data-prerendered inert>${body}</div>`);
   // The page paints from the HTML: its script makes it interactive but does not draw it, so the
   // stylesheet (which does block the first paint) goes first.
   const ENTRY = '<script type="module" crossorigin';

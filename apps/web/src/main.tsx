@@ -1,6 +1,7 @@
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createApp } from './app';
+import { startSessionCheck } from './lib/auth';
 import { startErrorReporting } from './lib/error-reporting';
 import { readSession } from './lib/session';
 import './styles.css';
@@ -11,14 +12,24 @@ if (!rootElement) throw new Error('no #app element');
 /** Lets the browser run other tasks (input, paint) before the next step of the start. */
 const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/**
+ * The prerendered page is the app's once hydrated: it takes input (it was inert, so nothing pressed
+ * or typed before was lost), its forms are the app's to send (index.html's head script), and the
+ * field marked autofocus gets the focus the inert page could not give it.
+ */
+function live(container: HTMLElement) {
+  container.removeAttribute('inert');
+  container.removeAttribute('data-prerendered');
+  if (document.activeElement === document.body) container.querySelector<HTMLElement>('[autofocus]')?.focus();
+}
+
 async function hydrate(container: HTMLElement) {
   // A page the build prerendered, signed out (docs/decisions/038): the page is already drawn, so
   // the start is split into tasks the browser can answer input between: the router, the route's
   // code and data, then the hydration, a transition React draws in slices. Its first render must
   // draw what the build drew, so the route is loaded first, as the prerendering did.
   await yieldToBrowser();
-  // Once hydrated, the page is the app's: forms are the app's to send (index.html's head script).
-  const { router, queryClient, element } = createApp(undefined, () => container.removeAttribute('data-prerendered'));
+  const { router, queryClient, element } = createApp(undefined, () => live(container));
   router.update({ ...router.options, context: { queryClient, auth: { status: 'unauthenticated', user: null } } });
   await yieldToBrowser();
   await router.load();
@@ -33,7 +44,15 @@ else {
   // sent on from sign-in): the head's script kept it hidden, and the app draws afresh.
   rootElement.replaceChildren();
   rootElement.removeAttribute('data-prerendered');
-  const { element } = createApp();
+  rootElement.removeAttribute('inert');
+  const { router, element } = createApp();
+  if (readSession().refreshToken) {
+    // Signed in: the session check starts now, and the page's route code comes while it runs,
+    // instead of each waiting for the one before (docs/decisions/038).
+    startSessionCheck();
+    const [routes] = router.getMatchedRoutes(location.pathname);
+    for (const route of routes) void router.loadRouteChunk(route)?.catch(() => undefined);
+  }
   // A transition: React draws the first render in slices, between which the browser stays responsive.
   startTransition(() => createRoot(rootElement).render(element));
 }
