@@ -1,7 +1,6 @@
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createApp } from './app';
-import { startSessionCheck } from './lib/auth';
 import { startErrorReporting } from './lib/error-reporting';
 import { readSession } from './lib/session';
 import './styles.css';
@@ -45,14 +44,6 @@ else {
   rootElement.replaceChildren();
   rootElement.removeAttribute('data-prerendered');
   rootElement.removeAttribute('inert');
-  const { router, element } = createApp();
-  if (readSession().refreshToken) {
-    // Signed in: the session check starts now, and the page's route code comes while it runs,
-    // instead of each waiting for the one before (docs/decisions/038).
-    startSessionCheck();
-    const [routes] = router.getMatchedRoutes(location.pathname);
-    for (const route of routes) void router.loadRouteChunk(route)?.catch(() => undefined);
-  }
-  // A transition: React draws the first render in slices, between which the browser stays responsive.
-  startTransition(() => createRoot(rootElement).render(element));
+  const { element } = createApp();
+  createRoot(rootElement).render(element);
 }

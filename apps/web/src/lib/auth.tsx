@@ -46,32 +46,6 @@ const sessionCalls = () =>
     throw new ClientError({ kind: 'network', status: 0, description: NO_RESPONSE });
   });
 
-type SelfAnswer = Awaited<ReturnType<typeof import('./session-calls').fetchSelf>>;
-
-let startupCheck: { refreshToken: string; answer: Promise<SelfAnswer> } | undefined;
-
-/**
- * Starts the start-up session check (get-self with the stored refresh token) before React renders,
- * so its round trips overlap the app's own start (docs/decisions/038); the AuthProvider takes it
- * over. A refresh token is spent by the check, so it is made once: the provider asks for it only
- * if none was started for the same token.
- */
-export function startSessionCheck(): void {
-  const { refreshToken } = readSession();
-  if (!refreshToken || startupCheck) return;
-  const answer = sessionCalls().then(({ fetchSelf }) => fetchSelf(refreshToken));
-  // Handled by the provider; until then a refusal is not an unhandled rejection.
-  answer.catch(() => undefined);
-  startupCheck = { refreshToken, answer };
-}
-
-function takeSessionCheck(refreshToken: string): Promise<SelfAnswer> {
-  const started = startupCheck;
-  startupCheck = undefined;
-  if (started?.refreshToken === refreshToken) return started.answer;
-  return sessionCalls().then(({ fetchSelf }) => fetchSelf(refreshToken));
-}
-
 export function AuthProvider({
   children,
   onSignedOut,
@@ -103,7 +77,8 @@ export function AuthProvider({
     let cancelled = false;
     const { refreshToken } = readSession();
     if (!refreshToken) return;
-    takeSessionCheck(refreshToken)
+    sessionCalls()
+      .then(({ fetchSelf }) => fetchSelf(refreshToken))
       .then((res) => {
         if (cancelled) return;
         // An unverified email cannot hold a session (spec/000 §4 Session).
