@@ -1,11 +1,15 @@
 // Lighthouse 12 (mobile preset, simulated throttling, empty HTTP cache) on the sign-in page and on the
 // dashboard signed in as the demo account, against the production build of the portal; the median
 // of `runs` runs per page (issue 13, deliverable 3). Nothing passes or fails on these figures.
-//   npx tsx bench/lighthouse.ts [--runs N] [--no-build]
-// builds (unless --no-build), starts the built server on a free loopback port and prints the medians.
+//   npx tsx bench/lighthouse.ts [--runs N] [--no-build] [--reports DIR] [--against WEB_DIST]
+// builds (unless --no-build), starts the built server on a free loopback port and prints the medians;
+// --reports writes each run's whole Lighthouse report (JSON: the LCP element and its phases, long
+// tasks, main-thread breakdown, render-blocking resources) to DIR. --against measures another web
+// build (a copy of an earlier apps/web/dist) A/B with this one: two servers of the same server build,
+// runs alternating between them, so both see the same machine load (TBT follows the CPU Lighthouse sees).
 // As a module, `runLighthouse({ baseUrl, pages, runs })` measures a portal already running.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +44,8 @@ export interface LighthouseOptions {
   runs?: number;
   account?: { email: string; password: string };
   chromePath?: string;
+  /** a folder to write each run's Lighthouse report to (JSON) */
+  reportsDir?: string;
 }
 
 function median(values: number[]): number {
@@ -75,7 +81,7 @@ async function signIn(browser: Browser, baseUrl: string, account: { email: strin
   await page.close();
 }
 
-async function onePage(browser: Browser, port: number, url: string): Promise<PageRun> {
+async function onePage(browser: Browser, port: number, url: string, report?: string): Promise<PageRun> {
   // An empty HTTP cache for each run, while the session in local storage stays (Lighthouse's own
   // storage reset would also sign the dashboard out).
   const page = await browser.newPage();
@@ -91,6 +97,7 @@ async function onePage(browser: Browser, port: number, url: string): Promise<Pag
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
+  if (report) writeFileSync(report, JSON.stringify(lhr));
   const landed = new URL(lhr.finalDisplayedUrl).pathname;
   if (landed !== new URL(url).pathname) throw new Error(`Lighthouse measured ${landed}, not ${url}: signed out?`);
   const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
@@ -103,6 +110,32 @@ async function onePage(browser: Browser, port: number, url: string): Promise<Pag
     cls: audit('cumulative-layout-shift'),
     bytes: audit('total-byte-weight'),
   };
+}
+
+function medians(page: string, runs: PageRun[]): PageResult {
+  const m = (k: keyof PageRun) => median(runs.map((r) => r[k]));
+  return {
+    page,
+    runs,
+    score: m('score'),
+    fcp: m('fcp'),
+    lcp: m('lcp'),
+    tbt: m('tbt'),
+    si: m('si'),
+    cls: m('cls'),
+    bytes: m('bytes'),
+  };
+}
+
+/** Results of several measurements of the same pages, as one median per page. */
+function mergeRuns(measurements: PageResult[][]): PageResult[] {
+  const pages = measurements[0]?.map((r) => r.page) ?? [];
+  return pages.map((page) =>
+    medians(
+      page,
+      measurements.flatMap((m) => m.find((r) => r.page === page)?.runs ?? []),
+    ),
+  );
 }
 
 /** The median of `runs` Lighthouse runs for each page (score and every metric taken separately). */
@@ -126,7 +159,10 @@ export async function runLighthouse(options: LighthouseOptions): Promise<PageRes
       }
       const all: PageRun[] = [];
       for (let i = 0, failed = 0; i < runs; ) {
-        const run = await onePage(browser, port, `${baseUrl}${path}`);
+        const report = options.reportsDir
+          ? join(options.reportsDir, `${path.slice(1).replaceAll('/', '-')}-${i + 1 + failed}.json`)
+          : undefined;
+        const run = await onePage(browser, port, `${baseUrl}${path}`, report);
         // A run Lighthouse could not finish (no paint recorded: score 0, metrics NaN) is run again,
         // twice at most per page; it is not a figure of the page.
         if (Number.isNaN(run.lcp) && failed < 2) {
@@ -136,18 +172,7 @@ export async function runLighthouse(options: LighthouseOptions): Promise<PageRes
         all.push(run);
         i += 1;
       }
-      const m = (k: keyof PageRun) => median(all.map((r) => r[k]));
-      results.push({
-        page: path,
-        runs: all,
-        score: m('score'),
-        fcp: m('fcp'),
-        lcp: m('lcp'),
-        tbt: m('tbt'),
-        si: m('si'),
-        cls: m('cls'),
-        bytes: m('bytes'),
-      });
+      results.push(medians(path, all));
     }
     return results;
   } finally {
@@ -166,8 +191,11 @@ export function formatLighthouse(results: PageResult[]): string {
     .join('\n');
 }
 
-/** Starts the built portal (npm start without its build step) on a free loopback port, with a fresh data folder. */
-export async function startPortal(): Promise<{ baseUrl: string; stop: () => void }> {
+/**
+ * Starts the built portal (npm start without its build step) on a free loopback port, with a fresh
+ * data folder; `webDist` serves another web build.
+ */
+export async function startPortal(webDist?: string): Promise<{ baseUrl: string; stop: () => void }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-lighthouse-'));
@@ -185,6 +213,7 @@ export async function startPortal(): Promise<{ baseUrl: string; stop: () => void
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'true',
+      ...(webDist ? { WEB_DIST: webDist } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -205,15 +234,43 @@ export async function startPortal(): Promise<{ baseUrl: string; stop: () => void
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runsArg = process.argv.indexOf('--runs');
   const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+  const reportsArg = process.argv.indexOf('--reports');
+  const reportsDir = reportsArg > 0 ? process.argv[reportsArg + 1] : undefined;
+  if (reportsDir) mkdirSync(reportsDir, { recursive: true });
+  const againstArg = process.argv.indexOf('--against');
+  const against = againstArg > 0 ? process.argv[againstArg + 1] : undefined;
   if (!process.argv.includes('--no-build')) {
     const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
-  const portal = await startPortal();
-  try {
-    console.log(`Lighthouse 12, mobile preset, median of ${runs} runs, ${portal.baseUrl}`);
-    console.log(formatLighthouse(await runLighthouse({ baseUrl: portal.baseUrl, runs })));
-  } finally {
-    portal.stop();
+  if (against) {
+    // A/B: one run per page and build in turn, `runs` times; the medians per build.
+    const builds = { this: await startPortal(), against: await startPortal(against) };
+    try {
+      const all: Record<keyof typeof builds, PageResult[][]> = { this: [], against: [] };
+      for (let i = 0; i < runs; i++)
+        for (const name of ['against', 'this'] as const) {
+          const dir = reportsDir ? join(reportsDir, `${name}-${i + 1}`) : undefined;
+          if (dir) mkdirSync(dir, { recursive: true });
+          all[name].push(await runLighthouse({ baseUrl: builds[name].baseUrl, runs: 1, reportsDir: dir }));
+        }
+      for (const name of ['against', 'this'] as const) {
+        console.log(
+          `${name === 'this' ? 'this build' : against}: Lighthouse 12, mobile preset, median of ${runs} runs, A/B`,
+        );
+        console.log(formatLighthouse(mergeRuns(all[name])));
+      }
+    } finally {
+      builds.this.stop();
+      builds.against.stop();
+    }
+  } else {
+    const portal = await startPortal();
+    try {
+      console.log(`Lighthouse 12, mobile preset, median of ${runs} runs, ${portal.baseUrl}`);
+      console.log(formatLighthouse(await runLighthouse({ baseUrl: portal.baseUrl, runs, reportsDir })));
+    } finally {
+      portal.stop();
+    }
   }
 }

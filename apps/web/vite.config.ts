@@ -5,7 +5,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { analyzeBundle, contractForTheBrowser, precompress } from './vite-plugins';
 
-export default defineConfig({
+// `isSsrBuild`: the Node bundle prerender.ts builds to prerender the public pages (docs/decisions/038).
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     tanstackRouter({
       target: 'react',
@@ -17,27 +18,32 @@ export default defineConfig({
     react(),
     contractForTheBrowser(),
     tailwindcss(),
-    precompress(),
-    ...(process.env.ANALYZE ? [analyzeBundle()] : []),
+    ...(isSsrBuild ? [] : [precompress()]),
+    ...(process.env.ANALYZE && !isSsrBuild ? [analyzeBundle()] : []),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000', '/sandbox': 'http://localhost:3000' } },
-  build: {
-    sourcemap: true,
-    chunkSizeWarningLimit: 700,
-    // dist/.vite/manifest.json: which chunks each route loads; the page budgets are computed from it
-    // (bench/bundle-size.ts).
-    manifest: true,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            // Everything the entry loads statically is one chunk: it is needed on every page
-            // anyway, and one file compresses better than forty slivers of it.
-            { name: 'app', tags: ['$initial'] },
-          ],
+  // The prerendering bundle holds every library, built for the browser: TanStack Router then renders
+  // the tree it renders in the browser, which is what hydration needs.
+  ssr: { noExternal: true, resolve: { conditions: ['browser'], externalConditions: ['browser'] } },
+  build: isSsrBuild
+    ? { outDir: '.prerender', emptyOutDir: true, sourcemap: false, minify: false }
+    : {
+        sourcemap: true,
+        chunkSizeWarningLimit: 700,
+        // dist/.vite/manifest.json: which chunks each route loads; the page budgets are computed from it
+        // (bench/bundle-size.ts).
+        manifest: true,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                // Everything the entry loads statically is one chunk: it is needed on every page
+                // anyway, and one file compresses better than forty slivers of it.
+                { name: 'app', tags: ['$initial'] },
+              ],
+            },
+          },
         },
       },
-    },
-  },
-});
+}));

@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { errorBody, loadEnglishMessages } from '@portal/contract';
@@ -21,7 +20,8 @@ import { errSerializer } from './lib/log-safety.ts';
 import { batchedStdout } from './lib/log-stream.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { setHashCost, setHashLimits } from './lib/passwords.ts';
-import { injectPortalConfig, portalConfigOf } from './lib/portal-config.ts';
+import { portalConfigOf } from './lib/portal-config.ts';
+import { loadWebPages, type WebPages } from './lib/web-pages.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
@@ -231,7 +231,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     threshold: COMPRESS_THRESHOLD_BYTES,
     encodings: ['br', 'gzip'],
   });
+  // The web app's pages are read first: their inline scripts' hashes go into the CSP.
+  const webRoot = resolve(config.WEB_DIST ?? join(here, '../../web/dist'));
+  const web = opts.serveWeb ? loadWebPages(webRoot, portalConfigOf(config)) : undefined;
   await app.register(securityPlugin, {
+    scriptHashes: web?.scriptHashes ?? [],
     csrf: new CsrfTokens(config.JWT_SECRET),
     clock,
     publicUrl: config.PUBLIC_URL,
@@ -278,21 +282,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   ])
     await app.register(routes, routeOptions);
 
-  if (opts.serveWeb) await serveWeb(app, config);
+  if (opts.serveWeb) {
+    if (web) await serveWeb(app, webRoot, web);
+    else app.log.warn({ root: webRoot }, 'web app not built; run npm run build');
+  }
   return app;
 }
 
 /**
- * The built single-page app: hashed assets cached for ever, every other GET answered by index.html.
+ * The built single-page app: hashed assets cached for ever, every other GET answered by an HTML
+ * page (index.html, or the page the build prerendered for that address: docs/decisions/038).
  * The build writes a brotli and a gzip copy next to each file over 1 KB (apps/web/vite-plugins.ts);
  * the copy the browser accepts is sent as is (`Vary: Accept-Encoding`), else the file itself.
  */
-async function serveWeb(app: FastifyInstance, config: Config) {
-  const root = resolve(config.WEB_DIST ?? join(here, '../../web/dist'));
-  if (!existsSync(join(root, 'index.html'))) {
-    app.log.warn({ root }, 'web app not built; run npm run build');
-    return;
-  }
+async function serveWeb(app: FastifyInstance, root: string, web: WebPages) {
   await app.register(fastifyStatic, {
     root,
     // No routes of its own: the route below answers every file, so /index.html too gets the configuration.
@@ -303,20 +306,10 @@ async function serveWeb(app: FastifyInstance, config: Config) {
       res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  // Read once: the page carries this deployment's configuration, so one build fits any deployment.
-  // It is compressed once here too, as the build compressed every other file.
-  const indexHtml = Buffer.from(
-    injectPortalConfig(readFileSync(join(root, 'index.html'), 'utf8'), portalConfigOf(config)),
-  );
-  const indexEncoded: Record<'br' | 'gzip', Buffer> = {
-    br: brotliCompressSync(indexHtml, {
-      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY },
-    }),
-    gzip: gzipSync(indexHtml, { level: 9 }),
-  };
-  // Files answer from disk, compressed at build time: nothing here is compressed per request.
+  // Files answer from disk, compressed at build time; the pages were compressed once at start
+  // (lib/web-pages.ts): nothing here is compressed per request.
   app.get('/*', { compress: false }, async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
+    const [path = '/', query = ''] = request.url.split('?', 2);
     if (path.startsWith('/api/')) return reply.callNotFound();
     const file = path.slice(1);
     if (
@@ -328,11 +321,14 @@ async function serveWeb(app: FastifyInstance, config: Config) {
       !file.endsWith('/')
     )
       return reply.sendFile(file);
-    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    const page = web.pageFor(path, query, request.headers.cookie);
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', page.byCookie ? 'accept-encoding, cookie' : 'accept-encoding');
     reply.type('text/html; charset=utf-8');
     const encoding = preferredEncoding(request.headers['accept-encoding']);
-    if (!encoding || indexHtml.length < COMPRESS_THRESHOLD_BYTES) return reply.send(indexHtml);
-    return reply.header('content-encoding', encoding).send(indexEncoded[encoding]);
+    if (!encoding || page.body.length < COMPRESS_THRESHOLD_BYTES) return reply.send(page.body);
+    return reply.header('content-encoding', encoding).send(page[encoding]);
   });
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,12 +36,34 @@ describe('the built web app: precompressed files by Accept-Encoding', () => {
   // A script as the build leaves it: the file, and its brotli and gzip copies (apps/web/vite-plugins.ts).
   const script = Buffer.from(`export const words = ${JSON.stringify('robot portal '.repeat(400))};\n`);
   const asset = 'assets/index-abc123.js';
+  // The head's inline script (theme and session, apps/web/index.html), allowed by the CSP by its hash.
+  const boot = "document.documentElement.classList.add('dark');";
+  const page = (title: string, app: string) =>
+    `<!doctype html><html><head><title>${title}</title><script>${boot}</script><script type="module" src="/assets/x.js"></script></head><body>${app}${'<p></p>'.repeat(300)}</body></html>`;
 
   beforeAll(async () => {
     mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), page('Robot Portal', '<div id="app"></div>'));
+    // The sign-in page as apps/web/prerender.ts writes it, and its variant for a visitor who
+    // acknowledged the cookie notice (docs/decisions/038).
+    mkdirSync(join(dist, '.prerendered'));
+    const login = (notice: boolean) =>
+      page(
+        'Robot Portal | Sign in',
+        `<div id="app" data-prerendered><h1>Sign in</h1>${notice ? '<section>cookies</section>' : ''}</div>`,
+      );
+    writeFileSync(join(dist, '.prerendered/auth-login.html'), login(true));
+    writeFileSync(join(dist, '.prerendered/auth-login.ack.html'), login(false));
     writeFileSync(
-      join(dist, 'index.html'),
-      `<!doctype html><html><head><title>Robot Portal</title></head><body>${'<div></div>'.repeat(200)}</body></html>`,
+      join(dist, '.prerendered/pages.json'),
+      JSON.stringify([
+        {
+          path: '/auth/login',
+          queries: ['', 'target=portal'],
+          file: 'auth-login.html',
+          variants: [{ cookie: 'cookie_notice_acknowledged', file: 'auth-login.ack.html' }],
+        },
+      ]),
     );
     writeFileSync(join(dist, asset), script);
     writeFileSync(join(dist, `${asset}.br`), brotliCompressSync(script));
@@ -95,6 +118,60 @@ describe('the built web app: precompressed files by Accept-Encoding', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(decode(res.rawPayload).toString()).toMatch(/^<!doctype html>.*id="portal-config"/s);
+  });
+
+  describe('prerendered pages (docs/decisions/038)', () => {
+    const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+
+    it.each([
+      ['/auth/login', {}, 'prerendered, with the cookie notice'],
+      ['/auth/login?target=portal', {}, 'prerendered, with the cookie notice'],
+      ['/auth/login', { cookie: 'theme=x; cookie_notice_acknowledged=true' }, 'prerendered, without the notice'],
+      ['/auth/login?target=portal', { cookie: 'cookie_notice_acknowledged=' }, 'prerendered, without the notice'],
+      ['/auth/login', { cookie: 'no_cookie_notice_acknowledged=true' }, 'prerendered, with the cookie notice'],
+      ['/auth/login?target=hub', {}, 'index.html'],
+      ['/auth/login?target=portal&forgot=1', {}, 'index.html'],
+      ['/auth/signup', {}, 'index.html'],
+      ['/.prerendered/auth-login.html', {}, 'index.html'],
+      ['/.prerendered/pages.json', {}, 'index.html'],
+    ])('GET %s %o: %s', async (url, headers, expected) => {
+      const res = await get(url, headers);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const body = res.body;
+      // Every page carries the deployment's configuration.
+      expect(body).toMatch(/id="portal-config"/);
+      if (expected === 'index.html') {
+        expect(body).toContain('<div id="app"></div>');
+        expect(String(res.headers.vary)).not.toMatch(/cookie/i);
+      } else {
+        expect(body).toContain('<div id="app" data-prerendered><h1>Sign in</h1>');
+        expect(body.includes('<section>cookies</section>')).toBe(expected.endsWith('with the cookie notice'));
+        // The answer for the address depends on a cookie: caches must know.
+        expect(String(res.headers.vary)).toMatch(/accept-encoding, cookie/i);
+      }
+    });
+
+    it.each([
+      ['br', (b: Buffer) => brotliDecompressSync(b)],
+      ['gzip', (b: Buffer) => gunzipSync(b)],
+    ] as const)('the prerendered page goes %s, compressed once at start', async (encoding, decode) => {
+      const plain = await get('/auth/login', { cookie: 'cookie_notice_acknowledged=true' });
+      const res = await get('/auth/login', { 'accept-encoding': encoding, cookie: 'cookie_notice_acknowledged=true' });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(decode(res.rawPayload).toString()).toBe(plain.body);
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    });
+
+    it("the CSP allows the pages' inline script by its hash, and no other inline script", async () => {
+      const csp = String((await get('/auth/login')).headers['content-security-policy']);
+      const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src '));
+      const hash = createHash('sha256').update(boot).digest('base64');
+      expect(scriptSrc).toBe(`script-src 'self' 'sha256-${hash}'`);
+      // API answers carry the same policy.
+      expect((await get('/healthz')).headers['content-security-policy']).toBe(csp);
+    });
   });
 });
 

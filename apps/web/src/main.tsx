@@ -1,67 +1,49 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode, useCallback } from 'react';
-import { createRoot } from 'react-dom/client';
-import { AuthProvider, useAuth } from './lib/auth';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createApp } from './app';
 import { startErrorReporting } from './lib/error-reporting';
-import { LOADING_PAGE_TITLE } from './lib/page-title';
-import { createQueryClient } from './lib/query-client';
-import { ThemeProvider, useTheme } from './lib/theme/theme-provider';
-import { Toaster } from './lib/toast';
-import { createAppRouter } from './router';
+import { readSession } from './lib/session';
 import './styles.css';
-
-startErrorReporting();
-const queryClient = createQueryClient();
-const router = createAppRouter(queryClient);
-
-function LoadingScreen() {
-  return (
-    <div className="flex min-h-dvh items-center justify-center" role="status" aria-live="polite">
-      <title>{LOADING_PAGE_TITLE}</title>
-      <div className="flex flex-col items-center gap-3 text-muted-foreground">
-        <span className="size-8 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden />
-        <span>Loading...</span>
-      </div>
-    </div>
-  );
-}
-
-function App() {
-  const auth = useAuth();
-  // A loading screen shows until the start-up session check settles (spec/000 §4).
-  if (auth.status === 'loading') return <LoadingScreen />;
-  return <RouterProvider router={router} context={{ queryClient, auth: { status: auth.status, user: auth.user } }} />;
-}
-
-function ThemedToaster() {
-  const { resolvedTheme } = useTheme();
-  return <Toaster theme={resolvedTheme} richColors closeButton position="top-right" />;
-}
-
-function Root() {
-  const onSignedOut = useCallback(() => {
-    void router.navigate({ to: '/auth/login', search: { target: 'portal' } });
-  }, []);
-  const onChange = useCallback(() => {
-    void router.invalidate();
-  }, []);
-  return (
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider>
-        <AuthProvider onSignedOut={onSignedOut} onChange={onChange}>
-          <App />
-          <ThemedToaster />
-        </AuthProvider>
-      </ThemeProvider>
-    </QueryClientProvider>
-  );
-}
 
 const rootElement = document.getElementById('app');
 if (!rootElement) throw new Error('no #app element');
-createRoot(rootElement).render(
-  <StrictMode>
-    <Root />
-  </StrictMode>,
-);
+
+/** Lets the browser run other tasks (input, paint) before the next step of the start. */
+const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The prerendered page is the app's once hydrated: it takes input (it was inert, so nothing pressed
+ * or typed before was lost), its forms are the app's to send (index.html's head script), and the
+ * field marked autofocus gets the focus the inert page could not give it.
+ */
+function live(container: HTMLElement) {
+  container.removeAttribute('inert');
+  container.removeAttribute('data-prerendered');
+  if (document.activeElement === document.body) container.querySelector<HTMLElement>('[autofocus]')?.focus();
+}
+
+async function hydrate(container: HTMLElement) {
+  // A page the build prerendered, signed out (docs/decisions/038): the page is already drawn, so
+  // the start is split into tasks the browser can answer input between: the router, the route's
+  // code and data, then the hydration, a transition React draws in slices. Its first render must
+  // draw what the build drew, so the route is loaded first, as the prerendering did.
+  await yieldToBrowser();
+  const { router, queryClient, element } = createApp(undefined, () => live(container));
+  router.update({ ...router.options, context: { queryClient, auth: { status: 'unauthenticated', user: null } } });
+  await yieldToBrowser();
+  await router.load();
+  await yieldToBrowser();
+  startTransition(() => void hydrateRoot(container, element));
+}
+
+startErrorReporting();
+if (rootElement.hasAttribute('data-prerendered') && !readSession().refreshToken) void hydrate(rootElement);
+else {
+  // With a stored session the prerendered markup is not this visitor's page (a signed-in person is
+  // sent on from sign-in): the head's script kept it hidden, and the app draws afresh.
+  rootElement.replaceChildren();
+  rootElement.removeAttribute('data-prerendered');
+  rootElement.removeAttribute('inert');
+  const { element } = createApp();
+  createRoot(rootElement).render(element);
+}

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { GenericErrorScreen } from './features/errors/errors-generic-screen';
 import type { AuthSnapshot } from './lib/auth';
 import { LOADING_PAGE_TITLE } from './lib/page-title';
@@ -10,7 +10,13 @@ export interface RouterContext {
   auth: AuthSnapshot;
 }
 
-export function createAppRouter(queryClient: QueryClient) {
+/** Outside a browser (the build's prerendering, app.tsx) the address and the origin are given. */
+export interface AwayFromBrowser {
+  history: RouterHistory;
+  origin: string;
+}
+
+export function createAppRouter(queryClient: QueryClient, away?: AwayFromBrowser) {
   return createRouter({
     routeTree,
     context: { queryClient, auth: { status: 'loading', user: null } },
@@ -23,11 +29,15 @@ export function createAppRouter(queryClient: QueryClient) {
     // While a route's data is on its way (after the router's pending delay) the tab says so; the
     // newest <title> React mounts comes first in the head, so this one wins until it unmounts.
     defaultPendingComponent: () => <title>{LOADING_PAGE_TITLE}</title>,
+    // Away from a browser there is no window to scroll.
+    ...(away ? { ...away, scrollRestoration: false } : {}),
   });
 }
 
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
 declare module '@tanstack/react-router' {
   interface Register {
-    router: ReturnType<typeof createAppRouter>;
+    router: AppRouter;
   }
 }

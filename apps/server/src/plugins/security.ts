@@ -26,6 +26,8 @@ export interface SecurityOptions {
   allowedHosts: readonly string[];
   /** error reporting ingest, allowed as a connect-src */
   reportOrigin?: string | undefined;
+  /** the web pages' inline scripts, allowed by their hashes (lib/web-pages.ts, docs/decisions/038) */
+  scriptHashes?: readonly string[];
 }
 
 /** Paths any Host may ask for: load balancers probe them by address, and they tell nothing. */
@@ -66,7 +68,7 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
   const https = publicOrigin.startsWith('https:');
   const csp = [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...(opts.scriptHashes ?? [])].join(' '),
     // Radix positions popovers with inline style attributes.
     "style-src 'self' 'unsafe-inline'",
     // Avatars come from a Gravatar-compatible service (initials are the fallback).

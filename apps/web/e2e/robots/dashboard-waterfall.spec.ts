@@ -140,6 +140,8 @@ test.describe('the scripts a page loads are the ones its budget counts', () => {
   test('/auth/login', async ({ page }) => {
     const loaded = await scriptsLoaded(page, '/auth/login', async () => {
       await expect(page.getByRole('button', { name: 'Sign in to Portal' })).toBeVisible();
+      // The page is prerendered (docs/decisions/038): it is the app's once hydrated, no longer inert.
+      await expect(page.locator('#app')).not.toHaveAttribute('inert');
     });
     expect(loaded).toEqual(pageScripts(manifest(), PAGES['/auth/login'] as (typeof PAGES)[string]).sort());
   });

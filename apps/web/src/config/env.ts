@@ -33,8 +33,12 @@ export function readPortalConfig(doc: Pick<Document, 'getElementById'> | undefin
 
 const production = import.meta.env.PROD;
 
-/** The only place the web app reads its configuration: the server's at run time, the build's below. */
-const portal = readPortalConfig(typeof document === 'undefined' ? undefined : document, production);
+/**
+ * The only place the web app reads its configuration: the server's at run time, the build's below.
+ * The build's prerendering (docs/decisions/038) has no page to read it from: it sees the development
+ * addresses, so a prerendered page must not show any of these values.
+ */
+const portal = typeof document === 'undefined' ? DEVELOPMENT_PORTAL_CONFIG : readPortalConfig(document, production);
 
 export const env = {
   production,

@@ -80,6 +80,8 @@ describe('AuthProvider at start-up (spec/000 §4 Session)', () => {
 
     renderAuth();
 
+    // From the first render: a prerendered page hydrates signed out (docs/decisions/038).
+    expect(screen.getByTestId('status').textContent).toBe('unauthenticated');
     expect(await screen.findByText('unauthenticated')).toBeTruthy();
     expect(server.fetch).not.toHaveBeenCalled();
   });

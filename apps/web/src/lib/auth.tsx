@@ -58,7 +58,13 @@ export function AuthProvider({
   onChange: () => void;
 }) {
   const queryClient = useQueryClient();
-  const [snapshot, setSnapshot] = React.useState<AuthSnapshot>({ status: 'loading', user: null });
+  // Without a stored session there is nothing to check: the app starts signed out at once, as the
+  // build prerendered the public pages (docs/decisions/038), and no loading screen shows.
+  const [snapshot, setSnapshot] = React.useState<AuthSnapshot>(() =>
+    typeof window !== 'undefined' && readSession().refreshToken
+      ? { status: 'loading', user: null }
+      : { status: 'unauthenticated', user: null },
+  );
 
   const clear = React.useCallback(() => {
     clearStoredSession();
@@ -70,10 +76,7 @@ export function AuthProvider({
   React.useEffect(() => {
     let cancelled = false;
     const { refreshToken } = readSession();
-    if (!refreshToken) {
-      setSnapshot({ status: 'unauthenticated', user: null });
-      return;
-    }
+    if (!refreshToken) return;
     sessionCalls()
       .then(({ fetchSelf }) => fetchSelf(refreshToken))
       .then((res) => {

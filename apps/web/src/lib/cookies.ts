@@ -7,6 +7,21 @@ export interface CookieOptions {
   secure?: boolean;
 }
 
+let prerenderCookies = '';
+
+/**
+ * The page's cookies: the browser's, or, when the build prerenders a page (docs/decisions/038), the
+ * ones that page is prerendered for (the server picks the variant by the request's cookies).
+ */
+export function documentCookies(): string {
+  return typeof document === 'undefined' ? prerenderCookies : document.cookie;
+}
+
+/** Sets the cookies `documentCookies()` answers outside a browser (the build's prerendering). */
+export function renderingCookies(cookies: string): void {
+  prerenderCookies = cookies;
+}
+
 /** The value of cookie `name` in a `document.cookie` string, or null when it is absent. */
 export function readCookie(cookieString: string, name: string): string | null {
   for (const part of cookieString.split(';')) {

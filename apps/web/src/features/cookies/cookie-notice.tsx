@@ -2,14 +2,13 @@ import { Link } from '@tanstack/react-router';
 import { CookieIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
+import { documentCookies } from '@/lib/cookies';
 import { cn } from '@/lib/utils';
 import { acknowledgementCookie, hasAcknowledgedCookies } from './cookie-notice-state';
 
 /** Shown until the user acknowledges it; the acknowledgement is itself a cookie (spec/000 §2). */
 export function CookieNotice({ className }: { className?: string }) {
-  const [visible, setVisible] = React.useState(
-    () => typeof document !== 'undefined' && !hasAcknowledgedCookies(document.cookie),
-  );
+  const [visible, setVisible] = React.useState(() => !hasAcknowledgedCookies(documentCookies()));
   if (!visible) return null;
 
   const acknowledge = () => {

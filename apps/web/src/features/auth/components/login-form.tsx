@@ -33,6 +33,9 @@ function loginErrors(values: LoginValues): LoginErrors {
   return errors;
 }
 
+const noSubscription = () => () => {};
+const hasWebAuthn = () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+
 export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }: LoginFormProps) {
   const hub = target === 'hub';
   const hubProblem = hub ? hubLoginProblem(redirect, hubKey) : undefined;
@@ -43,10 +46,10 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
     hubPublicKey,
     onSuccess,
   });
-  // Only a browser that has WebAuthn is offered a passkey sign-in.
-  const [passkeys] = React.useState(
-    () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function',
-  );
+  // Only a browser that has WebAuthn is offered a passkey sign-in. The prerendered page (decision
+  // 038) assumes one, as every supported browser has it on https and localhost; one that does not
+  // drops the button right after hydrating.
+  const passkeys = React.useSyncExternalStore(noSubscription, hasWebAuthn, () => true);
   const [passkeyBusy, setPasskeyBusy] = React.useState(false);
   const [failure, setFailure] = React.useState<Notice>();
 
@@ -58,6 +61,14 @@ export function LoginForm({ target, redirect, hubKey, onEmailChange, onSuccess }
   const [isSubmitting, setSubmitting] = React.useState(false);
   const emailRef = React.useRef<HTMLInputElement>(null);
   const passwordRef = React.useRef<HTMLInputElement>(null);
+
+  // What was typed (or filled in by a password manager) into the prerendered form before the app
+  // hydrated it (docs/decisions/038) is the form's value: React keeps it on the page, not in state.
+  React.useEffect(() => {
+    const email = emailRef.current?.value ?? '';
+    const password = passwordRef.current?.value ?? '';
+    if (email || password) setValues((v) => ({ ...v, email, password }));
+  }, []);
 
   function change(next: LoginValues) {
     setValues(next);
