@@ -66,6 +66,8 @@ async function licence(
   return row!;
 }
 
+/** Shares are created one second apart, in the order written: the newest live one is the one shown. */
+let sharesCreated = 0;
 async function share(
   licenceId: string,
   owner: SignedIn,
@@ -82,6 +84,8 @@ async function share(
     startsAt,
     endsAt,
     ...(stopped ? { stoppedAt: startsAt } : {}),
+    // not the default now(): two inserts in the same millisecond (PGlite's clock) would tie
+    createdAt: new Date(Date.UTC(2026, 0, 1) + ++sharesCreated * 1000),
   });
 }
 
