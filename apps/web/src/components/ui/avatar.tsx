@@ -27,7 +27,14 @@ export function Avatar({ className, ...props }: React.ComponentProps<'span'>) {
   );
 }
 
-export function AvatarImage({ className, src, referrerPolicy, crossOrigin, ...props }: React.ComponentProps<'img'>) {
+export function AvatarImage({
+  className,
+  src,
+  alt,
+  referrerPolicy,
+  crossOrigin,
+  ...props
+}: React.ComponentProps<'img'> & { alt: string }) {
   const { status, setStatus } = React.useContext(AvatarContext);
   React.useLayoutEffect(() => {
     if (!src) {
@@ -56,6 +63,7 @@ export function AvatarImage({ className, src, referrerPolicy, crossOrigin, ...pr
       data-slot="avatar-image"
       className={cn('aspect-square size-full', className)}
       src={src}
+      alt={alt}
       referrerPolicy={referrerPolicy}
       crossOrigin={crossOrigin}
       {...props}
