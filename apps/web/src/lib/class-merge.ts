@@ -152,8 +152,12 @@ function keysOf(cls: string): string[] | null {
   return keys;
 }
 
+const merged = new Map<string, string>();
+
 /** tailwind-merge's contract: the classes in their order, less those a later class overrides. */
 export function mergeClasses(classList: string): string {
+  let result = merged.get(classList); // a component passes the same list on every render
+  if (result !== undefined) return result;
   const taken = new Set<string>();
   const kept: string[] = [];
   for (const cls of (classList.match(/\S+/g) ?? []).reverse()) {
@@ -162,5 +166,8 @@ export function mergeClasses(classList: string): string {
     for (const key of keys ?? []) taken.add(key);
     kept.push(cls);
   }
-  return kept.reverse().join(' ');
+  result = kept.reverse().join(' ');
+  if (merged.size > 1000) merged.clear();
+  merged.set(classList, result);
+  return result;
 }
