@@ -55,6 +55,8 @@ interface Measured extends LoadResult {
   statementsPerRequest?: number;
   logLinesPerRequest?: number;
   cpuMsPerRequest?: number;
+  /** read and write system calls a request (sockets to the client and to PostgreSQL, the log pipe) */
+  syscallsPerRequest?: { reads: number; writes: number };
   rateLimitWritesPerRequest?: number;
 }
 
@@ -114,11 +116,18 @@ async function perRequest(ctx: Context, server: Server, opts: Omit<LoadOptions, 
 async function measure(ctx: Context, server: Server, opts: Omit<LoadOptions, 'durationS'>): Promise<Measured> {
   await load({ ...opts, durationS: WARMUP_S });
   const cpuBefore = server.cpuMs();
+  const callsBefore = server.syscalls();
   const result = await load({ ...opts, durationS: DURATION_S });
   const cpu = server.cpuMs() - cpuBefore;
+  const calls = server.syscalls();
+  const perReq = (n: number) => Math.round((n / Math.max(1, result.requests)) * 100) / 100;
   return {
     ...result,
-    cpuMsPerRequest: Math.round((cpu / Math.max(1, result.requests)) * 100) / 100,
+    cpuMsPerRequest: perReq(cpu),
+    syscallsPerRequest: {
+      reads: perReq(calls.reads - callsBefore.reads),
+      writes: perReq(calls.writes - callsBefore.writes),
+    },
     ...(await perRequest(ctx, server, opts)),
   };
 }
@@ -180,6 +189,9 @@ const line = (label: string, m: Measured | LoadResult) => {
     `p99 ${m.p99} ms`,
     ...(extra?.statementsPerRequest !== undefined ? [`${extra.statementsPerRequest} statements/req`] : []),
     ...(extra ? [`${extra.cpuMsPerRequest} ms CPU/req`, `${extra.logLinesPerRequest} log lines/req`] : []),
+    ...(extra?.syscallsPerRequest
+      ? [`syscalls/req ${extra.syscallsPerRequest.reads} read, ${extra.syscallsPerRequest.writes} write`]
+      : []),
     ...(Object.keys(m.statuses).length ? [`non-2xx ${JSON.stringify(m.statuses)}`] : []),
   ];
   console.log(`  ${label.padEnd(34)} ${parts.join(', ')}`);

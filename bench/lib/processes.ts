@@ -14,10 +14,18 @@ export interface Server {
   errorLines(): string[];
   /** CPU time the process used so far, in ms (user + system, from /proc) */
   cpuMs(): number;
+  /** read and write system calls the process made so far (from /proc) */
+  syscalls(): { reads: number; writes: number };
   stop(): Promise<void>;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+export function syscallsOf(pid: number): { reads: number; writes: number } {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? Number.NaN);
+  return { reads: field('syscr'), writes: field('syscw') };
+}
 
 export function cpuMsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -67,6 +75,7 @@ function start(
     logLines: () => lines,
     errorLines: () => [...errorLines],
     cpuMs: () => cpuMsOf(child.pid as number),
+    syscalls: () => syscallsOf(child.pid as number),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
