@@ -29,8 +29,13 @@ describe('token expiry margins', () => {
 });
 
 describe('tokenExpiry reads exp as jose decodeJwt does', () => {
-  const b64url = (bytes: Uint8Array | string) =>
-    Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const b64url = (payload: Uint8Array | string) => {
+    const bytes = typeof payload === 'string' ? new TextEncoder().encode(payload) : payload;
+    return btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+  };
   const jwt = (payload: string | Uint8Array) => `${b64url('{"alg":"HS256"}')}.${b64url(payload)}.c2ln`;
   /** jose's reading, the reference: exp when the payload is a JSON object with a numeric exp. */
   const reference = (token: string) => {

@@ -24,6 +24,15 @@ async function holdScripts(page: Page) {
 }
 
 const heading = (page: Page) => page.getByRole('heading', { name: 'Sign in', exact: true });
+
+/**
+ * The stylesheets have loaded. The browser paints nothing before them, but a layout read by a test
+ * (a bounding box) would be of the unstyled page: in CI it once measured the body's default margin.
+ */
+const styled = (page: Page) =>
+  page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null),
+  );
 const noticeText = /We use a few essential cookies/;
 
 test('the HTML is the sign-in page, with the cookie notice until it is acknowledged', async ({ page, baseURL }) => {
@@ -71,6 +80,7 @@ test('dark theme from the first paint, and the page looks as the app draws it', 
   await page.goto('/auth/login', { waitUntil: 'commit' });
   await expect(heading(page)).toBeVisible();
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await styled(page);
   const before = await page.locator('main').boundingBox();
   await scripts.release();
   await expect(page.locator('#app')).not.toHaveAttribute('data-prerendered');
