@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { time } from '@portal/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { openPostgres } from './db/client.ts';
-import { finishShutdown, startDraining } from './lib/shutdown.ts';
+import { DRAIN_MIN_MS, finishShutdown, shutDown, startDraining } from './lib/shutdown.ts';
 import { freshDatabase, seedUser, testConfig } from './test/harness.ts';
 import { emptyPostgresDatabase, NEEDS_POSTGRES, TEST_DATABASE_URL } from './test/postgres.ts';
 
@@ -51,6 +51,38 @@ function send(
 const REFUSED = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'socket hang up'];
 
 describe('graceful shutdown, in process', () => {
+  it('a request written on a kept-alive socket just after the signal is answered, with Connection: close', {
+    timeout: 20_000,
+  }, async () => {
+    const database = await freshDatabase();
+    const app = await buildApp({ config: testConfig(), database, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const socket = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+    });
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => {});
+    const answers = async (n: number) => {
+      for (let i = 0; i < 200 && (received.match(/HTTP\/1\.1 /g) ?? []).length < n; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    const ask = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    socket.write(ask);
+    await answers(1);
+    expect(received).toMatch(/^HTTP\/1\.1 200[^]*connection: keep-alive/i);
+    // The signal; the socket is idle. A request the client had already sent arrives a moment later.
+    const stopping = shutDown(app, database, 0);
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_MIN_MS / 5));
+    socket.write(ask);
+    await answers(2);
+    const second = received.slice(received.lastIndexOf('HTTP/1.1 '));
+    expect(second).toMatch(/^HTTP\/1\.1 200[^]*connection: close/i);
+    await closed;
+    await stopping;
+  });
+
   it('drains (readyz 503, connections not kept), refuses new connections and answers the request in flight', async () => {
     const database = await freshDatabase();
     const app = await buildApp({ config: testConfig(), database, logger: false });
@@ -118,7 +150,10 @@ describe.skipIf(!TEST_DATABASE_URL)(
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it('SIGTERM during 50 connections of load fails no request the server took, refuses new connections and exits 0', async () => {
+    // A process started through tsx, then at least DRAIN_MIN_MS of draining: well over the default 5 s on a busy machine.
+    it('SIGTERM during 50 connections of load fails no request the server took, refuses new connections and exits 0', {
+      timeout: 30_000,
+    }, async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'portal-shutdown-'));
       const empty = await emptyPostgresDatabase(TEST_DATABASE_URL as string);
       drop = empty.drop;

@@ -18,9 +18,16 @@ export async function finishShutdown(app: FastifyInstance, database: Database): 
   await database.close();
 }
 
+/**
+ * How long draining lasts at least, even with no delay configured: closing the listener also closes
+ * the idle keep-alive sockets, and a request a client had just written on one would meet a reset.
+ * Draining first gives such a request time to arrive and be answered, with `Connection: close`.
+ */
+export const DRAIN_MIN_MS = 500;
+
 /** Both steps, with `delayS` between them for load balancers to notice the failing readiness check. */
 export async function shutDown(app: FastifyInstance, database: Database, delayS: number): Promise<void> {
   startDraining(app);
-  if (delayS > 0) await new Promise((resolve) => setTimeout(resolve, delayS * 1000));
+  await new Promise((resolve) => setTimeout(resolve, Math.max(delayS * 1000, DRAIN_MIN_MS)));
   await finishShutdown(app, database);
 }

@@ -11,10 +11,21 @@ import { CARDS, cartWidget, checkoutFromCartPage, fillBilling, payWith, sandboxS
 
 const CART_KEY = 'cart';
 
+/**
+ * The stored cart is written before the app's first script runs, once per tab: writing it into an
+ * open page raced with the page's own cart store, which could write its state back after the test
+ * and before the reload (an empty cart page in CI, now and then).
+ */
 async function fillCart(page: Page, items: CartItem[]) {
+  await page.addInitScript(
+    ([key, value]) => {
+      if (sessionStorage.getItem('e2e-cart-filled')) return;
+      localStorage.setItem(key, value);
+      sessionStorage.setItem('e2e-cart-filled', 'true');
+    },
+    [CART_KEY, JSON.stringify(items)] as const,
+  );
   await page.goto('/dashboard/cart');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [CART_KEY, JSON.stringify(items)] as const);
-  await page.reload();
   await expect(page.getByTestId('cart-row')).toHaveCount(items.length);
 }
 
