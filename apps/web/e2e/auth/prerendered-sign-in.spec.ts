@@ -31,7 +31,9 @@ const heading = (page: Page) => page.getByRole('heading', { name: 'Sign in', exa
  */
 const styled = (page: Page) =>
   page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null),
+    Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).every(
+      (link) => link.sheet !== null,
+    ),
   );
 const noticeText = /We use a few essential cookies/;
 
