@@ -2,8 +2,16 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { accessTokenExpired, refreshTokenExpired, tokenExpiry } from './tokens.ts';
 
-const jwtWithExp = (exp: number) =>
-  `h.${btoa(JSON.stringify({ exp })).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.s`;
+/** base64url without padding, as a JWT writes its parts. */
+const b64url = (payload: Uint8Array | string) => {
+  const bytes = typeof payload === 'string' ? new TextEncoder().encode(payload) : payload;
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+};
+
+const jwtWithExp = (exp: number) => `h.${b64url(JSON.stringify({ exp }))}.s`;
 
 describe('token expiry margins', () => {
   const exp = 1_000_000;
@@ -29,13 +37,6 @@ describe('token expiry margins', () => {
 });
 
 describe('tokenExpiry reads exp as jose decodeJwt does', () => {
-  const b64url = (payload: Uint8Array | string) => {
-    const bytes = typeof payload === 'string' ? new TextEncoder().encode(payload) : payload;
-    return btoa(String.fromCharCode(...bytes))
-      .replace(/\+/g, '-')
-      .replace(/\//g, '_')
-      .replace(/=+$/, '');
-  };
   const jwt = (payload: string | Uint8Array) => `${b64url('{"alg":"HS256"}')}.${b64url(payload)}.c2ln`;
   /** jose's reading, the reference: exp when the payload is a JSON object with a numeric exp. */
   const reference = (token: string) => {

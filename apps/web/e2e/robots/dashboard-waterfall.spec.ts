@@ -10,19 +10,15 @@ import { DEMO, grid } from './robots-helpers';
  * GET before each POST, and GetLicences before GetRobots), every independent call in parallel.
  * Counted, not timed: a request is one step after every request that had finished before it
  * started, and the waterfall's depth is the longest such chain. Once the sign-in page is up, every
- * request waits LATENCY_MS in the test's route before it goes on, unchanged, to the real server,
- * so the order in which requests finish is set by round trips, as on a mobile network, and not by
- * the machine's load: on loopback, a renderer busy for 250 ms drawing the dashboard under CI load
- * issued the second of two parallel calls after the first had been answered, and the count took
- * them for a chain. (Chromium's own latency emulation answers one request at a time, which would
- * serialise everything.)
+ * request is held in the test's route until the page's renderer is idle, then goes on, unchanged,
+ * to the real server: every call the page's code would start before an answer can reach it has
+ * been started by then, so the count follows what the code waits for and not the machine's load.
+ * (On loopback under CI load, a renderer busy 250 ms drawing the dashboard issued the second of two
+ * parallel calls after the first had been answered, and the count took them for a chain.)
  *
  * Also: the scripts a browser loads for a page are exactly those bench/bundle-size.ts computes from
  * the build's manifest, so the page budgets `npm test` checks are the bytes a browser really fetches.
  */
-
-/** Added to every request once the sign-in page is up; see above. */
-const LATENCY_MS = 300;
 
 const webDist = process.env.E2E_BUILD_DIR
   ? `${process.env.E2E_BUILD_DIR}/web`
@@ -78,7 +74,10 @@ test('after sign-in the dashboard needs at most four sequential round trips', as
   });
   await page.goto('/auth/login');
   await page.route('**/*', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, LATENCY_MS));
+    // The renderer has no task left to run: whatever it was about to start has been started.
+    await page
+      .evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())))
+      .catch(() => undefined);
     await route.continue();
   });
   await page.getByLabel('Email', { exact: true }).fill(DEMO.email);
