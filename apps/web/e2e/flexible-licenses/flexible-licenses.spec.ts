@@ -49,6 +49,22 @@ async function pickUp(page: Page, source: Locator) {
   await page.mouse.move(from.x + 12, from.y + 12, { steps: 4 });
 }
 
+/**
+ * Picks `card` up with Space and waits until the keyboard drag takes arrow keys. The sensor starts
+ * listening for keys in a timer it sets when the drag starts, and the arrows need the targets'
+ * measured boxes; the pick-up announcement can show before either (Chromium runs input ahead of
+ * timers). A timer set now fires after the sensor's, and a frame after it the boxes are measured.
+ */
+async function pickUpWithKeyboard(page: Page, card: Locator, live: Locator) {
+  await card.focus();
+  await page.keyboard.press('Space');
+  await expect(live).toContainText(/^Picked up .+ license\.$/);
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => done())))),
+  );
+}
+
 async function moveOver(page: Page, target: Locator) {
   const box = await target.boundingBox();
   if (!box) throw new Error('target not on screen');
@@ -138,11 +154,8 @@ test.describe('Flexible License Management', () => {
   test('drags with the keyboard, with announcements', async ({ page, signedIn }) => {
     await giveSlots(signedIn.email, 2);
     await openBoard(page);
-    const pepper = availableCard(page, 'Pepper');
-    await pepper.focus();
-    await page.keyboard.press('Space');
     const live = page.locator('[id^="DndLiveRegion"]');
-    await expect(live).toContainText('Picked up Pepper license.');
+    await pickUpWithKeyboard(page, availableCard(page, 'Pepper'), live);
     await page.keyboard.press('ArrowDown');
     await expect(live).toContainText('Pepper license is over Slot 1.');
     await page.keyboard.press('ArrowDown');
@@ -153,9 +166,7 @@ test.describe('Flexible License Management', () => {
     await expect(slot(page, 0).getByTestId('slot-card')).toHaveCount(0);
 
     // A slot's card moves with the keyboard too: up to slot 1.
-    await slot(page, 1).getByTestId('slot-card').focus();
-    await page.keyboard.press('Space');
-    await expect(live).toContainText('Picked up Pepper license.');
+    await pickUpWithKeyboard(page, slot(page, 1).getByTestId('slot-card'), live);
     await page.keyboard.press('ArrowUp');
     await expect(live).toContainText('Pepper license is over Slot 1.');
     await page.keyboard.press('Space');
