@@ -14,17 +14,17 @@ export interface Server {
   errorLines(): string[];
   /** CPU time the process used so far, in ms (user + system, from /proc) */
   cpuMs(): number;
-  /** read and write system calls the process made so far (from /proc) */
-  syscalls(): { reads: number; writes: number };
+  /** read and write system calls the process made so far, and the bytes they moved (from /proc) */
+  syscalls(): { reads: number; writes: number; bytesRead: number; bytesWritten: number };
   stop(): Promise<void>;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-export function syscallsOf(pid: number): { reads: number; writes: number } {
+export function syscallsOf(pid: number): { reads: number; writes: number; bytesRead: number; bytesWritten: number } {
   const io = readFileSync(`/proc/${pid}/io`, 'utf8');
   const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? Number.NaN);
-  return { reads: field('syscr'), writes: field('syscw') };
+  return { reads: field('syscr'), writes: field('syscw'), bytesRead: field('rchar'), bytesWritten: field('wchar') };
 }
 
 export function cpuMsOf(pid: number): number {

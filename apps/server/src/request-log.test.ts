@@ -36,6 +36,44 @@ describe('request logging', () => {
       expect(lines[0]).toMatchObject({ req: { method: 'GET', url: '/healthz' }, res: { statusCode: 200 } });
       expect(lines[1]).toMatchObject({ req: { method: 'POST', url: '/api/robots' }, res: { statusCode: 403 } });
       expect(typeof lines[0]?.responseTime).toBe('number');
+      // The client's address is on the line (a plain object once lost it to Fastify's serializer).
+      expect(lines[0]).toMatchObject({ req: { remoteAddress: '127.0.0.1' } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('no header, token or query string reaches a line through req or res, whatever a log call passes', async () => {
+    const { app, lines } = await loggedApp({});
+    try {
+      app.get('/boom', async () => {
+        throw new Error('boom');
+      });
+      await app.ready();
+      const secrets = ['Bearer access-secret', 'refresh=cookie-secret', 'csrf-secret', 'query-secret'];
+      await app.inject({
+        method: 'GET',
+        url: '/boom?token=query-secret',
+        headers: { authorization: secrets[0], cookie: secrets[1], 'x-csrf-token': secrets[2] },
+      });
+      app.log.info(
+        {
+          req: { method: 'POST', url: '/x?ticket=query-secret', headers: { authorization: secrets[0] } },
+          res: { statusCode: 200, headers: { 'x-csrf-token': secrets[2] } },
+        },
+        'by hand',
+      );
+      expect(lines.map((l) => l.msg)).toEqual(['unhandled error', 'request', 'by hand']);
+      expect(lines[1]).toMatchObject({
+        req: { method: 'GET', url: '/boom', remoteAddress: '127.0.0.1' },
+        res: { statusCode: 500 },
+      });
+      expect(lines[2]).toEqual(
+        expect.objectContaining({ req: { method: 'POST', url: '/x' }, res: { statusCode: 200 } }),
+      );
+      const written = JSON.stringify(lines);
+      for (const secret of ['access-secret', 'cookie-secret', 'csrf-secret', 'query-secret'])
+        expect(written).not.toContain(secret);
     } finally {
       await app.close();
     }

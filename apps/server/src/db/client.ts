@@ -2,8 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -89,6 +89,23 @@ export function preparedOn<Q>(build: (db: Executor) => Q): (db: Executor) => Q {
   };
 }
 
+const dialect = new PgDialect();
+
+/**
+ * A hand-written statement (drizzle's `sql`, its values as `sql.placeholder`s) made into text once
+ * and run with values: what `db.execute` does, without building the text again on every call (for
+ * GetRobots' one statement that building was ~4% of a request's CPU). Rows come as objects.
+ */
+export function preparedSql<Row>(statement: SQL): (db: Executor, values: Record<string, unknown>) => Promise<Row[]> {
+  const query = dialect.sqlToQuery(statement);
+  const prepared = preparedOn((db) => db._.session.prepareQuery(query, undefined, undefined, false));
+  return async (db, values) => {
+    const result: unknown = await prepared(db).execute(values);
+    // postgres.js answers the rows as an array, PGlite as { rows }.
+    return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[];
+  };
+}
+
 /** Distinct statement texts prepared on the server at most (per process; each connection keeps its own). */
 export const PREPARED_TEXTS_MAX = 500;
 
@@ -114,7 +131,8 @@ export function preparingClient(client: postgres.Sql, max = PREPARED_TEXTS_MAX):
     return true;
   };
   const unsafe: postgres.Sql['unsafe'] = (query, parameters, options) =>
-    client.unsafe(query, parameters, { ...options, prepare: options?.prepare || shouldPrepare(query) });
+    // Object.assign, not a spread: on Node 20 `{ ...o, x }` costs ~0.7 µs, and this runs per statement.
+    client.unsafe(query, parameters, Object.assign({}, options, { prepare: options?.prepare || shouldPrepare(query) }));
   return new Proxy(client, {
     get: (target, prop, receiver) => (prop === 'unsafe' ? unsafe : Reflect.get(target, prop, receiver)),
   });

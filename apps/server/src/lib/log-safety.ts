@@ -74,3 +74,42 @@ export function errSerializer(err: unknown): SerializedError {
   const code = (err as { code?: unknown }).code;
   return { type: err.name, message: err.message, stack: err.stack ?? '', ...(code !== undefined ? { code } : {}) };
 }
+
+/** The fields of a request a log line may carry; the request's headers never among them. */
+export interface LoggedRequest {
+  [key: string]: unknown;
+  method: string;
+  /** the path only: a query string can carry a token (a reset link's, an event stream's ticket) */
+  url: string;
+  host?: string;
+  remoteAddress?: string;
+  remotePort?: number;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * pino's `req` serializer, for Fastify's requests and for the plain objects a log call passes: the
+ * fields above and nothing else. Headers (a token, a cookie, the CSRF token) cannot reach a log
+ * line through `req`, which is why the logger needs no redaction pass (that cost 2-4 µs a line).
+ */
+export function reqSerializer(req: unknown): LoggedRequest {
+  const r = (req ?? {}) as Record<string, unknown>;
+  const url = text(r.url) ?? '';
+  const q = url.indexOf('?');
+  const socket = r.socket as { remotePort?: unknown } | undefined;
+  const port = socket?.remotePort ?? r.remotePort;
+  const out: LoggedRequest = { method: text(r.method) ?? '', url: q === -1 ? url : url.slice(0, q) };
+  const host = text(r.host);
+  if (host !== undefined) out.host = host;
+  const address = text(r.ip) ?? text(r.remoteAddress);
+  if (address !== undefined) out.remoteAddress = address;
+  if (typeof port === 'number') out.remotePort = port;
+  return out;
+}
+
+/** pino's `res` serializer: the status code, never the answer's headers. */
+export function resSerializer(res: unknown): { [key: string]: unknown; statusCode?: number } {
+  const code = (res as { statusCode?: unknown } | null | undefined)?.statusCode;
+  return typeof code === 'number' ? { statusCode: code } : {};
+}

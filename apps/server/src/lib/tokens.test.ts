@@ -1,7 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock } from './clock.ts';
-import { TokenService } from './tokens.ts';
+import { TokenService, VERIFIED_ACCESS_MAX } from './tokens.ts';
 
 const SECRET = 'first-secret-that-is-long-enough-for-hs256-signing';
 const OTHER = 'second-secret-that-is-long-enough-for-hs256-signing';
@@ -33,5 +33,54 @@ describe('the signing key is imported once per service', () => {
     expect(await before.verifyRefresh(token)).toBe('invalid');
     clock.advance(901_000);
     expect(await before.verifyAccess(token)).toBe('expired');
+  });
+});
+
+describe('access tokens verified once are remembered, and nothing else changes', () => {
+  it('a remembered token still expires, at the same second', async () => {
+    const clock = manualClock();
+    const tokens = new TokenService(SECRET, clock, 900, 3600);
+    const token = await tokens.signAccess(claims);
+    expect(await tokens.verifyAccess(token)).toEqual(claims);
+    clock.advance(899_000);
+    expect(await tokens.verifyAccess(token)).toEqual(claims);
+    clock.advance(1_000);
+    expect(await tokens.verifyAccess(token)).toBe('expired');
+  });
+
+  it('any other text is verified in full: a changed signature or payload is refused after the token was remembered', async () => {
+    const tokens = new TokenService(SECRET, manualClock(), 900, 3600);
+    const token = await tokens.signAccess(claims);
+    expect(await tokens.verifyAccess(token)).toEqual(claims);
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const flipped = `${s.slice(0, -2)}${s.at(-2) === 'A' ? 'B' : 'A'}${s.at(-1)}`;
+    expect(await tokens.verifyAccess(`${h}.${p}.${flipped}`)).toBe('invalid');
+    const otherPayload = Buffer.from(JSON.stringify({ ...claims, sub: 'user-2' })).toString('base64url');
+    expect(await tokens.verifyAccess(`${h}.${otherPayload}.${s}`)).toBe('invalid');
+    // A refresh token is never taken for an access token, remembered or not.
+    expect(await tokens.verifyRefresh(token)).toBe('invalid');
+  });
+
+  it('the claims handed out cannot be changed by a caller', async () => {
+    const tokens = new TokenService(SECRET, manualClock(), 900, 3600);
+    const token = await tokens.signAccess(claims);
+    const first = await tokens.verifyAccess(token);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => {
+      (first as { sub: string }).sub = 'someone-else';
+    }).toThrow(TypeError);
+    expect(await tokens.verifyAccess(token)).toEqual(claims);
+  });
+
+  it(`past ${VERIFIED_ACCESS_MAX} tokens the memory starts again and every token still verifies`, async () => {
+    const tokens = new TokenService(SECRET, manualClock(), 900, 3600);
+    const first = await tokens.signAccess(claims);
+    expect(await tokens.verifyAccess(first)).toEqual(claims);
+    // Distinct tokens: the session id differs.
+    for (let i = 0; i < VERIFIED_ACCESS_MAX; i++) {
+      const t = await tokens.signAccess({ ...claims, sid: `session-${i}` });
+      expect(typeof (await tokens.verifyAccess(t))).toBe('object');
+    }
+    expect(await tokens.verifyAccess(first)).toEqual(claims);
   });
 });

@@ -32,7 +32,17 @@ export function importHmacKey(secret: string): Promise<webcrypto.CryptoKey> {
   ]);
 }
 
+/** Access tokens remembered as verified, at most; past it the memory starts again (a token costs ~0.5 KB). */
+export const VERIFIED_ACCESS_MAX = 10_000;
+
 export class TokenService {
+  /**
+   * Access tokens this service has verified, with their claims and expiry: a browser sends the same
+   * token with every call for its whole life, so its signature is checked once, not on every call.
+   * Keyed by the token's exact text (any other text is verified in full), and only a token whose
+   * signature was good gets in; its expiry is still checked on every use.
+   */
+  private readonly verifiedAccess = new Map<string, { claims: AccessClaims; exp: number }>();
   /** Imported on first use and kept: one secret per service, so a new secret means a new service. */
   private keyPromise: Promise<webcrypto.CryptoKey> | undefined;
   /** the same secret for node:crypto's synchronous HMAC, which verifies (lib/jwt-hs256.ts) */
@@ -84,11 +94,16 @@ export class TokenService {
   }
 
   async verifyAccess(token: string): Promise<AccessClaims | TokenProblem> {
+    const known = this.verifiedAccess.get(token);
+    if (known) return known.exp > this.nowS() ? known.claims : 'expired';
     const payload = this.claims(token, 'access');
     if (typeof payload === 'string') return payload;
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.email !== 'string')
       return 'invalid';
-    return { sub: payload.sub, sid: payload.sid, email: payload.email };
+    const claims: AccessClaims = Object.freeze({ sub: payload.sub, sid: payload.sid, email: payload.email });
+    if (this.verifiedAccess.size >= VERIFIED_ACCESS_MAX) this.verifiedAccess.clear();
+    this.verifiedAccess.set(token, { claims, exp: payload.exp as number });
+    return claims;
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims | TokenProblem> {

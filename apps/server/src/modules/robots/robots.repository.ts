@@ -1,9 +1,12 @@
 import { EMPTY_GEO_RANGE } from '@portal/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { and, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
+import { type Executor, preparedSql } from '../../db/client.ts';
 import { robots } from '../../db/schema.ts';
 
 export type RobotRow = typeof robots.$inferSelect;
+
+/** A value of a hand-written statement: given, or named and given when it runs. */
+type SqlValue = string | null | Placeholder;
 
 /** GetRobots' answer, each field as JSON text. */
 export type VisibleJson = {
@@ -29,7 +32,7 @@ const licenceTerms = (id: string, start: string, duration: string, end: string, 
  * JSON, and the box around the positions of the caller's own robots (geo_range). Keys are in the
  * order the JavaScript views wrote them; dates are epoch milliseconds.
  */
-export const visibleQuery = (userId: string, ids: string | null, now: string) => {
+export const visibleQuery = (userId: SqlValue, ids: SqlValue, now: SqlValue) => {
   const me = sql`${userId}::uuid`;
   const at = sql`${now}::timestamptz`;
   return sql`
@@ -86,16 +89,22 @@ from asked`;
 /** A share's length in whole seconds, from its millisecond ends (as Math.round of the JS difference). */
 const SHARE_SECONDS = `round((${epochMs('s_ends')} - ${epochMs('s_starts')}) / 1000.0)::int`;
 
+/** visibleQuery made into text once (preparedSql), its values given on each call. */
+const visibleStatement = preparedSql<VisibleJson>(
+  visibleQuery(sql.placeholder('userId'), sql.placeholder('ids'), sql.placeholder('now')),
+);
+
 export const robotRepository = {
   /**
    * GetRobots' answer as JSON text, built by PostgreSQL: the server passes it on without parsing
    * it (at 1,000 licenses that is most of the request's CPU otherwise).
    */
   async visibleJson(db: Executor, userId: string, ids: readonly string[] | undefined, now: Date): Promise<VisibleJson> {
-    const query = visibleQuery(userId, ids === undefined ? null : JSON.stringify(ids), now.toISOString());
-    const result = await db.execute<VisibleJson>(query);
-    // postgres.js answers the rows as an array, PGlite as { rows }.
-    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as VisibleJson[];
+    const rows = await visibleStatement(db, {
+      userId,
+      ids: ids === undefined ? null : JSON.stringify(ids),
+      now: now.toISOString(),
+    });
     return rows[0] ?? { robots: '[]', robot_licenses: '[]', geo_range: JSON.stringify(EMPTY_GEO_RANGE) };
   },
 

@@ -73,7 +73,13 @@ export const timeRepository = {
    */
   async sums(db: Executor, userId: string): Promise<LedgerEntry[]> {
     const rows = await sumsQuery(db).execute({ userId });
-    return rows.map((r) => ({ ...r, periodStart: r.periodStart.getTime() }));
+    return rows.map((r) => ({
+      kind: r.kind,
+      perishable: r.perishable,
+      durable: r.durable,
+      minutes: r.minutes,
+      periodStart: r.periodStart.getTime(),
+    }));
   },
 
   async byIdempotencyKey(db: Executor, userId: string, key: string): Promise<LedgerRow | undefined> {

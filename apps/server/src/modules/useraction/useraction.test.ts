@@ -202,10 +202,16 @@ describe('request protocol', () => {
     expect(res.body.error.Description).toContain(description);
   });
 
-  it('sends security headers', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
-    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  it('sends security headers: a JSON answer loads nothing, and is never sniffed or framed', async () => {
+    for (const res of [
+      await t.app.inject({ method: 'GET', url: '/healthz' }),
+      await t.api.post(useraction.path, undefined, { raw: '{}' }),
+    ]) {
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
   });
 
   it('answers readiness with the database', async () => {
