@@ -346,7 +346,9 @@ const readsSection: Section = {
       line(`${label} portal`, portal);
       line(`${label} baseline`, bare);
       const ratio = Math.round(median.ratio * 100) / 100;
-      const each = rounds.map((x) => x.ratio.toFixed(2)).join(', ');
+      const each = rounds
+        .map((x) => `${x.ratio.toFixed(2)} = ${Math.round(x.portal.rps)}/${Math.round(x.bare.rps)}`)
+        .join(', ');
       console.log(`  ${label} ratio portal/baseline: ${ratio} (median of ${rounds.length} rounds: ${each})`);
       out[label] = {
         portal: {

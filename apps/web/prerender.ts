@@ -39,8 +39,9 @@ const bundle = (await import(pathToFileURL(join(bundleDir, 'prerender.js')).href
 };
 
 const template = readFileSync(join(dist, 'index.html'), 'utf8');
-const APP = '<div id="app"></div>';
-if (!template.includes(APP)) throw new Error(`dist/index.html has no ${APP} to prerender into`);
+// #app holds the loading indicator (index.html); a prerendered page replaces it.
+const APP = /<div id="app">[\s\S]*?<\/div>\s*<\/div>\s*<\/div>/;
+if (!APP.test(template)) throw new Error('dist/index.html has no <div id="app"> to prerender into');
 
 const HOISTED = /^(<title>[^<]*<\/title>|<link [^>]*\/>|<meta [^>]*\/>)/;
 
@@ -60,7 +61,7 @@ async function page(url: string, cookies: string): Promise<string> {
   }
   // Inert until the app has hydrated it: a press or a keystroke on a page that is not yet live would
   // be lost (main.tsx lifts it).
-  let doc = template.replace(APP, `<div id="app" data-prerendered inert>${body}</div>`);
+  let doc = template.replace(APP, () => `<div id="app" data-prerendered inert>${body}</div>`);
   // The page paints from the HTML: its script makes it interactive but does not draw it, so the
   // stylesheet (which does block the first paint) goes first.
   const ENTRY = '<script type="module" crossorigin';

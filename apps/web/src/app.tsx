@@ -1,6 +1,7 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useCallback, useEffect } from 'react';
+import { LoadingIndicator } from './components/loading-indicator';
 import { AuthProvider, useAuth } from './lib/auth';
 import { LOADING_PAGE_TITLE } from './lib/page-title';
 import { createQueryClient } from './lib/query-client';
@@ -21,13 +22,10 @@ export interface App {
 
 function LoadingScreen() {
   return (
-    <div className="flex min-h-dvh items-center justify-center" role="status" aria-live="polite">
+    <>
       <title>{LOADING_PAGE_TITLE}</title>
-      <div className="flex flex-col items-center gap-3 text-muted-foreground">
-        <span className="size-8 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden />
-        <span>Loading...</span>
-      </div>
-    </div>
+      <LoadingIndicator />
+    </>
   );
 }
 

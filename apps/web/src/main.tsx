@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createApp } from './app';
 import { startErrorReporting } from './lib/error-reporting';
 import { readSession } from './lib/session';
+import { warmStart } from './lib/warm-start';
 import './styles.css';
 
 const rootElement = document.getElementById('app');
@@ -44,6 +45,7 @@ else {
   rootElement.replaceChildren();
   rootElement.removeAttribute('data-prerendered');
   rootElement.removeAttribute('inert');
-  const { element } = createApp();
+  const { router, element } = createApp();
+  warmStart(router);
   createRoot(rootElement).render(element);
 }

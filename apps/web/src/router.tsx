@@ -1,13 +1,18 @@
+import type { PublicUser } from '@portal/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { GenericErrorScreen } from './features/errors/errors-generic-screen';
-import type { AuthSnapshot } from './lib/auth';
+import type { AuthStatus } from './lib/auth';
 import { LOADING_PAGE_TITLE } from './lib/page-title';
 import { routeTree } from './routeTree.gen';
 
+/**
+ * What the routes know of the session: its status and who it is (the loaders' calls name the user
+ * by email and id). Only that: lib/warm-start.ts routes a stored session before its check answers.
+ */
 export interface RouterContext {
   queryClient: QueryClient;
-  auth: AuthSnapshot;
+  auth: { status: AuthStatus; user: Pick<PublicUser, 'email' | 'user_id'> | null };
 }
 
 /** Outside a browser (the build's prerendering, app.tsx) the address and the origin are given. */

@@ -49,8 +49,11 @@ test('the HTML is the sign-in page, with the cookie notice until it is acknowled
   const acknowledged = await (await page.request.get('/auth/login')).text();
   expect(acknowledged).toContain('Sign in to Portal');
   expect(acknowledged).not.toMatch(noticeText);
-  // Another first view (the hub's wording) is drawn by the app, not prerendered.
-  expect(await (await page.request.get('/auth/login?target=hub')).text()).toContain('<div id="app"></div>');
+  // Another first view (the hub's wording) is drawn by the app, not prerendered: the HTML holds the
+  // loading indicator every page of the app starts with.
+  const hub = await (await page.request.get('/auth/login?target=hub')).text();
+  expect(hub).not.toContain('<div id="app" data-prerendered');
+  expect(hub).toMatch(/<div id="app"><div [^>]*role="status"[^>]*>[\s\S]*Loading\.\.\./);
 });
 
 test('drawn from the HTML before any script, inert until hydrated, then it signs in', async ({ page, account }) => {
