@@ -49,20 +49,31 @@ async function pickUp(page: Page, source: Locator) {
   await page.mouse.move(from.x + 12, from.y + 12, { steps: 4 });
 }
 
+/** The keydown listeners on the page's document (Chrome DevTools Protocol). */
+async function documentKeydownListeners(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'document' });
+    if (!result.objectId) throw new Error('no document');
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+    return listeners.filter((l) => l.type === 'keydown').length;
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /**
- * Picks `card` up with Space and waits until the keyboard drag takes arrow keys. The sensor starts
- * listening for keys in a timer it sets when the drag starts, and the arrows need the targets'
- * measured boxes; the pick-up announcement can show before either (Chromium runs input ahead of
- * timers). A timer set now fires after the sensor's, and a frame after it the boxes are measured.
+ * Picks `card` up with Space and waits until the keyboard drag takes arrow keys: the sensor adds
+ * its keydown listener to the document in a timer it sets when the drag starts, and Chromium runs
+ * input ahead of timers, so the pick-up announcement can show before the listener is there (an
+ * arrow pressed then was lost once in CI).
  */
 async function pickUpWithKeyboard(page: Page, card: Locator, live: Locator) {
   await card.focus();
+  const before = await documentKeydownListeners(page);
   await page.keyboard.press('Space');
   await expect(live).toContainText(/^Picked up .+ license\.$/);
-  await page.evaluate(
-    () =>
-      new Promise<void>((done) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => done())))),
-  );
+  await expect.poll(() => documentKeydownListeners(page)).toBeGreaterThan(before);
 }
 
 async function moveOver(page: Page, target: Locator) {

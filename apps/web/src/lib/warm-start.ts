@@ -15,12 +15,12 @@ import { readSession } from './session';
  * Only code and the query cache are filled. What shows still waits for the check, with its answer's
  * user; a refused session shows none of it (signing out clears the cache).
  */
-export function warmStart(router: AppRouter, nowMs = Date.now()): 'code' | 'code and data' | 'nothing' {
+export function warmStart(router: AppRouter): 'code' | 'code and data' | 'nothing' {
   const { accessToken, refreshToken, email, userId } = readSession();
   if (!refreshToken) return 'nothing';
   // The address the router read at its creation: the one it will load.
   const { pathname, search, hash } = router.state.location;
-  if (accessToken && email && userId && !accessTokenExpired(accessToken, Math.floor(nowMs / 1000))) {
+  if (accessToken && email && userId && !accessTokenExpired(accessToken, Math.floor(Date.now() / 1000))) {
     router.update({
       ...router.options,
       context: { ...router.options.context, auth: { status: 'authenticated', user: { email, user_id: userId } } },
