@@ -6,24 +6,27 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import Fastify from 'fastify';
 import postgres from 'postgres';
+import { sessionForAccessStatement } from '../apps/server/src/modules/auth/auth.repository.ts';
 import { visibleQuery } from '../apps/server/src/modules/robots/robots.repository.ts';
+import { tierRowsStatement } from '../apps/server/src/modules/subscriptions/subscriptions.repository.ts';
+import { ledgerSumsStatement } from '../apps/server/src/modules/time/time.repository.ts';
 
 const sql = postgres(process.env.DATABASE_URL as string, { max: 10, onnotice: () => {} });
 const run = <T extends Record<string, unknown>>(text: string, params: unknown[]) =>
   sql.unsafe<T[]>(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
 
-const SESSION = `select "sessions"."revoked_at", "sessions"."expires_at", "users"."id", "users"."email", "users"."email_validated"
-  from "sessions" inner join "users" on "sessions"."user_id" = "users"."id" where "sessions"."id" = $1`;
 const ARTIFACTS = `select "id", "asset_id", "os", "arch", "version_info", "language", "store_key", "file_name", "size_bytes", "checksum", "created_at" from "artifacts"`;
 const assetsIn = (n: number) =>
   `select "id", "type", "name", "description", "author", "license", "make", "model", "created_at" from "assets"
    where "assets"."id" in (${Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')}) order by "assets"."created_at", "assets"."id"`;
-const TIER = `select "users"."joined_at", "subscriptions".* from "users"
-  left join "subscriptions" on "subscriptions"."user_id" = "users"."id" where "users"."id" = $1 order by "subscriptions"."starts_at"`;
-const SUMS = `select "kind", "period_start", coalesce(sum("perishable"), 0), coalesce(sum("durable"), 0), coalesce(sum("minutes"), 0)
-  from "time_ledger" where "time_ledger"."user_id" = $1 group by "time_ledger"."kind", "time_ledger"."period_start"`;
+// The portal's hand-written statements, rendered once from its own source so both run the same text
+// (each takes one value, the session's or the user's id).
+const dialect = new PgDialect();
+const SESSION = dialect.sqlToQuery(sessionForAccessStatement('$')).sql;
+const TIER = dialect.sqlToQuery(tierRowsStatement('$')).sql;
+const SUMS = dialect.sqlToQuery(ledgerSumsStatement('$')).sql;
 // The portal's GetRobots statement, rendered once from its own source so both run the same text.
-const visible = new PgDialect().sqlToQuery(visibleQuery('$user', '$ids', '$now'));
+const visible = dialect.sqlToQuery(visibleQuery('$user', '$ids', '$now'));
 
 const OK = { Success: true, Code: 0, Description: 'OK' };
 interface Ask {
@@ -44,8 +47,8 @@ app.post<{ Body: Ask }>('/GetAll', async (request) => {
 
 app.post<{ Body: Ask }>('/CHECK_REMAINING_TIME', async (request) => {
   await run(SESSION, [request.body.sid]);
-  const tier = await run(TIER, [request.body.uid]);
-  const sums = await run(SUMS, [request.body.uid]);
+  // As the portal does: the tier and the ledger at once.
+  const [tier, sums] = await Promise.all([run(TIER, [request.body.uid]), run(SUMS, [request.body.uid])]);
   return { user_time: { tier: tier.length, ledger: sums }, error: OK };
 });
 

@@ -23,7 +23,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const WARMUP_S = 1;
 /** Reads: portal and baseline measured in turns, this many rounds of this many seconds each. */
-const READ_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const READ_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const READ_ROUND_S = Number(process.env.BENCH_ROUND_S ?? 3);
 const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 54351);
 const PORTAL_PORT = Number(process.env.BENCH_PORT ?? 4651);
@@ -318,20 +318,19 @@ const readsSection: Section = {
       ] as [string, Read, string][]
     ).filter(([label]) => !wanted || wanted.includes(label));
     for (const [label, action, who] of cases) {
-      // Portal and baseline take turns, READ_ROUNDS times: a drift of the machine (another process,
-      // the host's neighbours) lands on both, and the ratio is the median round's. What one request
-      // does is counted in the first round.
+      // Portal and baseline take turns, READ_ROUNDS times, the one going first alternating (ABBA):
+      // a drift of the machine (another process, the host's neighbours) lands on both, and the
+      // ratio is the median round's. What one request does is counted in the first round.
       const rounds: { portal: Measured; bare: Measured; ratio: number }[] = [];
       for (let r = 0; r < READ_ROUNDS; r++) {
         const counted = r === 0;
-        const portal = await measure(ctx, ctx.portal, portalRead(ctx, action, who, 10), {
-          durationS: READ_ROUND_S,
-          counted,
-        });
-        const bare = await measure(ctx, ctx.baseline, baselineRead(ctx, action, who, 10), {
-          durationS: READ_ROUND_S,
-          counted,
-        });
+        const options = { durationS: READ_ROUND_S, counted };
+        const runPortal = () => measure(ctx, ctx.portal, portalRead(ctx, action, who, 10), options);
+        const runBare = () => measure(ctx, ctx.baseline, baselineRead(ctx, action, who, 10), options);
+        const portalFirst = r % 2 === 0;
+        const first = await (portalFirst ? runPortal() : runBare());
+        const second = await (portalFirst ? runBare() : runPortal());
+        const [portal, bare] = portalFirst ? [first, second] : [second, first];
         rounds.push({ portal, bare, ratio: portal.rps / bare.rps });
       }
       const first = rounds[0] as (typeof rounds)[number];

@@ -1,7 +1,8 @@
 // The servers under test run in their own processes, as in production: the built portal
 // (apps/server/dist/server.js) and the bare baseline (bench/baseline-server.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface Server {
@@ -51,19 +52,33 @@ function start(
   env: Record<string, string>,
   port: number,
 ): Promise<Server> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The log goes to a file in memory (tmpfs where there is one) and is read between measurements.
+  // Read from a pipe, it was parsed in this process during the load, on the load generator's event
+  // loop, and slowed the portal's figures by up to a tenth (docs/performance.md).
+  const logDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'bench-log-'));
+  const logFile = join(logDir, 'stdout.log');
+  const logFd = openSync(logFile, 'w+');
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', logFd, 'pipe'] });
   let lines = 0;
   let errors = '';
   let partial = '';
+  let offset = 0;
   const errorLines: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => {
-    for (const byte of chunk) if (byte === 10) lines += 1;
-    const text = partial + chunk.toString();
-    const all = text.split('\n');
-    partial = all.pop() ?? '';
-    for (const l of all) if (/"level":(50|60)/.test(l)) errorLines.push(l.slice(0, 2000));
-    if (errorLines.length > 20) errorLines.splice(0, errorLines.length - 20);
-  });
+  const chunk = Buffer.alloc(1 << 20);
+  const readLog = () => {
+    for (
+      let n = readSync(logFd, chunk, 0, chunk.length, offset);
+      n > 0;
+      n = readSync(logFd, chunk, 0, chunk.length, offset)
+    ) {
+      offset += n;
+      for (let i = chunk.indexOf(10); i !== -1 && i < n; i = chunk.indexOf(10, i + 1)) lines += 1;
+      const all = (partial + chunk.toString('utf8', 0, n)).split('\n');
+      partial = all.pop() ?? '';
+      for (const l of all) if (/"level":(50|60)/.test(l)) errorLines.push(l.slice(0, 2000));
+      if (errorLines.length > 20) errorLines.splice(0, errorLines.length - 20);
+    }
+  };
   child.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4000);
   });
@@ -72,14 +87,25 @@ function start(
     name,
     url,
     process: child,
-    logLines: () => lines,
-    errorLines: () => [...errorLines],
+    logLines: () => {
+      readLog();
+      return lines;
+    },
+    errorLines: () => {
+      readLog();
+      return [...errorLines];
+    },
     cpuMs: () => cpuMsOf(child.pid as number),
     syscalls: () => syscallsOf(child.pid as number),
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        const done = () => {
+          closeSync(logFd);
+          rmSync(logDir, { recursive: true, force: true });
+          resolve();
+        };
+        if (child.exitCode !== null) return done();
+        child.once('exit', done);
         child.kill('SIGTERM');
       }),
   };
@@ -134,7 +160,12 @@ export function startBaseline(databaseUrl: string, port: number, env: Record<str
   return start(
     'baseline',
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, '..', 'baseline-server.ts')],
+    [
+      ...(process.env.BENCH_BASELINE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      'tsx',
+      join(import.meta.dirname, '..', 'baseline-server.ts'),
+    ],
     { DATABASE_URL: databaseUrl, PORT: String(port), ...env },
     port,
   );

@@ -173,6 +173,23 @@ describe('the built web app: precompressed files by Accept-Encoding', () => {
       // A JSON answer loads nothing and may be framed by nothing (docs/decisions/041).
       expect((await get('/healthz')).headers['content-security-policy']).toBe(JSON_ANSWER_CSP);
     });
+
+    it('a page carries the policies that govern a document; a JSON answer does not (decision 043)', async () => {
+      const page = (await get('/auth/login')).headers;
+      const json = (await get('/healthz')).headers;
+      for (const [name, value] of [
+        ['referrer-policy', 'strict-origin-when-cross-origin'],
+        ['cross-origin-opener-policy', 'same-origin'],
+        ['permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()'],
+      ]) {
+        expect(page[name as string]).toBe(value);
+        expect(json[name as string]).toBeUndefined();
+      }
+      for (const headers of [page, json]) {
+        expect(headers['x-content-type-options']).toBe('nosniff');
+        expect(headers['x-frame-options']).toBe('DENY');
+      }
+    });
   });
 });
 

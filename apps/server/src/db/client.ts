@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
+import { type AnyColumn, type ExtractTablesWithRelations, is, Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -91,20 +91,57 @@ export function preparedOn<Q>(build: (db: Executor) => Q): (db: Executor) => Q {
 
 const dialect = new PgDialect();
 
+/** A value of a hand-written statement: given, or named (sql.placeholder) and given when it runs. */
+export type SqlValue = string | null | Placeholder;
+
+/** What preparedSql reads of a drizzle handle's session: its driver client and its query logger. */
+interface SessionInternals {
+  client: Pick<postgres.Sql, 'unsafe'> | Pick<PGlite, 'query'>;
+  logger: { logQuery(query: string, params: unknown[]): void };
+}
+
 /**
  * A hand-written statement (drizzle's `sql`, its values as `sql.placeholder`s) made into text once
- * and run with values: what `db.execute` does, without building the text again on every call (for
- * GetRobots' one statement that building was ~4% of a request's CPU). Rows come as objects.
+ * and handed to the driver as it is: postgres.js prepares it on each connection at once, PGlite runs
+ * it. Rows come as objects, as the driver gives them (timestamps differ between the two: select
+ * them as numbers, see epochMsOf). drizzle's own query path (its tracing spans, placeholder filling,
+ * result cache and the statement wrapper) was ~3% of a dial-time read's CPU; the query logger
+ * (DatabaseOptions.onQuery) still sees every statement. A transaction's handle runs it on the
+ * transaction's connection.
  */
 export function preparedSql<Row>(statement: SQL): (db: Executor, values: Record<string, unknown>) => Promise<Row[]> {
   const query = dialect.sqlToQuery(statement);
-  const prepared = preparedOn((db) => db._.session.prepareQuery(query, undefined, undefined, false));
-  return async (db, values) => {
-    const result: unknown = await prepared(db).execute(values);
-    // postgres.js answers the rows as an array, PGlite as { rows }.
-    return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[];
+  const names = query.params.map((p) => (is(p, Placeholder) ? p.name : undefined));
+  const run = preparedOn((db): ((params: unknown[]) => Promise<Row[]>) => {
+    const session = db._.session as unknown as SessionInternals;
+    const { client, logger } = session;
+    const options = { prepare: true };
+    if ('unsafe' in client)
+      return (params) => {
+        logger.logQuery(query.sql, params);
+        return client.unsafe<Row[]>(query.sql, params as postgres.ParameterOrJSON<never>[], options);
+      };
+    return async (params) => {
+      logger.logQuery(query.sql, params);
+      return (await client.query<Row>(query.sql, params)).rows;
+    };
+  });
+  return (db, values) => {
+    const params = new Array<unknown>(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      params[i] = name === undefined ? query.params[i] : values[name];
+    }
+    return run(db)(params);
   };
 }
+
+/**
+ * A timestamp column as epoch milliseconds, for preparedSql's raw rows: a float8 reaches JavaScript
+ * as a number from both drivers (a timestamp comes as text from drizzle's postgres.js driver and as
+ * a Date from PGlite; a bigint as text from postgres.js).
+ */
+export const epochMsOf = (column: AnyColumn): SQL => sql`floor(extract(epoch from ${column}) * 1000)::float8`;
 
 /** Distinct statement texts prepared on the server at most (per process; each connection keeps its own). */
 export const PREPARED_TEXTS_MAX = 500;

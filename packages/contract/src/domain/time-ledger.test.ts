@@ -202,7 +202,29 @@ describe('periodAt', () => {
       Date.UTC(2026, 1, 28, 12),
     ],
     ['before the anchor', anchor - DAY, anchor, Date.UTC(2025, 1, 28, 12)],
+    [
+      'thirty years on, a day after the anniversary',
+      Date.UTC(2054, 2, 1),
+      Date.UTC(2054, 1, 28, 12),
+      Date.UTC(2055, 1, 28, 12),
+    ],
+    ['thirty years on, a day before it', Date.UTC(2054, 1, 27), Date.UTC(2053, 1, 28, 12), Date.UTC(2054, 1, 28, 12)],
   ])('%s', (_name, now, start, end) => {
     expect(periodAt(anchor, now)).toEqual({ start, end });
+  });
+});
+
+describe('addYearsUtc', () => {
+  it.each([
+    ['a plain date, its time kept', Date.UTC(2023, 4, 17, 13, 45, 12, 345), 1, Date.UTC(2024, 4, 17, 13, 45, 12, 345)],
+    ['29 Feb to a common year', Date.UTC(2024, 1, 29, 23, 59, 59, 999), 1, Date.UTC(2025, 1, 28, 23, 59, 59, 999)],
+    ['29 Feb to a leap year', Date.UTC(2024, 1, 29, 6), 4, Date.UTC(2028, 1, 29, 6)],
+    ['29 Feb to 2100 (no leap day)', Date.UTC(2096, 1, 29), 4, Date.UTC(2100, 1, 28)],
+    ['29 Feb to 2000 (a leap day)', Date.UTC(1996, 1, 29), 4, Date.UTC(2000, 1, 29)],
+    ['backwards (the retention cut-off)', Date.UTC(2026, 10, 24, 8, 30), -7, Date.UTC(2019, 10, 24, 8, 30)],
+    ['before 1970', Date.UTC(1969, 11, 31, 23, 0), 1, Date.UTC(1970, 11, 31, 23, 0)],
+    ['the last day of a month', Date.UTC(2025, 11, 31, 0, 0, 0, 1), 1, Date.UTC(2026, 11, 31, 0, 0, 0, 1)],
+  ])('%s', (_name, from, years, expected) => {
+    expect(addYearsUtc(from, years)).toBe(expected);
   });
 });

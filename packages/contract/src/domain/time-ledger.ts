@@ -63,21 +63,19 @@ export interface Period {
 
 const DAY_MS = 86_400_000;
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const daysInMonth = (year: number, month: number): number =>
+  month === 1 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : (MONTH_DAYS[month] as number);
+
 /** The same calendar date and time `years` later, in UTC; 29 February becomes 28 February when needed. */
 export function addYearsUtc(ms: number, years: number): number {
   const d = new Date(ms);
   const year = d.getUTCFullYear() + years;
   const month = d.getUTCMonth();
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return Date.UTC(
-    year,
-    month,
-    Math.min(d.getUTCDate(), lastDay),
-    d.getUTCHours(),
-    d.getUTCMinutes(),
-    d.getUTCSeconds(),
-    d.getUTCMilliseconds(),
-  );
+  // The time of day is carried over as milliseconds since midnight: the same as re-adding the hours,
+  // minutes, seconds and milliseconds, without reading them one by one.
+  const dayMs = ms - Date.UTC(d.getUTCFullYear(), month, d.getUTCDate());
+  return Date.UTC(year, month, Math.min(d.getUTCDate(), daysInMonth(year, month))) + dayMs;
 }
 
 /**
@@ -86,10 +84,16 @@ export function addYearsUtc(ms: number, years: number): number {
  */
 export function periodAt(anchorMs: number, nowMs: number): Period {
   if (nowMs < anchorMs) return { start: anchorMs, end: addYearsUtc(anchorMs, 1) };
+  // A guess from the mean year, then corrected: the period's two ends are all that is computed.
   let n = Math.floor((nowMs - anchorMs) / (365.2425 * DAY_MS));
-  while (n > 0 && addYearsUtc(anchorMs, n) > nowMs) n--;
-  while (addYearsUtc(anchorMs, n + 1) <= nowMs) n++;
-  return { start: addYearsUtc(anchorMs, n), end: addYearsUtc(anchorMs, n + 1) };
+  let start = addYearsUtc(anchorMs, n);
+  while (n > 0 && start > nowMs) start = addYearsUtc(anchorMs, --n);
+  let end = addYearsUtc(anchorMs, n + 1);
+  while (end <= nowMs) {
+    start = end;
+    end = addYearsUtc(anchorMs, ++n + 1);
+  }
+  return { start, end };
 }
 
 export interface LedgerTotals {
@@ -147,8 +151,11 @@ export function ledgerTotals(entries: readonly LedgerEntry[], periodStart: numbe
  * other period, and the current period's allocation unless it has one (Pro gets none). Empty when
  * the ledger is up to date, so applying it twice changes nothing.
  */
-export function openPeriod(entries: readonly LedgerEntry[], ctx: LedgerContext): LedgerEntry[] {
-  const period = periodAt(ctx.anchorMs, ctx.nowMs);
+export function openPeriod(
+  entries: readonly LedgerEntry[],
+  ctx: LedgerContext,
+  period: Period = periodAt(ctx.anchorMs, ctx.nowMs),
+): LedgerEntry[] {
   const left = new Map<number, number>();
   for (const e of entries)
     if (e.periodStart !== period.start) left.set(e.periodStart, (left.get(e.periodStart) ?? 0) + e.perishable);
@@ -212,7 +219,7 @@ export function tierName(tier: TierShort): TierName {
  */
 export function userTimeFromLedger(entries: readonly LedgerEntry[], ctx: LedgerContext): UserTime {
   const period = periodAt(ctx.anchorMs, ctx.nowMs);
-  const totals = ledgerTotals([...entries, ...openPeriod(entries, ctx)], period.start);
+  const totals = ledgerTotals([...entries, ...openPeriod(entries, ctx, period)], period.start);
   const p = pools(totals);
   const infinite = ctx.tier === 'Pro';
   const remainingPerishable = remainingMinutes(p.total_perishable_time, p.used_perishable_time);

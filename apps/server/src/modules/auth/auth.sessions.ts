@@ -186,8 +186,8 @@ export class Sessions {
     const claims = await this.tokens.verifyAccess(accessToken);
     if (typeof claims === 'string') throw new ApiError('UNAUTHENTICATED', INVALID);
     const row = await repo.sessionForAccess(this.db, claims.sid);
-    if (!row || row.revokedAt || row.userId !== claims.sub) throw new ApiError('UNAUTHENTICATED', INVALID);
-    if (row.disabledAt) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
+    if (!row || row.revoked || row.userId !== claims.sub) throw new ApiError('UNAUTHENTICATED', INVALID);
+    if (row.disabled) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
     if (!row.emailValidated)
       throw new ApiError('EMAIL_NOT_VERIFIED', 'Please verify your account: the email address is not validated yet');
     return { userId: row.userId, email: row.email, sessionId: claims.sid };

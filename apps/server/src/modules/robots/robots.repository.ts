@@ -1,12 +1,9 @@
 import { EMPTY_GEO_RANGE } from '@portal/contract';
-import { and, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
-import { type Executor, preparedSql } from '../../db/client.ts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type Executor, preparedSql, type SqlValue } from '../../db/client.ts';
 import { robots } from '../../db/schema.ts';
 
 export type RobotRow = typeof robots.$inferSelect;
-
-/** A value of a hand-written statement: given, or named and given when it runs. */
-type SqlValue = string | null | Placeholder;
 
 /** GetRobots' answer, each field as JSON text. */
 export type VisibleJson = {

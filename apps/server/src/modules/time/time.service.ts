@@ -45,8 +45,9 @@ export class TimeService {
   /** The user's time now. Reading writes nothing: a period not yet opened is opened in the answer only. */
   async check(userId: string): Promise<UserTime> {
     const now = this.clock.now();
-    const ctx = await this.context(this.db, userId, now);
-    return userTimeFromLedger(await repo.sums(this.db, userId), ctx);
+    // The tier and the ledger are read independently: both statements go out at once.
+    const [ctx, sums] = await Promise.all([this.context(this.db, userId, now), repo.sums(this.db, userId)]);
+    return userTimeFromLedger(sums, ctx);
   }
 
   /**
