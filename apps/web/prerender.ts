@@ -9,11 +9,18 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import type { PrerenderedPage } from './src/prerender';
+import { SIGNED_IN_START_GROUP } from './vite-plugins';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = join(here, 'dist');
 const bundleDir = join(here, '.prerender');
 const outDir = join(dist, '.prerendered');
+
+/** What preloads.json lists: the scripts that addresses under a prefix start with (modulepreload). */
+export interface PreloadEntry {
+  prefix: string;
+  scripts: string[];
+}
 
 /** What pages.json lists: the file for each path and query, and the variant a cookie selects. */
 export interface PrerenderedEntry {
@@ -87,6 +94,24 @@ for (const p of bundle.PRERENDERED_PAGES) {
   entries.push(entry);
 }
 writeFileSync(join(outDir, 'pages.json'), `${JSON.stringify(entries, null, 2)}\n`);
+
+// A signed-in address's page names the signed-in start's chunks (vite.config.ts's page groups,
+// docs/decisions/044), so the browser fetches them beside the entry instead of after running it.
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<
+  string,
+  { file: string; name?: string; imports?: string[] }
+>;
+const preloads = new Set<string>();
+const visit = (key: string) => {
+  const chunk = manifest[key];
+  if (!chunk || key === 'index.html' || preloads.has(`/${chunk.file}`)) return;
+  preloads.add(`/${chunk.file}`);
+  for (const next of chunk.imports ?? []) visit(next);
+};
+for (const [key, chunk] of Object.entries(manifest)) if (chunk.name === SIGNED_IN_START_GROUP) visit(key);
+if (preloads.size === 0) throw new Error(`the manifest has no ${SIGNED_IN_START_GROUP} chunk (vite.config.ts)`);
+const preloadEntries: PreloadEntry[] = [{ prefix: '/dashboard', scripts: [...preloads] }];
+writeFileSync(join(outDir, 'preloads.json'), `${JSON.stringify(preloadEntries, null, 2)}\n`);
 rmSync(bundleDir, { recursive: true, force: true });
 console.log(`prerendered ${entries.map((e) => e.path).join(', ')} into dist/.prerendered`);
 // Timers of the rendered app (the query cache's) would keep Node running.

@@ -1,7 +1,8 @@
 // Build-time plugins of the web app: precompression (always) and a bundle report (ANALYZE=1 only).
 // docs/decisions/025-precompressed-assets-and-page-budgets.md
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { gzipAsync } from '@gfx/zopfli';
 import type { Plugin } from 'vite';
@@ -166,4 +167,147 @@ export function contractForTheBrowser(): Plugin {
       return out === undefined ? undefined : { code: out, map: null };
     },
   };
+}
+
+/**
+ * The icons of lucide-react's index (`lucide-react.mjs`): each exported name (`ChevronDown`,
+ * `ChevronDownIcon`, `LucideChevronDown`) and the file under `icons/` that holds it.
+ */
+export function lucideIconFiles(index: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [, names, file] of index.matchAll(/export \{([^}]*)\} from '\.\/icons\/([a-z0-9-]+)\.mjs';/g))
+    for (const [, name] of (names as string).matchAll(/default as (\w+)/g)) files.set(name as string, file as string);
+  return files;
+}
+
+/**
+ * A module's `import { A, B as C } from 'lucide-react'` as one import of each icon's own file
+ * (`import A from 'lucide-react/icons/a'`), on the statement's first line, its other lines left
+ * empty so every later line stays where it was. Names that are not icons stay on the index.
+ * Undefined when the module imports no icon.
+ */
+export function withIconImports(
+  code: string,
+  program: unknown,
+  files: ReadonlyMap<string, string>,
+): string | undefined {
+  const edits: { start: number; end: number; text: string }[] = [];
+  walk(program, (node) => {
+    if (node.type !== 'ImportDeclaration' || (node.source as Node).value !== 'lucide-react') return;
+    if (node.importKind === 'type') return;
+    const own: string[] = [];
+    const kept: string[] = [];
+    for (const spec of node.specifiers as Node[]) {
+      const imported = spec.imported as Node | undefined;
+      const name = imported?.type === 'Identifier' ? (imported.name as string) : undefined;
+      const local = (spec.local as Node).name as string;
+      const file = spec.type === 'ImportSpecifier' && spec.importKind !== 'type' && name ? files.get(name) : undefined;
+      if (file) own.push(`import ${local} from 'lucide-react/icons/${file}';`);
+      else kept.push(code.slice(spec.start as number, spec.end as number));
+    }
+    if (own.length === 0) return;
+    const rest = kept.length > 0 ? [`import { ${kept.join(', ')} } from 'lucide-react';`] : [];
+    const [start, end] = [node.start as number, node.end as number];
+    const lines = code.slice(start, end).split('\n').length;
+    edits.push({ start, end, text: [...own, ...rest].join(' ') + '\n'.repeat(lines - 1) });
+  });
+  if (edits.length === 0) return undefined;
+  let out = '';
+  let at = 0;
+  for (const { start, end, text } of edits.sort((a, b) => a.start - b.start)) {
+    out += code.slice(at, start) + text;
+    at = end;
+  }
+  return out + code.slice(at);
+}
+
+/**
+ * lucide-react's icons imported file by file (docs/decisions/044). Through the index every module
+ * that uses one icon seems to import all two thousand, so the page groups' module graph
+ * (pageGroupOf) could not tell which page needs which icon; the bundle is the same either way.
+ */
+export function lucideIconImports(): Plugin {
+  let files: Map<string, string> | undefined;
+  return {
+    name: 'portal-lucide-icon-imports',
+    apply: 'build',
+    transform(code, id) {
+      if (id.includes('/node_modules/') || !/\.[jt]sx?($|\?)/.test(id) || !code.includes('lucide-react')) return;
+      files ??= lucideIconFiles(
+        readFileSync(
+          join(dirname(createRequire(import.meta.url).resolve('lucide-react')), '../esm/lucide-react.mjs'),
+          'utf8',
+        ),
+      );
+      const out = withIconImports(code, this.parse(code), files);
+      return out === undefined ? undefined : { code: out, map: null };
+    },
+  };
+}
+
+/** What page grouping reads of a module: rolldown's ModuleInfo, or a test's stand-in. */
+export interface GraphModule {
+  importedIds: readonly string[];
+  dynamicallyImportedIds: readonly string[];
+}
+
+/** A route's split module that renders it (its component and loader), not its error screens. */
+function isRenderingSplit(id: string): boolean {
+  const split = /\?tsr-split=([^&]+)/.exec(id)?.[1];
+  return split?.split('---').some((part) => part === 'component' || part === 'loader') ?? false;
+}
+
+/** The chunk groups of the signed-in start, in the order of their priority (see pageGroupOf). */
+export const PAGE_GROUPS = ['common', 'public-shared', 'signed-in'] as const;
+export type PageGroup = (typeof PAGE_GROUPS)[number];
+/** The group whose chunk (with what it imports) a signed-in address starts with. */
+export const SIGNED_IN_START_GROUP: PageGroup = 'signed-in';
+
+/**
+ * Chunk groups by page (docs/decisions/044). Of the modules the signed-in start reaches (the
+ * `signedIn` route files' rendering modules, and `alsoLoads`), those the sign-in page (`signIn`)
+ * reaches too go into one `common` chunk, those only other public pages (routes outside
+ * `_authenticated`) reach too into one `public-shared` chunk, and the rest into one `signed-in`
+ * chunk; modules the entry imports are left to the entry's group. A signed-in start then loads a
+ * few scripts instead of forty, and the sign-in page what it loaded before. Answers a module's
+ * group, or null (the default splitting).
+ */
+export function pageGroupOf(
+  getModuleInfo: (id: string) => GraphModule | null,
+  opts: {
+    entry: string;
+    routesDir: string;
+    signedIn: readonly string[];
+    signIn: readonly string[];
+    alsoLoads: readonly string[];
+  },
+): (id: string) => PageGroup | null {
+  const reach = (roots: Iterable<string>, dynamic: boolean): Set<string> => {
+    const seen = new Set<string>();
+    const stack = [...roots];
+    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const info = getModuleInfo(id);
+      if (info) stack.push(...info.importedIds, ...(dynamic ? info.dynamicallyImportedIds : []));
+    }
+    return seen;
+  };
+  const fileOf = (id: string) => id.split('?')[0] as string;
+  const splits = [...reach([opts.entry], true)].filter(
+    (id) => fileOf(id).startsWith(opts.routesDir) && isRenderingSplit(id),
+  );
+  const of = (files: readonly string[]) => splits.filter((id) => files.includes(fileOf(id)));
+  const signedInArea = `${opts.routesDir}_authenticated`;
+  const initial = reach([opts.entry], false);
+  const signInReach = reach(of(opts.signIn), false);
+  const publicReach = reach(
+    splits.filter((id) => !fileOf(id).startsWith(signedInArea)),
+    false,
+  );
+  const groups = new Map<string, PageGroup>();
+  for (const id of reach([...of(opts.signedIn), ...opts.alsoLoads], false))
+    if (!initial.has(id))
+      groups.set(id, signInReach.has(id) ? 'common' : publicReach.has(id) ? 'public-shared' : 'signed-in');
+  return (id) => groups.get(id) ?? null;
 }

@@ -2,8 +2,36 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
+import type { ChunkingContext } from 'rolldown';
 import { defineConfig } from 'vite';
-import { analyzeBundle, contractForTheBrowser, precompress } from './vite-plugins';
+import {
+  analyzeBundle,
+  contractForTheBrowser,
+  lucideIconImports,
+  PAGE_GROUPS,
+  pageGroupOf,
+  precompress,
+} from './vite-plugins';
+
+const src = fileURLToPath(new URL('./src/', import.meta.url));
+/** The signed-in start (bench/bundle-size.ts's /dashboard): the shell, its landing page, the session's calls. */
+const SIGNED_IN_START = {
+  entry: `${src}main.tsx`,
+  routesDir: `${src}routes/`,
+  signedIn: [`${src}routes/_authenticated.tsx`, `${src}routes/_authenticated/dashboard/index.tsx`],
+  signIn: [`${src}routes/auth/route.tsx`, `${src}routes/auth/login.tsx`],
+  alsoLoads: [`${src}lib/session-calls.ts`],
+};
+/** One analysis of the module graph per chunking pass (the context object is the pass's). */
+const pageGroups = new WeakMap<ChunkingContext, (id: string) => string | null>();
+function pageGroup(ctx: ChunkingContext): (id: string) => string | null {
+  let groupOf = pageGroups.get(ctx);
+  if (!groupOf) {
+    groupOf = pageGroupOf((id) => ctx.getModuleInfo(id), SIGNED_IN_START);
+    pageGroups.set(ctx, groupOf);
+  }
+  return groupOf;
+}
 
 // `isSsrBuild`: the Node bundle prerender.ts builds to prerender the public pages (docs/decisions/038).
 export default defineConfig(({ isSsrBuild }) => ({
@@ -17,6 +45,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     }),
     react(),
     contractForTheBrowser(),
+    lucideIconImports(),
     tailwindcss(),
     ...(isSsrBuild ? [] : [precompress()]),
     ...(process.env.ANALYZE && !isSsrBuild ? [analyzeBundle()] : []),
@@ -47,7 +76,14 @@ export default defineConfig(({ isSsrBuild }) => ({
               groups: [
                 // Everything the entry loads statically is one chunk: it is needed on every page
                 // anyway, and one file compresses better than forty slivers of it.
-                { name: 'app', tags: ['$initial'] },
+                { name: 'app', tags: ['$initial'], priority: 3 },
+                // The signed-in start in three more (docs/decisions/044): what it shares with the
+                // sign-in page, with other public pages, and what only it reaches (the shared parts
+                // first, so the dependencies they hold stay out of the signed-in chunk).
+                ...PAGE_GROUPS.map((group, i) => ({
+                  name: (id: string, ctx: ChunkingContext) => (pageGroup(ctx)(id) === group ? group : null),
+                  priority: 2 - i / PAGE_GROUPS.length,
+                })),
               ],
             },
           },

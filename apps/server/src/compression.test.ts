@@ -66,6 +66,11 @@ describe('the built web app: precompressed files by Accept-Encoding', () => {
         },
       ]),
     );
+    // The signed-in start's scripts, named on the signed-in addresses' page (decision 044).
+    writeFileSync(
+      join(dist, '.prerendered/preloads.json'),
+      JSON.stringify([{ prefix: '/dashboard', scripts: ['/assets/signed-in-abc.js', '/assets/common-abc.js'] }]),
+    );
     writeFileSync(join(dist, asset), script);
     writeFileSync(join(dist, `${asset}.br`), brotliCompressSync(script));
     writeFileSync(join(dist, `${asset}.gz`), gzipSync(script, { level: 9 }));
@@ -163,6 +168,23 @@ describe('the built web app: precompressed files by Accept-Encoding', () => {
       expect(res.headers['content-encoding']).toBe(encoding);
       expect(decode(res.rawPayload).toString()).toBe(plain.body);
       expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    });
+
+    it.each([
+      ['/dashboard', true],
+      ['/dashboard/robot/add', true],
+      ['/dashboard/usage?from=2026-01-01', true],
+      ['/dashboards', false],
+      ['/auth/register', false],
+      ['/auth/login', false],
+    ])("%s names the signed-in start's scripts to fetch at once: %s", async (url, named) => {
+      const body = (await get(url)).body;
+      const links = [
+        ...body.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)" \/>/g),
+      ].map((m) => m[1]);
+      expect(links).toEqual(named ? ['/assets/signed-in-abc.js', '/assets/common-abc.js'] : []);
+      // the links sit in the head, before the page's own markup
+      if (named) expect(body.indexOf('modulepreload')).toBeLessThan(body.indexOf('</head>'));
     });
 
     it("the CSP allows the pages' inline script by its hash, and no other inline script", async () => {

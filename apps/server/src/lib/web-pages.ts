@@ -35,7 +35,29 @@ interface PrerenderedEntry {
   variants: { cookie: string; file: string }[];
 }
 
+/** What the build writes to dist/.prerendered/preloads.json (apps/web/prerender.ts). */
+interface PreloadEntry {
+  prefix: string;
+  scripts: string[];
+}
+
 export const PRERENDERED_DIR = '.prerendered';
+
+/** Whether a path is the prefix itself or under it (`/dashboard`, `/dashboard/usage`; not `/dashboards`). */
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+/**
+ * index.html naming scripts to fetch at once (docs/decisions/044): the entry finds them loaded instead
+ * of asking for them after it ran. At low priority, so the stylesheet, which the first paint waits
+ * for, is not slowed by them (measured: the first paint at 2.0 s instead of 1.5 s without).
+ */
+export function withModulePreloads(html: string, scripts: readonly string[]): string {
+  if (!html.includes('</head>')) throw new Error('index.html has no </head> for the preloads');
+  const links = scripts
+    .map((src) => `  <link rel="modulepreload" fetchpriority="low" crossorigin href="${src}" />\n`)
+    .join('');
+  return html.replace('</head>', () => `${links}  </head>`);
+}
 
 /** Whether a Cookie header holds a cookie of that name (any value), as the web app reads document.cookie. */
 export function hasCookie(header: string | undefined, name: string): boolean {
@@ -78,6 +100,13 @@ export function loadWebPages(root: string, config: PortalConfig): WebPages | und
   const hashes = new Set(inlineScriptHashes(indexHtml));
   const index = htmlPage(indexHtml, config, false);
 
+  const preloadsFile = join(root, PRERENDERED_DIR, 'preloads.json');
+  const preloaded = existsSync(preloadsFile)
+    ? (JSON.parse(readFileSync(preloadsFile, 'utf8')) as PreloadEntry[]).map(
+        (entry) => [entry.prefix, htmlPage(withModulePreloads(indexHtml, entry.scripts), config, false)] as const,
+      )
+    : [];
+
   const manifest = join(root, PRERENDERED_DIR, 'pages.json');
   const byPath = new Map<string, { queries: Set<string>; page: HtmlPage; variants: [string, HtmlPage][] }>();
   if (existsSync(manifest)) {
@@ -100,7 +129,7 @@ export function loadWebPages(root: string, config: PortalConfig): WebPages | und
     scriptHashes: [...hashes],
     pageFor(path, query, cookieHeader) {
       const prerendered = byPath.get(path);
-      if (!prerendered?.queries.has(query)) return index;
+      if (!prerendered?.queries.has(query)) return preloaded.find(([prefix]) => under(path, prefix))?.[1] ?? index;
       return prerendered.variants.find(([cookie]) => hasCookie(cookieHeader, cookie))?.[1] ?? prerendered.page;
     },
   };

@@ -2,6 +2,7 @@ import type { Robot, RobotLicense } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   findManagedRobot,
+  firstCardImages,
   licensesWithRobot,
   matchesPairingFilter,
   type RobotCardModel,
@@ -258,5 +259,35 @@ describe('findManagedRobot', () => {
     ['empty id never matches an unpaired license', '', [], { kind: 'missing' }],
   ])('%s', (_name, id, robots, expected) => {
     expect(findManagedRobot(licenses, robots, id)).toEqual(expected);
+  });
+});
+
+describe('firstCardImages', () => {
+  const own = [
+    license({ id: 'a', robot_model: 'Pepper' }),
+    license({ id: 'b', robot_model: 'Nao' }),
+    license({ id: 'c', robot_model: 'pepper' }),
+  ];
+  const shared = [license({ id: 'd', robot_model: 'Tiago++' }), license({ id: 'e', robot_model: 'Unknown bot' })];
+  it.each([
+    ['own cards first, each picture once', 3, ['/images/robots/pepper.svg', '/images/robots/nao.svg']],
+    [
+      'then the shared ones',
+      4,
+      ['/images/robots/pepper.svg', '/images/robots/nao.svg', '/images/robots/tiago-plus-plus.svg'],
+    ],
+    [
+      'an unknown model shows the generic picture',
+      5,
+      [
+        '/images/robots/pepper.svg',
+        '/images/robots/nao.svg',
+        '/images/robots/tiago-plus-plus.svg',
+        '/images/robots/generic.svg',
+      ],
+    ],
+    ['none asked', 0, []],
+  ])('%s', (_name, n, expected) => {
+    expect(firstCardImages({ robot_licenses: own, shared_robot_licenses: shared }, n)).toEqual(expected);
   });
 });

@@ -134,3 +134,13 @@ export function findManagedRobot(
   if (licenses.shared_robot_licenses.some((l) => l.robot_id === robotId)) return { kind: 'shared' };
   return { kind: 'missing' };
 }
+
+/**
+ * The images of the first `n` cards as the licenses alone name them (own, then shared; the robot's
+ * own model, known only after GetRobots, is the same for a paired license), each once: the Robot
+ * Manager fetches them while it asks GetRobots, instead of after (decision 044).
+ */
+export function firstCardImages(licenses: Pick<UserLicenses, 'robot_licenses' | 'shared_robot_licenses'>, n: number) {
+  const first = [...licenses.robot_licenses, ...licenses.shared_robot_licenses].slice(0, n);
+  return [...new Set(first.map((l) => robotImage(l.robot_model)))];
+}

@@ -2,11 +2,11 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
+import { prefetchRobotManager } from '@/features/robots/robots-prefetch';
 import { activeSubscriptionQueryOptions } from '@/lib/active-subscription';
 import { useAuth } from '@/lib/auth';
 import { pageHead } from '@/lib/page-title';
 import { productsQueryOptions } from '@/lib/payment-products';
-import { licensesQueryOptions } from '@/lib/robot-licenses';
 import { oneOf, searchParser } from '@/lib/search-params';
 import { userTimeQueryOptions } from '@/lib/user-time';
 
@@ -24,7 +24,8 @@ export const Route = createFileRoute('/_authenticated/dashboard/')({
   loader: ({ context }) => {
     const user = context.auth.user;
     if (!user) return;
-    void context.queryClient.prefetchQuery(licensesQueryOptions(user.email));
+    // GetRobots and the first cards' pictures start as soon as GetLicenses answers (decision 044).
+    prefetchRobotManager(context.queryClient, user.email);
     void context.queryClient.prefetchQuery(userTimeQueryOptions(user.email, user.user_id));
     void context.queryClient.prefetchQuery(activeSubscriptionQueryOptions(user.email));
     void context.queryClient.prefetchQuery(productsQueryOptions());

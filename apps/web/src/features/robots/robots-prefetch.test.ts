@@ -1,0 +1,75 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { robotsQueryOptions } from '@/lib/robots';
+import { storeSession } from '@/lib/session';
+import { failure, fakeServer, OK, tokenPair, user } from '@/test/fake-server';
+import { prefetchRobotManager } from './robots-prefetch';
+
+const EMAIL = 'ada@example.com';
+const licence = (id: string, robotId: string, model: string) => ({
+  robot_id: robotId,
+  asset_id: `driver-${id}`,
+  robot_license: { license_id: id, start_date: 1, duration: 1, end_date: 2 },
+  robot_make: model,
+  robot_model: model,
+  pair_code: '',
+  paired_status: robotId !== '',
+  isFlexible: false,
+});
+const LICENCES = {
+  error: OK,
+  user_licenses: {
+    email: EMAIL,
+    asset_licenses: [],
+    robot_licenses: [licence('lic-1', 'robot-1', 'Pepper'), licence('lic-2', '', 'Nao')],
+    shared_robot_licenses: [licence('lic-3', 'robot-3', 'Pepper')],
+  },
+};
+const ROBOTS = {
+  error: OK,
+  robots: [{ robot_id: 'robot-1', make: 'Pepper', model: 'Pepper', name: 'P', join_date: 0 }],
+};
+
+let images: string[];
+beforeEach(() => {
+  storeSession(tokenPair(), user(), true);
+  images = [];
+  vi.stubGlobal(
+    'Image',
+    class {
+      decoding = '';
+      set src(url: string) {
+        images.push(url);
+      }
+    },
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('prefetchRobotManager (decision 044)', () => {
+  it("asks GetRobots for the paired and the shared licenses' robots as soon as GetLicenses answers, and fetches the first pictures", async () => {
+    const server = fakeServer({ GetLicenses: () => ({ json: LICENCES }), GetRobots: () => ({ json: ROBOTS }) });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    prefetchRobotManager(client, EMAIL);
+    await vi.waitFor(() => expect(server.count('GetRobots')).toBe(2));
+    await settled();
+    expect(server.calls.map((c) => c.action)).toEqual(['GetLicenses', 'GetRobots', 'GetRobots']);
+    // under the keys the screen's hook asks for, so the screen finds the answers in the cache
+    const paired = robotsQueryOptions(EMAIL, 'paired', [{ robot_id: 'robot-1', asset_id: 'driver-lic-1' }]);
+    const shared = robotsQueryOptions(EMAIL, 'shared', [{ robot_id: 'robot-3', asset_id: 'driver-lic-3' }]);
+    expect(client.getQueryState(paired.queryKey)?.status).toBe('success');
+    expect(client.getQueryState(shared.queryKey)?.status).toBe('success');
+    expect(images).toEqual(['/images/robots/pepper.svg', '/images/robots/nao.svg']);
+  });
+
+  it('leaves a failed GetLicenses to the screen: no GetRobots, no picture, no unhandled rejection', async () => {
+    const server = fakeServer({ GetLicenses: () => ({ status: 500, json: failure(100, 'Internal error') }) });
+    prefetchRobotManager(new QueryClient({ defaultOptions: { queries: { retry: false } } }), EMAIL);
+    await vi.waitFor(() => expect(server.count('GetLicenses')).toBe(1));
+    await settled();
+    expect(server.count('GetRobots')).toBe(0);
+    expect(images).toEqual([]);
+  });
+});

@@ -1,0 +1,30 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { preloadImages } from '@/lib/preload-images';
+import { licensesQueryOptions } from '@/lib/robot-licenses';
+import { robotsQueryOptions } from '@/lib/robots';
+import { firstCardImages, licensesWithRobot } from './robots-cards';
+
+/**
+ * The cards whose pictures are fetched early: those a phone shows first. More would hold the six
+ * connections a browser opens to the portal while the two GetRobots still wait for theirs.
+ */
+const FIRST_CARDS = 2;
+
+/**
+ * The Robot Manager's calls from its route's loader (decision 044): GetLicenses, and as soon as it
+ * answers, the two GetRobots (under the keys useRobotManagerData asks for) and the first cards'
+ * pictures, without waiting for the screen to render the licenses first. A failure is left to the
+ * screen's own queries, which show it.
+ */
+export function prefetchRobotManager(queryClient: QueryClient, email: string): void {
+  queryClient.fetchQuery(licensesQueryOptions(email)).then(
+    (licenses) => {
+      void queryClient.prefetchQuery(robotsQueryOptions(email, 'paired', licensesWithRobot(licenses.robot_licenses)));
+      void queryClient.prefetchQuery(
+        robotsQueryOptions(email, 'shared', licensesWithRobot(licenses.shared_robot_licenses)),
+      );
+      preloadImages(firstCardImages(licenses, FIRST_CARDS));
+    },
+    () => {},
+  );
+}
