@@ -51,6 +51,21 @@ test('every card kind: paired, unpaired with its code, flexible, shared', async 
   await sharedCard.click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
+  // Each name is fitted to its card (spec/001 §2: 36 px, shrinking to 12 px), again when the window
+  // narrows (the cards' names are fitted together, decision 044).
+  const start = page.viewportSize();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const name of ['Reception Pepper', 'Lab Nao', 'Warehouse Tiago']) {
+      const text = page.locator(`p[title="${name}"]`);
+      await expect.poll(() => text.evaluate((p) => p.scrollWidth <= p.clientWidth)).toBe(true);
+      const px = await text.evaluate((p) => Number.parseFloat(getComputedStyle(p).fontSize));
+      expect(px).toBeGreaterThanOrEqual(12);
+      expect(px).toBeLessThanOrEqual(36);
+    }
+  }
+  if (start) await page.setViewportSize(start);
+
   await expectAccessible(page);
   await screenshots(page, 'robots-manager-demo');
 });
