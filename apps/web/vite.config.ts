@@ -2,8 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import type { ChunkingContext } from 'rolldown';
-import { defineConfig } from 'vite';
+import { defineConfig, type Rolldown } from 'vite';
 import {
   analyzeBundle,
   contractForTheBrowser,
@@ -23,8 +22,8 @@ const SIGNED_IN_START = {
   alsoLoads: [`${src}lib/session-calls.ts`],
 };
 /** One analysis of the module graph per chunking pass (the context object is the pass's). */
-const pageGroups = new WeakMap<ChunkingContext, (id: string) => string | null>();
-function pageGroup(ctx: ChunkingContext): (id: string) => string | null {
+const pageGroups = new WeakMap<Rolldown.ChunkingContext, (id: string) => string | null>();
+function pageGroup(ctx: Rolldown.ChunkingContext): (id: string) => string | null {
   let groupOf = pageGroups.get(ctx);
   if (!groupOf) {
     groupOf = pageGroupOf((id) => ctx.getModuleInfo(id), SIGNED_IN_START);
@@ -81,7 +80,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // sign-in page, with other public pages, and what only it reaches (the shared parts
                 // first, so the dependencies they hold stay out of the signed-in chunk).
                 ...PAGE_GROUPS.map((group, i) => ({
-                  name: (id: string, ctx: ChunkingContext) => (pageGroup(ctx)(id) === group ? group : null),
+                  name: (id: string, ctx: Rolldown.ChunkingContext) => (pageGroup(ctx)(id) === group ? group : null),
                   priority: 2 - i / PAGE_GROUPS.length,
                 })),
               ],
