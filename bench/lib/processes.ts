@@ -113,7 +113,10 @@ function start(
     () => server,
     (err: Error) => {
       child.kill('SIGKILL');
-      throw new Error(`${err.message}\n${errors}`);
+      const log = readFileSync(logFile, 'utf8').slice(-4000);
+      closeSync(logFd);
+      rmSync(logDir, { recursive: true, force: true });
+      throw new Error(`${err.message}\n${errors}${log}`);
     },
   );
 }
