@@ -126,3 +126,30 @@ test('the widget: stepper, minus at 1 turns into "Remove item", a second click r
   await expect(cartWidget(page)).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('cart'))).toBeNull();
 });
+
+test('the widget opens when its code arrives in the middle of the press (the press is not lost)', async ({
+  page,
+  signedIn: _signedIn,
+}) => {
+  await openAddRobot(page);
+  await addToCart(page, NAO.name);
+  // Hold the popover's code until the button is pressed, and let it arrive before the release: the
+  // stand-in button is then replaced by the popover's own trigger under the pointer.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/cart-widget-popover-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const standIn = await cartWidget(page).elementHandle();
+  const box = await standIn?.boundingBox();
+  if (!standIn || !box) throw new Error('the cart widget has no box');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  release();
+  // The code has arrived and the stand-in is gone from under the pointer.
+  await expect.poll(() => standIn.evaluate((el) => el.isConnected)).toBe(false);
+  await page.mouse.up();
+  await expect(page.getByRole('dialog', { name: 'Shopping Cart' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Shopping Cart/ })).toHaveAttribute('aria-expanded', 'true');
+});

@@ -60,6 +60,14 @@ export function CartWidget() {
       onBlur={() => {
         focused.current = false;
       }}
+      // Opened from the press itself: if the code arrives between the press and its release, the
+      // popover's own trigger replaces this button under the pointer and the click is never
+      // delivered, so waiting for the click lost the press (e2e cart-rules.spec.ts).
+      onPointerDown={(event) => {
+        if (event.button !== 0) return;
+        setOpen(true);
+        prefetch(cartWidgetPopover);
+      }}
       onClick={() => {
         setOpen(true);
         prefetch(cartWidgetPopover);
