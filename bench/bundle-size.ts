@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { SIGN_IN_PAGE, SIGNED_IN_START } from '../apps/web/page-model.ts';
 
 /** One manifest entry as Vite writes it. */
 export interface ManifestChunk {
@@ -40,10 +41,10 @@ export interface PageModel {
 }
 
 export const PAGES: Record<string, PageModel> = {
-  '/auth/login': { routes: ['src/routes/auth/route.tsx', 'src/routes/auth/login.tsx'] },
+  '/auth/login': { routes: [...SIGN_IN_PAGE.routes] },
   '/dashboard': {
-    routes: ['src/routes/_authenticated.tsx', 'src/routes/_authenticated/dashboard/index.tsx'],
-    alsoLoads: ['src/lib/session-calls.ts'],
+    routes: [...SIGNED_IN_START.routes],
+    alsoLoads: [...SIGNED_IN_START.alsoLoads],
     groups: ['signed-in'],
   },
 };

@@ -3,6 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Rolldown } from 'vite';
+import { SIGN_IN_PAGE, SIGNED_IN_START } from './page-model';
 import {
   analyzeBundle,
   contractForTheBrowser,
@@ -12,21 +13,21 @@ import {
   precompress,
 } from './vite-plugins';
 
-const src = fileURLToPath(new URL('./src/', import.meta.url));
-/** The signed-in start (bench/bundle-size.ts's /dashboard): the shell, its landing page, the session's calls. */
-const SIGNED_IN_START = {
-  entry: `${src}main.tsx`,
-  routesDir: `${src}routes/`,
-  signedIn: [`${src}routes/_authenticated.tsx`, `${src}routes/_authenticated/dashboard/index.tsx`],
-  signIn: [`${src}routes/auth/route.tsx`, `${src}routes/auth/login.tsx`],
-  alsoLoads: [`${src}lib/session-calls.ts`],
+const here = fileURLToPath(new URL('./', import.meta.url));
+/** The signed-in start and the sign-in page (page-model.ts), as the module ids rolldown gives. */
+const PAGE_ROOTS = {
+  entry: `${here}src/main.tsx`,
+  routesDir: `${here}src/routes/`,
+  signedIn: SIGNED_IN_START.routes.map((file) => `${here}${file}`),
+  signIn: SIGN_IN_PAGE.routes.map((file) => `${here}${file}`),
+  alsoLoads: SIGNED_IN_START.alsoLoads.map((file) => `${here}${file}`),
 };
 /** One analysis of the module graph per chunking pass (the context object is the pass's). */
 const pageGroups = new WeakMap<Rolldown.ChunkingContext, (id: string) => string | null>();
 function pageGroup(ctx: Rolldown.ChunkingContext): (id: string) => string | null {
   let groupOf = pageGroups.get(ctx);
   if (!groupOf) {
-    groupOf = pageGroupOf((id) => ctx.getModuleInfo(id), SIGNED_IN_START);
+    groupOf = pageGroupOf((id) => ctx.getModuleInfo(id), PAGE_ROOTS);
     pageGroups.set(ctx, groupOf);
   }
   return groupOf;
