@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page, Request } from '@playwright/test';
+import type { Page, Request, Route } from '@playwright/test';
 import { type Manifest, PAGES, pageScripts } from '../../../../bench/bundle-size';
 import { expect, signInByApi, test } from '../fixtures';
 import { DEMO, grid } from './robots-helpers';
@@ -8,13 +8,13 @@ import { DEMO, grid } from './robots-helpers';
 /**
  * Issue 13: after sign-in the dashboard needs at most four sequential round trips (the spec's CSRF
  * GET before each POST, and GetLicences before GetRobots), every independent call in parallel.
- * Counted, not timed: a request is one step after every request that had finished before it
- * started, and the waterfall's depth is the longest such chain. Once the sign-in page is up, every
- * request is held in the test's route until the page's renderer is idle, then goes on, unchanged,
- * to the real server: every call the page's code would start before an answer can reach it has
- * been started by then, so the count follows what the code waits for and not the machine's load.
- * (On loopback under CI load, a renderer busy 250 ms drawing the dashboard issued the second of two
- * parallel calls after the first had been answered, and the count took them for a chain.)
+ * Counted, not timed, in waves: the test's route holds every request the page waits on (calls,
+ * scripts, styles, documents) until the page's renderer is idle and no new request has come for a
+ * while, then sends the whole wave, unchanged, to the real server and hands the page all its
+ * answers at once. Every call the page could start without an answer has been started by then, so
+ * a request in wave n needed an answer of wave n - 1: the wave is the round trip it waits for.
+ * (Counting by start and end times instead failed on a loaded machine: one of two parallel calls
+ * answered late made the other's next call look like a third step.)
  *
  * Also: the scripts a browser loads for a page are exactly those bench/bundle-size.ts computes from
  * the build's manifest, so the page budgets `npm test` checks are the bytes a browser really fetches.
@@ -24,31 +24,9 @@ const webDist = process.env.E2E_BUILD_DIR
   ? `${process.env.E2E_BUILD_DIR}/web`
   : fileURLToPath(new URL('../../dist', import.meta.url));
 
-interface Step {
-  request: Request;
-  label: string;
-  start: number;
-  end?: number;
-}
-
-/** Records every request of a page in the order the browser starts and finishes them. */
-function record(page: Page) {
-  let clock = 0;
-  const steps: Step[] = [];
-  const byRequest = new Map<Request, Step>();
-  page.on('request', (request) => {
-    const step: Step = { request, label: labelOf(request), start: clock++ };
-    steps.push(step);
-    byRequest.set(request, step);
-  });
-  const done = (request: Request) => {
-    const step = byRequest.get(request);
-    if (step && step.end === undefined) step.end = clock++;
-  };
-  page.on('requestfinished', done);
-  page.on('requestfailed', done);
-  return steps;
-}
+/** What the page waits on to show its data. Images come after the cards they are in. */
+const isData = (request: Request) =>
+  ['fetch', 'xhr', 'script', 'stylesheet', 'document'].includes(request.resourceType());
 
 function labelOf(request: Request): string {
   const url = new URL(request.url());
@@ -56,14 +34,52 @@ function labelOf(request: Request): string {
   return `${request.method()} ${url.pathname}${action ? ` ${action}` : ''}`;
 }
 
-/** Each step's depth: one more than the deepest step that had finished before it started. */
-function depths(steps: Step[]): Map<Step, number> {
-  const depth = new Map<Step, number>();
-  for (const step of steps) {
-    const before = steps.filter((s) => s.end !== undefined && s.end < step.start && depth.has(s));
-    depth.set(step, 1 + Math.max(0, ...before.map((s) => depth.get(s) ?? 0)));
-  }
-  return depth;
+/** The renderer has no task left to run. */
+const idle = (page: Page) =>
+  page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve()))).catch(() => undefined);
+
+/**
+ * Routes the page's data requests in waves (see above) and answers each request's wave. Other
+ * requests (images, the event stream, which never ends) go on at once.
+ */
+async function inWaves(page: Page) {
+  const waveOf = new Map<Request, number>();
+  const order: Request[] = [];
+  let held: Route[] = [];
+  let wave = 0;
+  let pumping = false;
+  const pump = async () => {
+    pumping = true;
+    while (held.length > 0) {
+      // Quiet: the renderer idle and no new request, twice in a row, 100 ms apart (a request the
+      // page has just started may reach the route a moment after the renderer reports idle).
+      for (let quiet = 0; quiet < 2; ) {
+        const before = held.length;
+        await idle(page);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        quiet = held.length === before ? quiet + 1 : 0;
+      }
+      const routes = held;
+      held = [];
+      wave += 1;
+      for (const route of routes) waveOf.set(route.request(), wave);
+      const answers = await Promise.all(routes.map((route) => route.fetch().catch(() => undefined)));
+      await Promise.all(
+        routes.map((route, i) => {
+          const response = answers[i];
+          return (response ? route.fulfill({ response }) : route.abort()).catch(() => undefined);
+        }),
+      );
+    }
+    pumping = false;
+  };
+  page.on('request', (request) => order.push(request));
+  await page.route('**/*', async (route) => {
+    if (!isData(route.request())) return route.continue();
+    held.push(route);
+    if (!pumping) void pump();
+  });
+  return { waveOf, order };
 }
 
 test('after sign-in the dashboard needs at most four sequential round trips', async ({ page, baseURL }) => {
@@ -73,53 +89,46 @@ test('after sign-in the dashboard needs at most four sequential round trips', as
     origins: [{ origin: baseURL as string, localStorage: [{ name: 'hasCompletedFirstVisit', value: 'true' }] }],
   });
   await page.goto('/auth/login');
-  await page.route('**/*', async (route) => {
-    // The renderer has no task left to run: whatever it was about to start has been started.
-    await page
-      .evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())))
-      .catch(() => undefined);
-    await route.continue();
-  });
+  const { waveOf, order } = await inWaves(page);
   await page.getByLabel('Email', { exact: true }).fill(DEMO.email);
   await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
   const signedIn = page.waitForResponse(
     (res) => res.request().method() === 'POST' && labelOf(res.request()).endsWith(' login'),
   );
   await page.getByRole('button', { name: 'Sign in to Portal' }).click();
-  await (await signedIn).finished();
+  const login = (await signedIn).request();
 
-  const steps = record(page);
   await page.waitForURL('**/dashboard');
   // The dashboard is done when its robots and its dial time are shown.
   await expect(grid(page, 'MY ROBOTS').getByRole('heading', { level: 2 })).toHaveText('MY ROBOTS (4)');
   await expect(grid(page, 'SHARED ROBOTS').getByTestId('robot-card')).toHaveCount(1);
   await expect(page.getByTestId('robot-card').first().getByRole('img')).toBeVisible();
-  // The window: up to the end of the last GetRobots, the last call the screen waits for. Later
-  // requests (the cards' images, the robot pages' code preloaded by their links) are not its data.
-  const lastCall = Math.max(...steps.filter((s) => s.label === 'POST /api/robots GetRobots').map((s) => s.end ?? 0));
-  const settled = steps.filter((s) => s.end !== undefined && s.start < lastCall);
-  // Round trips the page waits on to show its data: calls, scripts and styles. Images come after
-  // the cards they are in, and are printed without a step.
-  const isData = (s: Step) => ['fetch', 'xhr', 'script', 'stylesheet', 'document'].includes(s.request.resourceType());
-  const data = settled.filter(isData);
-  const dataDepth = depths(data);
-  const lines = settled.map((s) => {
-    const d = dataDepth.get(s);
-    return d ? `${'  '.repeat(d - 1)}${d} ${s.label}` : `  - ${s.label} (${s.request.resourceType()})`;
-  });
-  console.log(`dashboard after sign-in, ${settled.length} requests, round trips numbered:\n${lines.join('\n')}`);
 
-  const calls = data.filter((s) => s.label.includes('/api/'));
-  expect(calls.map((s) => s.label)).toEqual(
+  // Round trips after the sign-in's answer, up to the last GetRobots, the last call the screen
+  // waits for. Later requests (the cards' images, the robot pages' code preloaded by their links)
+  // are not its data. Other requests of the window are printed without a number.
+  const signedInWave = waveOf.get(login) as number;
+  const after = order.slice(order.indexOf(login) + 1);
+  const depthOf = (request: Request) => (waveOf.get(request) ?? 0) - signedInWave;
+  const lastCall = after.findLastIndex((r) => labelOf(r) === 'POST /api/robots GetRobots');
+  const window = after.slice(0, lastCall + 1).filter((r) => !waveOf.has(r) || depthOf(r) > 0);
+  const data = window.filter((r) => waveOf.has(r));
+  const lines = window
+    .map((r) => ({ r, d: waveOf.has(r) ? depthOf(r) : 0 }))
+    .sort((a, b) => a.d - b.d)
+    .map(({ r, d }) => (d ? `${'  '.repeat(d - 1)}${d} ${labelOf(r)}` : `  - ${labelOf(r)} (${r.resourceType()})`));
+  console.log(`dashboard after sign-in, ${window.length} requests, round trips numbered:\n${lines.join('\n')}`);
+
+  expect(data.map(labelOf)).toEqual(
     expect.arrayContaining(['POST /api/license GetLicenses', 'POST /api/robots GetRobots']),
   );
-  const deepest = Math.max(...[...dataDepth.values()]);
+  const deepest = Math.max(...data.map(depthOf));
   expect(deepest, lines.join('\n')).toBeLessThanOrEqual(4);
   // Each POST waits for its own CSRF GET only, and GetRobots for GetLicenses: nothing else is serial.
-  const getRobots = data.filter((s) => s.label === 'POST /api/robots GetRobots');
-  for (const s of getRobots) expect(dataDepth.get(s)).toBeLessThanOrEqual(4);
-  for (const s of data.filter((d) => d.label.startsWith('POST') && !d.label.endsWith('GetRobots')))
-    expect(dataDepth.get(s), s.label).toBeLessThanOrEqual(2);
+  for (const r of data.filter((d) => labelOf(d) === 'POST /api/robots GetRobots'))
+    expect(depthOf(r)).toBeLessThanOrEqual(4);
+  for (const r of data.filter((d) => d.method() === 'POST' && !labelOf(d).endsWith('GetRobots')))
+    expect(depthOf(r), labelOf(r)).toBeLessThanOrEqual(2);
 });
 
 async function scriptsLoaded(page: Page, path: string, ready: () => Promise<void>): Promise<string[]> {
