@@ -38,10 +38,16 @@ describe.each(copies)('postgres.js connection queue, %s', (_, path) => {
   it('is first in, first out, and removes what it holds', async () => {
     const Queue = await load(path);
     const cases: { ops: (q: Queue<string>) => unknown[]; want: unknown[] }[] = [
-      { ops: (q) => [q.push('a'), q.push('b'), q.shift(), q.shift(), q.shift()], want: ['a', 'b', 'a', 'b', undefined] },
+      {
+        ops: (q) => [q.push('a'), q.push('b'), q.shift(), q.shift(), q.shift()],
+        want: ['a', 'b', 'a', 'b', undefined],
+      },
       { ops: (q) => [q.push('a'), q.push('b'), q.remove('a'), q.length, q.shift()], want: ['a', 'b', 'a', 1, 'b'] },
       { ops: (q) => [q.push('a'), q.shift(), q.remove('a'), q.length], want: ['a', 'a', null, 0] },
-      { ops: (q) => [q.push('a'), q.push('b'), q.shift(), q.remove('b'), q.length, q.shift()], want: ['a', 'b', 'a', 'b', 0, undefined] },
+      {
+        ops: (q) => [q.push('a'), q.push('b'), q.shift(), q.remove('b'), q.length, q.shift()],
+        want: ['a', 'b', 'a', 'b', 0, undefined],
+      },
     ];
     for (const { ops, want } of cases) expect(ops(Queue())).toEqual(want);
   });
