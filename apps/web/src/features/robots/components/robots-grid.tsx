@@ -1,8 +1,12 @@
+import * as React from 'react';
 import type { RobotCardModel } from '../robots-cards';
 import { RobotCard } from './robots-card';
 
-/** A titled grid of robot cards: 1 to 5 columns by the room the grid has (spec/001 §2). */
-export function RobotsGrid({
+/**
+ * A titled grid of robot cards: 1 to 5 columns by the room the grid has (spec/001 §2). Memoised:
+ * it renders again only when its cards (or title) change.
+ */
+export const RobotsGrid = React.memo(function RobotsGrid({
   id,
   title,
   cards,
@@ -37,4 +41,4 @@ export function RobotsGrid({
       )}
     </section>
   );
-}
+});

@@ -70,7 +70,14 @@ export function RobotManagerScreen({
   const data = useRobotManagerData(email, { poll: live !== 'open' && env.robotsPolling });
   const [dialOpen, setDialOpen] = React.useState(dialOpenByDefault);
   const showLoader = useDelayedFlag(data.status === 'pending', LOADER_DELAY_MS);
-  const view = data.status === 'success' ? robotManagerView(data.mine, data.shared, filter) : undefined;
+  // The same arrays while the cards and the filter are: the grids then skip the screen's other
+  // renders (the live stream opening, the loader's flag), which would render every card again.
+  const mine = data.status === 'success' ? data.mine : undefined;
+  const shared = data.status === 'success' ? data.shared : undefined;
+  const view = React.useMemo(
+    () => (mine && shared ? robotManagerView(mine, shared, filter) : undefined),
+    [mine, shared, filter],
+  );
 
   return (
     <div className="flex flex-col gap-6">
@@ -106,7 +113,7 @@ export function RobotManagerScreen({
             cards={view.mine}
             emptyText={FILTER_EMPTY[filter]}
           />
-          {data.status === 'success' && data.shared.length > 0 && (
+          {shared && shared.length > 0 && (
             <RobotsGrid
               id="shared-robots"
               title={ROBOT_MANAGER_TEXT.sharedRobots(view.shared.length)}
