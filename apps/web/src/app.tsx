@@ -2,7 +2,7 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useCallback, useEffect } from 'react';
 import { LoadingIndicator } from './components/loading-indicator';
-import { AuthProvider, useAuth } from './lib/auth';
+import { AuthProvider, type AuthSnapshot, useAuth } from './lib/auth';
 import { LOADING_PAGE_TITLE } from './lib/page-title';
 import { createQueryClient } from './lib/query-client';
 import { ThemeProvider, useTheme } from './lib/theme/theme-provider';
@@ -53,7 +53,11 @@ export function createApp(away?: AwayFromBrowser, onMounted?: () => void): App {
     const onSignedOut = useCallback(() => {
       void router.navigate({ to: '/auth/login', search: { target: 'portal' } });
     }, []);
-    const onChange = useCallback(() => {
+    const onChange = useCallback((previous: AuthSnapshot) => {
+      // While the start-up check was out, Routes showed the loading screen and no router: the
+      // router loads now, for the first time, with this session. Invalidating it as well ran every
+      // guard and loader of the page twice, in the task that first shows it.
+      if (previous.status === 'loading') return;
       void router.invalidate();
     }, []);
     useEffect(() => onMounted?.(), []);

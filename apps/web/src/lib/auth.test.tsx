@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, fakeServer, OK, tokenPair, user } from '@/test/fake-server';
 import { AuthProvider, useAuth } from './auth';
@@ -84,5 +84,37 @@ describe('AuthProvider at start-up (spec/000 §4 Session)', () => {
     expect(screen.getByTestId('status').textContent).toBe('unauthenticated');
     expect(await screen.findByText('unauthenticated')).toBeTruthy();
     expect(server.fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('AuthProvider tells the app how the session changed (the router re-checks its guards)', () => {
+  it('from loading to signed in at start-up, then from signed in to signed out, each once', async () => {
+    storeSession(stored, user(), true);
+    fakeServer({ 'get-self': () => ({ json: { user: user(), token_pair: tokenPair(), error: OK } }) });
+    const changes: [string, string][] = [];
+    let clear: () => void = () => {};
+    function Clearer() {
+      clear = useAuth().clear;
+      return null;
+    }
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <AuthProvider
+          onSignedOut={() => {}}
+          onChange={(previous, next) => changes.push([previous.status, next.status])}
+        >
+          <Status />
+          <Clearer />
+        </AuthProvider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('in as ada@example.com')).toBeTruthy();
+    expect(changes).toEqual([['loading', 'authenticated']]);
+    act(() => clear());
+    expect(await screen.findByText('unauthenticated')).toBeTruthy();
+    expect(changes).toEqual([
+      ['loading', 'authenticated'],
+      ['authenticated', 'unauthenticated'],
+    ]);
   });
 });

@@ -54,8 +54,8 @@ export function AuthProvider({
   children: React.ReactNode;
   /** where to go after a logout (the router's sign-in page) */
   onSignedOut: () => void;
-  /** the router re-checks its guards */
-  onChange: () => void;
+  /** the session went from `previous` to `next` (the router re-checks its guards) */
+  onChange: (previous: AuthSnapshot, next: AuthSnapshot) => void;
 }) {
   const queryClient = useQueryClient();
   // Without a stored session there is nothing to check: the app starts signed out at once, as the
@@ -125,8 +125,9 @@ export function AuthProvider({
   const seen = React.useRef(snapshot);
   React.useEffect(() => {
     if (seen.current === snapshot) return;
+    const previous = seen.current;
     seen.current = snapshot;
-    onChange();
+    onChange(previous, snapshot);
   }, [snapshot, onChange]);
 
   const signIn = React.useCallback(async (pair: TokenPair, user: PublicUser, remember: boolean) => {
