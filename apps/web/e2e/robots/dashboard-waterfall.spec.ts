@@ -9,9 +9,9 @@ import { DEMO, grid } from './robots-helpers';
  * Issue 13: after sign-in the dashboard needs at most four sequential round trips (the spec's CSRF
  * GET before each POST, and GetLicences before GetRobots), every independent call in parallel.
  * Counted, not timed, in waves: the test's route holds every request the page waits on (calls,
- * scripts, styles, documents) until the page's renderer is idle and no new request has come for a
- * while, then sends the whole wave, unchanged, to the real server and hands the page all its
- * answers at once. Every call the page could start without an answer has been started by then, so
+ * scripts, styles, documents) until the page's renderer is idle and no new request has come in
+ * three idle checks in a row, then sends the whole wave, unchanged, to the real server and hands
+ * the page all its answers at once. Every call the page could start without an answer has been started by then, so
  * a request in wave n needed an answer of wave n - 1: the wave is the round trip it waits for.
  * (Counting by start and end times instead failed on a loaded machine: one of two parallel calls
  * answered late made the other's next call look like a third step.)
@@ -51,12 +51,12 @@ async function inWaves(page: Page) {
   const pump = async () => {
     pumping = true;
     while (held.length > 0) {
-      // Quiet: the renderer idle and no new request, twice in a row, 100 ms apart (a request the
-      // page has just started may reach the route a moment after the renderer reports idle).
-      for (let quiet = 0; quiet < 2; ) {
+      // Quiet: the renderer idle with no new request held, three times in a row (a request the
+      // page has just started may reach the route a moment after the renderer reports idle; each
+      // check is another round trip through the browser, which delivers it).
+      for (let quiet = 0; quiet < 3; ) {
         const before = held.length;
         await idle(page);
-        await new Promise((resolve) => setTimeout(resolve, 100));
         quiet = held.length === before ? quiet + 1 : 0;
       }
       const routes = held;
