@@ -29,11 +29,8 @@ export function fitAll(targets: readonly (readonly [FitTarget, FitBounds])[]): v
   });
   for (const s of sized) s.el.style.fontSize = `${s.size}px`;
   // Letter spacing and kerning do not scale exactly: step down while one still overflows.
-  for (
-    let over = sized.filter((s) => s.size > s.minPx && s.el.scrollWidth > s.el.clientWidth);
-    over.length > 0;
-    over = over.filter((s) => s.size > s.minPx && s.el.scrollWidth > s.el.clientWidth)
-  ) {
+  const overflows = (s: (typeof sized)[number]) => s.size > s.minPx && s.el.scrollWidth > s.el.clientWidth;
+  for (let over = sized.filter(overflows); over.length > 0; over = over.filter(overflows)) {
     for (const s of over) {
       s.size -= 1;
       s.el.style.fontSize = `${s.size}px`;

@@ -46,6 +46,10 @@ export function CartWidget() {
     );
   // The same button, as the popover's trigger renders it while closed; a press opens the popover
   // as soon as its code is here.
+  const openPopover = () => {
+    setOpen(true);
+    prefetch(cartWidgetPopover);
+  };
   return (
     <CartWidgetButton
       items={items}
@@ -64,14 +68,9 @@ export function CartWidget() {
       // popover's own trigger replaces this button under the pointer and the click is never
       // delivered, so waiting for the click lost the press (e2e cart-rules.spec.ts).
       onPointerDown={(event) => {
-        if (event.button !== 0) return;
-        setOpen(true);
-        prefetch(cartWidgetPopover);
+        if (event.button === 0) openPopover();
       }}
-      onClick={() => {
-        setOpen(true);
-        prefetch(cartWidgetPopover);
-      }}
+      onClick={openPopover}
     />
   );
 }
