@@ -1,5 +1,5 @@
 import { ErrorCodes, OK, OPERATOR_HEADER, operator, robots, time, useraction } from '@portal/contract';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CSRF_HEADER, createClient, type Tokens } from './client.ts';
 import { ClientError, splitDescription } from './client-error.ts';
 import { refreshingTokens, type StoredTokens } from './tokens.ts';
@@ -245,6 +245,53 @@ describe('refresh and retry', () => {
     await createClient({ fetch: p.fetch, tokens }).call(time, 'CHECK_REMAINING_TIME', { email: 'a@x.test' });
     expect(p.posts.map((x) => x.headers[CSRF_HEADER])).toEqual(['csrf-1', 'csrf-2']);
     expect(tokens.refreshed).toEqual([]);
+  });
+
+  it.each([
+    {
+      name: 'a token fetched ahead goes with the first POST, and no GET is made for it',
+      ahead: () => Promise.resolve('ahead'),
+      first: { body: userTime },
+      sent: ['ahead'],
+      gets: 0,
+    },
+    {
+      name: 'a token ahead the server refuses: the retry fetches its own',
+      ahead: () => Promise.resolve('ahead'),
+      first: { status: 403, body: fail(ErrorCodes.CSRF.code, 'x') },
+      sent: ['ahead', 'csrf-1'],
+      gets: 1,
+    },
+    {
+      name: 'a token ahead that could not be fetched: one is fetched when the POST goes',
+      ahead: () => Promise.reject(new Error('offline')),
+      first: { body: userTime },
+      sent: ['csrf-1'],
+      gets: 1,
+    },
+  ])('$name', async ({ ahead, first, sent, gets }) => {
+    const p = portal((_post, i) => (i === 0 ? first : { body: userTime }));
+    const client = createClient({ fetch: p.fetch, tokens: fakeTokens({ access: 'a' }) });
+    await client.call(time, 'CHECK_REMAINING_TIME', { email: 'a@x.test' }, { csrf: ahead() });
+    expect(p.posts.map((x) => x.headers[CSRF_HEADER])).toEqual(sent);
+    expect(p.csrfIssued()).toBe(gets);
+  });
+
+  it('a call refused before it sends leaves no unhandled rejection of its token ahead', async () => {
+    // Node's process, without the Node types this package's tests are not compiled with
+    const { process } = globalThis as unknown as {
+      process: { on(event: string, listener: () => void): void; off(event: string, listener: () => void): void };
+    };
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    const client = createClient({ fetch: portal(() => ({ body: userTime })).fetch });
+    const err = await failure(
+      client.call(time, 'CHECK_REMAINING_TIME', { email: 'a@x.test' }, { csrf: Promise.reject(new Error('offline')) }),
+    );
+    expect(err.kind).toBe('unauthenticated');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    process.off('unhandledRejection', unhandled);
+    expect(unhandled).not.toHaveBeenCalled();
   });
 
   it('reuseCsrf keeps one token across calls until it is refused', async () => {

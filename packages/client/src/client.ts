@@ -53,6 +53,12 @@ export interface CallOptions {
    * repeat, such as UPDATE_TIME with its idempotency key.
    */
   retryTransient?: boolean;
+  /**
+   * A CSRF token already being fetched (`client.csrf()`), for the first POST of this call: a caller
+   * that knows a call is coming asks for its token beside the call it waits for. A retry fetches its
+   * own; a token that could not be fetched is replaced by one fetched then.
+   */
+  csrf?: Promise<string>;
 }
 
 /** What a caller writes: the action is the call's, and a body token is added by the client. */
@@ -167,6 +173,8 @@ export function createClient(options: ClientOptions = {}): Client {
     body: BodyOf<S, A>,
     callOptions: CallOptions = {},
   ): Promise<ResponseOf<S, A>> {
+    // A token fetched ahead is handled here, whatever happens before it is used (a call refused unsent).
+    callOptions.csrf?.catch(() => undefined);
     const name = `${service.path} ${action}`;
     const def: ActionDef | undefined = Object.hasOwn(service.actions, action) ? service.actions[action] : undefined;
     if (!def)
@@ -201,6 +209,13 @@ export function createClient(options: ClientOptions = {}): Client {
       return true;
     };
 
+    let csrfAhead = callOptions.csrf;
+    const takeAhead = async (): Promise<string | undefined> => {
+      const pending = csrfAhead;
+      csrfAhead = undefined;
+      return pending?.catch(() => undefined);
+    };
+
     for (;;) {
       const payload = { action, ...(body as object), ...(def.auth === 'body' ? { token } : {}) };
       if (options.validateRequests) {
@@ -213,9 +228,14 @@ export function createClient(options: ClientOptions = {}): Client {
             call: name,
           });
       }
+      const ahead = await takeAhead();
       let answer: RawAnswer;
       try {
-        answer = await send(service.path, payload, { bearer: def.auth === 'bearer' ? token : undefined, headers });
+        answer = await send(service.path, payload, {
+          bearer: def.auth === 'bearer' ? token : undefined,
+          headers,
+          ...(ahead ? { csrf: ahead } : {}),
+        });
       } catch (err) {
         if (err instanceof ClientError && err.kind === 'network' && (await retryTransient())) continue;
         throw err instanceof ClientError ? new ClientError({ ...err, description: err.description, call: name }) : err;

@@ -19,10 +19,15 @@ export interface RobotRef {
  * GetRobots, called once for the user's licenses that have a robot and once for the shared ones
  * (spec/001 §7). Nothing to ask about answers no robots without a call.
  */
-export async function fetchRobots(email: string, kind: RobotsKind, refs: readonly RobotRef[]): Promise<Robot[]> {
+export async function fetchRobots(
+  email: string,
+  kind: RobotsKind,
+  refs: readonly RobotRef[],
+  csrf?: Promise<string>,
+): Promise<Robot[]> {
   if (refs.length === 0) return [];
   try {
-    const res = await apiClient.call(robotsService, 'GetRobots', { email, robot_licenses: [...refs] });
+    const res = await apiClient.call(robotsService, 'GetRobots', { email, robot_licenses: [...refs] }, { csrf });
     return res.robots;
   } catch (err) {
     throw failedAs(err, ROBOTS_FAILED[kind]);
@@ -32,10 +37,11 @@ export async function fetchRobots(email: string, kind: RobotsKind, refs: readonl
 /** Every GetRobots query of a user; mutations invalidate through it. */
 export const robotsBaseKey = (email: string) => ['robots', 'GetRobots', email] as const;
 
-export function robotsQueryOptions(email: string, kind: RobotsKind, refs: readonly RobotRef[]) {
+/** `csrf`: a CSRF token fetched ahead, for a prefetch that knows the call is coming (robots-prefetch.ts). */
+export function robotsQueryOptions(email: string, kind: RobotsKind, refs: readonly RobotRef[], csrf?: Promise<string>) {
   return queryOptions({
     queryKey: [...robotsBaseKey(email), kind, refs.map((r) => r.robot_id)] as const,
-    queryFn: () => fetchRobots(email, kind, refs),
+    queryFn: () => fetchRobots(email, kind, refs, csrf),
     staleTime: Freshness.robots.staleMs,
     refetchInterval: Freshness.robots.refetchMs,
   });

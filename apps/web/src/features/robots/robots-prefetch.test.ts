@@ -64,6 +64,29 @@ describe('prefetchRobotManager (decision 044)', () => {
     expect(images).toEqual(['/images/robots/pepper.svg', '/images/robots/nao.svg']);
   });
 
+  it("asks for both GetRobots' CSRF tokens while GetLicenses is answered, so GetRobots waits for no GET of its own", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = fakeServer({
+      GetLicenses: async () => {
+        await held;
+        return { json: LICENCES };
+      },
+      GetRobots: () => ({ json: ROBOTS }),
+    });
+    const gets = () => server.fetch.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === 'GET').length;
+    prefetchRobotManager(new QueryClient({ defaultOptions: { queries: { retry: false } } }), EMAIL);
+    await vi.waitFor(() => expect(server.count('GetLicenses')).toBe(1));
+    // GetLicenses' own token and the two GetRobots' tokens, all before GetLicenses answered
+    await vi.waitFor(() => expect(gets()).toBe(3));
+    release();
+    await vi.waitFor(() => expect(server.count('GetRobots')).toBe(2));
+    expect(gets()).toBe(3);
+    expect(server.calls.filter((c) => c.action === 'GetRobots').every((c) => c.csrf === 'csrf-1')).toBe(true);
+  });
+
   it('leaves a failed GetLicenses to the screen: no GetRobots, no picture, no unhandled rejection', async () => {
     const server = fakeServer({ GetLicenses: () => ({ status: 500, json: failure(100, 'Internal error') }) });
     prefetchRobotManager(new QueryClient({ defaultOptions: { queries: { retry: false } } }), EMAIL);

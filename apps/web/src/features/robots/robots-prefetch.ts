@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { apiClient } from '@/lib/api-client';
 import { preloadImages } from '@/lib/preload-images';
 import { licensesQueryOptions } from '@/lib/robot-licenses';
 import { robotsQueryOptions } from '@/lib/robots';
@@ -12,16 +13,23 @@ const FIRST_CARDS = 2;
 
 /**
  * The Robot Manager's calls from its route's loader (decision 044): GetLicenses, and as soon as it
- * answers, the two GetRobots (under the keys useRobotManagerData asks for) and the first cards'
- * pictures, without waiting for the screen to render the licenses first. A failure is left to the
+ * answers, the two GetRobots (under the keys useRobotManagerData asks for, with CSRF tokens fetched
+ * meanwhile) and the first cards' pictures, without waiting for the screen to render the licenses
+ * first. A failure is left to the
  * screen's own queries, which show it.
  */
 export function prefetchRobotManager(queryClient: QueryClient, email: string): void {
+  // The two GetRobots' CSRF tokens are asked for beside GetLicenses (decision 046): each POST still
+  // has a GET of its own before it, and GetRobots waits for GetLicenses' answer only.
+  const tokens = [apiClient.csrf(), apiClient.csrf()] as const;
+  for (const token of tokens) token.catch(() => undefined);
   queryClient.fetchQuery(licensesQueryOptions(email)).then(
     (licenses) => {
-      void queryClient.prefetchQuery(robotsQueryOptions(email, 'paired', licensesWithRobot(licenses.robot_licenses)));
       void queryClient.prefetchQuery(
-        robotsQueryOptions(email, 'shared', licensesWithRobot(licenses.shared_robot_licenses)),
+        robotsQueryOptions(email, 'paired', licensesWithRobot(licenses.robot_licenses), tokens[0]),
+      );
+      void queryClient.prefetchQuery(
+        robotsQueryOptions(email, 'shared', licensesWithRobot(licenses.shared_robot_licenses), tokens[1]),
       );
       preloadImages(firstCardImages(licenses, FIRST_CARDS));
     },
