@@ -37,11 +37,19 @@ export async function fetchRobots(
 /** Every GetRobots query of a user; mutations invalidate through it. */
 export const robotsBaseKey = (email: string) => ['robots', 'GetRobots', email] as const;
 
-/** `csrf`: a CSRF token fetched ahead, for a prefetch that knows the call is coming (robots-prefetch.ts). */
-export function robotsQueryOptions(email: string, kind: RobotsKind, refs: readonly RobotRef[], csrf?: Promise<string>) {
+/**
+ * `csrfAhead`: hands out, once, a CSRF token fetched ahead, for a prefetch that knows the call is
+ * coming (robots-prefetch.ts); a later run of the query fetches its own.
+ */
+export function robotsQueryOptions(
+  email: string,
+  kind: RobotsKind,
+  refs: readonly RobotRef[],
+  csrfAhead?: () => Promise<string> | undefined,
+) {
   return queryOptions({
     queryKey: [...robotsBaseKey(email), kind, refs.map((r) => r.robot_id)] as const,
-    queryFn: () => fetchRobots(email, kind, refs, csrf),
+    queryFn: () => fetchRobots(email, kind, refs, csrfAhead?.()),
     staleTime: Freshness.robots.staleMs,
     refetchInterval: Freshness.robots.refetchMs,
   });

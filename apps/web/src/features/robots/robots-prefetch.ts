@@ -18,11 +18,21 @@ const FIRST_CARDS = 2;
  * first. A failure is left to the
  * screen's own queries, which show it.
  */
+/** A token for one POST: handed out once (handled, so an unused one that failed is not an unhandled rejection). */
+function once(token: Promise<string>): () => Promise<string> | undefined {
+  token.catch(() => undefined);
+  let left: Promise<string> | undefined = token;
+  return () => {
+    const taken = left;
+    left = undefined;
+    return taken;
+  };
+}
+
 export function prefetchRobotManager(queryClient: QueryClient, email: string): void {
   // The two GetRobots' CSRF tokens are asked for beside GetLicenses (decision 046): each POST still
   // has a GET of its own before it, and GetRobots waits for GetLicenses' answer only.
-  const tokens = [apiClient.csrf(), apiClient.csrf()] as const;
-  for (const token of tokens) token.catch(() => undefined);
+  const tokens = [once(apiClient.csrf()), once(apiClient.csrf())] as const;
   queryClient.fetchQuery(licensesQueryOptions(email)).then(
     (licenses) => {
       void queryClient.prefetchQuery(
