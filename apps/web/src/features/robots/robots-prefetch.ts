@@ -11,13 +11,6 @@ import { firstCardImages, licensesWithRobot } from './robots-cards';
  */
 const FIRST_CARDS = 2;
 
-/**
- * The Robot Manager's calls from its route's loader (decision 044): GetLicenses, and as soon as it
- * answers, the two GetRobots (under the keys useRobotManagerData asks for, with CSRF tokens fetched
- * meanwhile) and the first cards' pictures, without waiting for the screen to render the licenses
- * first. A failure is left to the
- * screen's own queries, which show it.
- */
 /** A token for one POST: handed out once (handled, so an unused one that failed is not an unhandled rejection). */
 function once(token: Promise<string>): () => Promise<string> | undefined {
   token.catch(() => undefined);
@@ -29,6 +22,12 @@ function once(token: Promise<string>): () => Promise<string> | undefined {
   };
 }
 
+/**
+ * The Robot Manager's calls from its route's loader (decision 044): GetLicenses, and as soon as it
+ * answers, the two GetRobots (under the keys useRobotManagerData asks for, with CSRF tokens fetched
+ * meanwhile) and the first cards' pictures, without waiting for the screen to render the licenses
+ * first. A failure is left to the screen's own queries, which show it.
+ */
 export function prefetchRobotManager(queryClient: QueryClient, email: string): void {
   // The two GetRobots' CSRF tokens are asked for beside GetLicenses (decision 046): each POST still
   // has a GET of its own before it, and GetRobots waits for GetLicenses' answer only.
