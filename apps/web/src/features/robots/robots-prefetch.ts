@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { preloadImages } from '@/lib/preload-images';
 import { licensesQueryOptions } from '@/lib/robot-licenses';
@@ -30,8 +30,10 @@ function once(token: Promise<string>): () => Promise<string> | undefined {
  */
 export function prefetchRobotManager(queryClient: QueryClient, email: string): void {
   // The two GetRobots' CSRF tokens are asked for beside GetLicenses (decision 046): each POST still
-  // has a GET of its own before it, and GetRobots waits for GetLicenses' answer only.
-  const tokens = [once(apiClient.csrf()), once(apiClient.csrf())] as const;
+  // has a GET of its own before it, and GetRobots waits for GetLicenses' answer only. Offline the
+  // queries wait for the network and so does this: nothing is asked then.
+  const ahead = () => (onlineManager.isOnline() ? once(apiClient.csrf()) : undefined);
+  const tokens = [ahead(), ahead()] as const;
   queryClient.fetchQuery(licensesQueryOptions(email)).then(
     (licenses) => {
       void queryClient.prefetchQuery(
