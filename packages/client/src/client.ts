@@ -173,8 +173,9 @@ export function createClient(options: ClientOptions = {}): Client {
     body: BodyOf<S, A>,
     callOptions: CallOptions = {},
   ): Promise<ResponseOf<S, A>> {
-    // A token fetched ahead is handled here, whatever happens before it is used (a call refused unsent).
-    callOptions.csrf?.catch(() => undefined);
+    // A token fetched ahead, for the first POST; one that could not be fetched counts as none. Caught
+    // here, so a call refused before it sends leaves no unhandled rejection.
+    let csrfAhead: Promise<string | undefined> | undefined = callOptions.csrf?.catch(() => undefined);
     const name = `${service.path} ${action}`;
     const def: ActionDef | undefined = Object.hasOwn(service.actions, action) ? service.actions[action] : undefined;
     if (!def)
@@ -209,13 +210,6 @@ export function createClient(options: ClientOptions = {}): Client {
       return true;
     };
 
-    let csrfAhead = callOptions.csrf;
-    const takeAhead = async (): Promise<string | undefined> => {
-      const pending = csrfAhead;
-      csrfAhead = undefined;
-      return pending?.catch(() => undefined);
-    };
-
     for (;;) {
       const payload = { action, ...(body as object), ...(def.auth === 'body' ? { token } : {}) };
       if (options.validateRequests) {
@@ -228,7 +222,8 @@ export function createClient(options: ClientOptions = {}): Client {
             call: name,
           });
       }
-      const ahead = await takeAhead();
+      const ahead = await csrfAhead;
+      csrfAhead = undefined;
       let answer: RawAnswer;
       try {
         answer = await send(service.path, payload, {
