@@ -131,8 +131,17 @@ export function guardConsole(page: Page): () => string[] {
   return () => errors;
 }
 
-/** axe on the current page: no serious or critical violation. */
+/**
+ * axe on the current page, once it has settled: no serious or critical violation. A toast still
+ * fading in has the contrast of a half-transparent one, so axe waits for every finite animation and
+ * transition to end (spinners run for ever and are left out).
+ */
 export async function expectAccessible(page: Page) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+  );
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
