@@ -1,10 +1,12 @@
 // Lighthouse 12 (mobile preset, simulated throttling, empty HTTP cache) on the sign-in page and on the
 // dashboard signed in as the demo account, against the production build of the portal; the median
 // of `runs` runs per page (issue 13, deliverable 3). Nothing passes or fails on these figures.
-//   npx tsx bench/lighthouse.ts [--runs N] [--no-build] [--reports DIR] [--against WEB_DIST]
+//   npx tsx bench/lighthouse.ts [--runs N] [--no-build] [--reports DIR] [--against WEB_DIST] [--lantern]
 // builds (unless --no-build), starts the built server on a free loopback port and prints the medians;
 // --reports writes each run's whole Lighthouse report (JSON: the LCP element and its phases, long
-// tasks, main-thread breakdown, render-blocking resources) to DIR. --against measures another web
+// tasks, main-thread breakdown, render-blocking resources) to DIR. --lantern prints, for each run,
+// how Lighthouse's model (Lantern) simulated the LCP: every request and main-thread task it counted,
+// with its simulated start and end (docs/decisions/047 says how to read it). --against measures another web
 // build (a copy of an earlier apps/web/dist) A/B with this one: two servers of the same server build,
 // runs alternating between them, so both see the same machine load (TBT follows the CPU Lighthouse sees).
 // As a module, `runLighthouse({ baseUrl, pages, runs })` measures a portal already running.
@@ -15,6 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
+// Lighthouse's own instance of its network and CPU model (a module it ships; no exports map).
+import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -46,6 +50,8 @@ export interface LighthouseOptions {
   chromePath?: string;
   /** a folder to write each run's Lighthouse report to (JSON) */
   reportsDir?: string;
+  /** print each run's simulated LCP (`--lantern`) */
+  lantern?: boolean;
 }
 
 function median(values: number[]): number {
@@ -81,7 +87,50 @@ async function signIn(browser: Browser, baseUrl: string, account: { email: strin
   await page.close();
 }
 
-async function onePage(browser: Browser, port: number, url: string, report?: string): Promise<PageRun> {
+/** What the simulator records of one node of its graph (Lantern's types are not exported). */
+interface SimulatedNode {
+  type: string;
+  request?: { url: string; priority: string; resourceType?: string };
+  childEvents?: unknown[];
+  duration?: number;
+}
+
+/**
+ * Lighthouse's LCP is the mean of two simulations (optimistic, pessimistic) of the requests and
+ * main-thread tasks that happened before the LCP observed in the unthrottled load, each ending
+ * when its last node ends, low-priority images aside. Printed: the optimistic one, node by node.
+ */
+function printLanternLcp(page: string): void {
+  const timings = Lantern.Simulation.Simulator.allNodeTimings as Map<
+    string,
+    Map<SimulatedNode, { startTime: number; endTime: number }>
+  >;
+  const graph = timings.get('optimisticLargestContentfulPaint');
+  if (!graph) return;
+  const lowImage = (n: SimulatedNode) =>
+    n.request?.resourceType === 'Image' && (n.request.priority === 'Low' || n.request.priority === 'VeryLow');
+  const rows = [...graph].filter(([node]) => !lowImage(node)).sort((a, b) => a[1].endTime - b[1].endTime);
+  const fetches = rows.filter(([n]) => n.request?.resourceType === 'Fetch' || n.request?.resourceType === 'XHR');
+  console.log(
+    `${page}: simulated LCP (optimistic) ${Math.round(rows.at(-1)?.[1].endTime ?? 0)} ms, ${fetches.length} API requests counted`,
+  );
+  for (const [node, t] of rows) {
+    const what = node.request
+      ? `${node.request.priority} ${node.request.resourceType ?? ''} ${new URL(node.request.url).pathname}`
+      : `main thread, ${((node.duration ?? 0) / 1000).toFixed(1)} ms observed`;
+    console.log(
+      `  ${String(Math.round(t.startTime)).padStart(6)} -> ${String(Math.round(t.endTime)).padStart(6)}  ${what}`,
+    );
+  }
+}
+
+async function onePage(
+  browser: Browser,
+  port: number,
+  url: string,
+  report?: string,
+  lantern = false,
+): Promise<PageRun> {
   // An empty HTTP cache for each run, while the session in local storage stays (Lighthouse's own
   // storage reset would also sign the dashboard out).
   const page = await browser.newPage();
@@ -100,6 +149,7 @@ async function onePage(browser: Browser, port: number, url: string, report?: str
   if (report) writeFileSync(report, JSON.stringify(lhr));
   const landed = new URL(lhr.finalDisplayedUrl).pathname;
   if (landed !== new URL(url).pathname) throw new Error(`Lighthouse measured ${landed}, not ${url}: signed out?`);
+  if (lantern) printLanternLcp(landed);
   const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   return {
     score: lhr.categories.performance?.score ?? 0,
@@ -162,7 +212,7 @@ export async function runLighthouse(options: LighthouseOptions): Promise<PageRes
         const report = options.reportsDir
           ? join(options.reportsDir, `${path.slice(1).replaceAll('/', '-')}-${i + 1 + failed}.json`)
           : undefined;
-        const run = await onePage(browser, port, `${baseUrl}${path}`, report);
+        const run = await onePage(browser, port, `${baseUrl}${path}`, report, options.lantern);
         // A run Lighthouse could not finish (no paint recorded: score 0, metrics NaN) is run again,
         // twice at most per page; it is not a figure of the page.
         if (Number.isNaN(run.lcp) && failed < 2) {
@@ -239,6 +289,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (reportsDir) mkdirSync(reportsDir, { recursive: true });
   const againstArg = process.argv.indexOf('--against');
   const against = againstArg > 0 ? process.argv[againstArg + 1] : undefined;
+  const lantern = process.argv.includes('--lantern');
   if (!process.argv.includes('--no-build')) {
     const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
@@ -252,7 +303,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         for (const name of ['against', 'this'] as const) {
           const dir = reportsDir ? join(reportsDir, `${name}-${i + 1}`) : undefined;
           if (dir) mkdirSync(dir, { recursive: true });
-          all[name].push(await runLighthouse({ baseUrl: builds[name].baseUrl, runs: 1, reportsDir: dir }));
+          all[name].push(await runLighthouse({ baseUrl: builds[name].baseUrl, runs: 1, reportsDir: dir, lantern }));
         }
       for (const name of ['against', 'this'] as const) {
         console.log(
@@ -268,7 +319,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const portal = await startPortal();
     try {
       console.log(`Lighthouse 12, mobile preset, median of ${runs} runs, ${portal.baseUrl}`);
-      console.log(formatLighthouse(await runLighthouse({ baseUrl: portal.baseUrl, runs, reportsDir })));
+      console.log(formatLighthouse(await runLighthouse({ baseUrl: portal.baseUrl, runs, reportsDir, lantern })));
     } finally {
       portal.stop();
     }

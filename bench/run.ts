@@ -45,6 +45,8 @@ export interface Context {
   csrf: string;
   /** every figure so far, by section */
   results: Record<string, Record<string, unknown>>;
+  /** the error lines of servers a section stopped (printed at the end with the running ones') */
+  stoppedErrorLines: string[];
 }
 
 export interface Section {
@@ -405,6 +407,7 @@ const contentionSection: Section = {
     const bounded = await underSignIn(ctx, ctx.portal, ctx.bounded ? 'bounded' : 'as built');
     if (!ctx.bounded) return { bounded };
     // The same portal with hashing left to the thread pool: the trade the bound makes, in one run.
+    ctx.stoppedErrorLines.push(...ctx.portal.errorLines());
     await ctx.portal.stop();
     const env = portalEnv(ctx.cluster.url, PORTAL_PORT, { HASH_CONCURRENCY: '64', HASH_QUEUE_MAX: '100000' });
     const unbounded = await startPortal(DIST, env, 'portal (unbounded hashing)');
@@ -416,6 +419,7 @@ const contentionSection: Section = {
         unbounded: { signIn: figures(signInOnly), ...(await underSignIn(ctx, unbounded, 'unbounded')) },
       };
     } finally {
+      ctx.stoppedErrorLines.push(...unbounded.errorLines().map((l) => `(unbounded hashing) ${l}`));
       await unbounded.stop();
       ctx.portal = await startPortal(DIST, portalEnv(ctx.cluster.url, PORTAL_PORT), 'portal');
     }
@@ -745,7 +749,7 @@ async function main() {
   );
   const cluster = await startCluster(PG_PORT);
   const stops: (() => Promise<void> | void)[] = [() => cluster.stop()];
-  const ctx = { cluster, bounded, hashConcurrency, results: {} } as Context;
+  const ctx = { cluster, bounded, hashConcurrency, results: {}, stoppedErrorLines: [] as string[] } as Context;
   try {
     const env = portalEnv(cluster.url, PORTAL_PORT, bounded ? { HASH_CONCURRENCY: String(hashConcurrency) } : {});
     ctx.portal = await startPortal(DIST, env);
@@ -768,7 +772,7 @@ async function main() {
       console.log(`\n== ${section.name}`);
       ctx.results[section.name] = await section.run(ctx);
     }
-    const failures = [...ctx.portal.errorLines(), ...ctx.baseline.errorLines()];
+    const failures = [...ctx.stoppedErrorLines, ...ctx.portal.errorLines(), ...ctx.baseline.errorLines()];
     if (failures.length) console.log(`\nerror lines in the server logs:\n${failures.join('\n')}`);
   } finally {
     await probeSql?.end();

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { time } from '@portal/contract';
 import { addToCart, cartWidget, NAO, openAddRobot } from '../commerce/commerce-helpers';
 import { expect, expectAccessible, screenshots, test } from '../fixtures';
@@ -69,4 +70,56 @@ test('a Standard account sees the member prices', async ({ page, signedIn: user 
     '300 dial minutes£40.00',
     '1200 dial minutes£150.00',
   ]);
+});
+
+/**
+ * Opens the dashboard, recording the actions of the POSTs it sends, and waits for the dial panel's
+ * numbers; by then the page's own calls have gone and neither of Buy More Time's may have.
+ */
+async function dashboardWithoutDialogCalls(page: Page) {
+  const actions: string[] = [];
+  page.on('request', (request) => {
+    const action = request.method() === 'POST' ? (request.postDataJSON() as { action?: string } | null)?.action : null;
+    if (action) actions.push(action);
+  });
+  await page.goto('/dashboard');
+  const panel = page.getByTestId('dial-time-panel');
+  await expect(panel.getByTestId('remaining-minutes')).toBeVisible();
+  expect(actions).toContain('CHECK_REMAINING_TIME');
+  const dialogCalls = () => actions.filter((a) => a === 'GetActiveUserSubscription' || a === 'GetProducts').sort();
+  expect(dialogCalls()).toEqual([]);
+  return { button: panel.getByRole('button', { name: 'Buy More Time' }), dialogCalls };
+}
+
+test.describe('the tier and the catalogue are asked for on intent, not with the dashboard (decision 047)', () => {
+  test('pointing at Buy More Time asks for them; the dialog then shows the packages', async ({
+    page,
+    signedIn: _user,
+  }) => {
+    const { button, dialogCalls } = await dashboardWithoutDialogCalls(page);
+    await button.hover();
+    await expect.poll(dialogCalls).toEqual(['GetActiveUserSubscription', 'GetProducts']);
+    await button.click();
+    const dialog = page.getByRole('dialog', { name: 'Buy More Time' });
+    await expect(dialog.getByTestId('time-package')).toHaveText([
+      '60 dial minutes£12.00',
+      '300 dial minutes£50.00',
+      '1200 dial minutes£180.00',
+    ]);
+    // Asked once: the dialog found the answers in the cache.
+    expect(dialogCalls()).toEqual(['GetActiveUserSubscription', 'GetProducts']);
+  });
+
+  test('from the keyboard: focusing the button asks for them, Enter opens the dialog with the packages', async ({
+    page,
+    signedIn: _user,
+  }) => {
+    const { button, dialogCalls } = await dashboardWithoutDialogCalls(page);
+    await button.focus();
+    await expect.poll(dialogCalls).toEqual(['GetActiveUserSubscription', 'GetProducts']);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Buy More Time' });
+    await expect(dialog.getByTestId('time-package')).toHaveCount(3);
+    await expect(dialog.getByRole('radio', { name: /^60 dial minutes/ })).toBeChecked();
+  });
 });

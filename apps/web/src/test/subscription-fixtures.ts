@@ -6,6 +6,7 @@ import type {
   RobotLicense,
   UserSubscription,
 } from '@portal/contract';
+import { fakeServer, OK } from './fake-server';
 
 /** Catalogue, subscriptions and licences shaped as the server answers them, for the subscription screens' tests. */
 
@@ -153,4 +154,52 @@ export function providerSubscription(over: Partial<PaymentProviderSubscription> 
     robot_driver_subscriptions: [],
     ...over,
   };
+}
+
+/** Where the fake purchase session of `serveDialTime` sends the browser. */
+export const CHECKOUT_URL = 'https://checkout.example.test/pay/cs_9';
+
+export type DialTier = 'Lite Subscription' | 'Standard Subscription' | 'Pro Subscription';
+type FakeAnswer = { status?: number; json: unknown };
+
+/**
+ * A fake server for the dial-time panel and Buy More Time of an account of `tier`: its dial time,
+ * its subscriptions, the catalogue and a purchase session; `overrides` replaces any answer.
+ */
+export function serveDialTime(tier: DialTier, overrides: Record<string, () => FakeAnswer | Promise<FakeAnswer>> = {}) {
+  return fakeServer({
+    CHECK_REMAINING_TIME: () => ({
+      json: {
+        error: OK,
+        user_time: {
+          total_perishable_time: 600,
+          used_perishable_time: 100,
+          total_durable_time: 60,
+          used_durable_time: 0,
+          has_infinite_time: tier === 'Pro Subscription',
+          subscription_type: tier,
+        },
+      },
+    }),
+    GetActiveUserSubscription: () => ({
+      json: {
+        error: OK,
+        user_subscriptions: tier === 'Lite Subscription' ? [] : [planSubscription(tier)],
+        overrideReason: 99,
+      },
+    }),
+    GetProducts: () => ({ json: { error: OK, products: CATALOGUE } }),
+    HandlePurchase: () => ({
+      json: {
+        error: OK,
+        session: {
+          session_id: 'cs_9',
+          session_url: CHECKOUT_URL,
+          amount: 1200,
+          currency: 'gbp',
+        },
+      },
+    }),
+    ...overrides,
+  });
 }

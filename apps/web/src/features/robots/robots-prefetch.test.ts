@@ -48,6 +48,24 @@ afterEach(() => vi.unstubAllGlobals());
 
 const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
 
+/** A server whose GetLicenses answers once `release` is called; `gets` counts the CSRF GETs. */
+function licencesHeld() {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const server = fakeServer({
+    GetLicenses: async () => {
+      await held;
+      return { json: LICENCES };
+    },
+    GetRobots: () => ({ json: ROBOTS }),
+  });
+  const gets = () => server.fetch.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === 'GET').length;
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return { server, release, gets, client };
+}
+
 describe('prefetchRobotManager (decision 044)', () => {
   it("asks GetRobots for the paired and the shared licenses' robots as soon as GetLicenses answers, and fetches the first pictures", async () => {
     const server = fakeServer({ GetLicenses: () => ({ json: LICENCES }), GetRobots: () => ({ json: ROBOTS }) });
@@ -65,19 +83,7 @@ describe('prefetchRobotManager (decision 044)', () => {
   });
 
   it("asks for both GetRobots' CSRF tokens while GetLicenses is answered, so GetRobots waits for no GET of its own", async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const server = fakeServer({
-      GetLicenses: async () => {
-        await held;
-        return { json: LICENCES };
-      },
-      GetRobots: () => ({ json: ROBOTS }),
-    });
-    const gets = () => server.fetch.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === 'GET').length;
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const { server, release, gets, client } = licencesHeld();
     prefetchRobotManager(client, EMAIL);
     await vi.waitFor(() => expect(server.count('GetLicenses')).toBe(1));
     // GetLicenses' own token and the two GetRobots' tokens, all before GetLicenses answered
@@ -89,6 +95,43 @@ describe('prefetchRobotManager (decision 044)', () => {
     await client.refetchQueries({ queryKey: robotsBaseKey(EMAIL), type: 'all' });
     expect(server.count('GetRobots')).toBe(4);
     expect(gets()).toBe(5);
+  });
+
+  it.each([
+    ['while GetLicenses is on its way', false],
+    ['once GetLicenses has answered', true],
+  ])(
+    'asks for no token ahead when run again %s (the warm start, then the load): GetRobots is asked once',
+    async (_when, answered) => {
+      const { server, release, gets, client } = licencesHeld();
+      prefetchRobotManager(client, EMAIL);
+      await vi.waitFor(() => expect(gets()).toBe(3));
+      if (answered) {
+        release();
+        await vi.waitFor(() => expect(server.count('GetRobots')).toBe(2));
+      }
+      prefetchRobotManager(client, EMAIL);
+      release();
+      await vi.waitFor(() => expect(server.count('GetRobots')).toBe(2));
+      await settled();
+      expect(server.calls.map((c) => c.action)).toEqual(['GetLicenses', 'GetRobots', 'GetRobots']);
+      expect(gets()).toBe(3);
+    },
+  );
+
+  it('asks for the tokens again when the cached licenses are stale: that run sends GetLicenses', async () => {
+    const { server, release, gets, client } = licencesHeld();
+    release();
+    prefetchRobotManager(client, EMAIL);
+    await vi.waitFor(() => expect(server.count('GetRobots')).toBe(2));
+    await settled();
+    await client.invalidateQueries({ refetchType: 'none' });
+    prefetchRobotManager(client, EMAIL);
+    await vi.waitFor(() => expect(server.count('GetRobots')).toBe(4));
+    await settled();
+    // each POST had exactly one GET: none left unused
+    expect(server.count('GetLicenses')).toBe(2);
+    expect(gets()).toBe(6);
   });
 
   it('leaves a failed GetLicenses to the screen: no GetRobots, no picture, no unhandled rejection', async () => {

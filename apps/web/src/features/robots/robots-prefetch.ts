@@ -6,8 +6,8 @@ import { robotsQueryOptions } from '@/lib/robots';
 import { firstCardImages, licensesWithRobot } from './robots-cards';
 
 /**
- * The cards whose pictures are fetched early: those a phone shows first. More would hold the six
- * connections a browser opens to the portal while the two GetRobots still wait for theirs.
+ * The cards whose pictures are fetched early: those a phone shows first. More would take the six
+ * connections a browser opens to the portal from the two GetRobots, sent at the same moment.
  */
 const FIRST_CARDS = 2;
 
@@ -29,12 +29,20 @@ function once(token: Promise<string>): () => Promise<string> | undefined {
  * first. A failure is left to the screen's own queries, which show it.
  */
 export function prefetchRobotManager(queryClient: QueryClient, email: string): void {
+  const licences = licensesQueryOptions(email);
+  const fetching = () => queryClient.getQueryState(licences.queryKey)?.fetchStatus === 'fetching';
+  const wasFetching = fetching();
+  const answered = queryClient.fetchQuery(licences);
   // The two GetRobots' CSRF tokens are asked for beside GetLicenses (decision 046): each POST still
-  // has a GET of its own before it, and GetRobots waits for GetLicenses' answer only. Offline the
-  // queries wait for the network and so does this: nothing is asked then.
-  const ahead = () => (onlineManager.isOnline() ? once(apiClient.csrf()) : undefined);
+  // has a GET of its own before it, and GetRobots waits for GetLicenses' answer only. Only when this
+  // run has just sent GetLicenses: a second run of the loader (the warm start's preload, then the
+  // load once the session check answers) finds it answered or on its way, and GetRobots with it, so
+  // tokens asked for then would go unused (decision 047). Offline nothing is sent (the query waits
+  // for the network, paused), and no token is asked for either.
+  const sent = !wasFetching && fetching() && onlineManager.isOnline();
+  const ahead = () => (sent ? once(apiClient.csrf()) : undefined);
   const tokens = [ahead(), ahead()] as const;
-  queryClient.fetchQuery(licensesQueryOptions(email)).then(
+  answered.then(
     (licenses) => {
       void queryClient.prefetchQuery(
         robotsQueryOptions(email, 'paired', licensesWithRobot(licenses.robot_licenses), tokens[0]),

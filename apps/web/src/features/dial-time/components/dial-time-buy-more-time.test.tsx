@@ -4,48 +4,15 @@ import { readCart, resetCartStore } from '@/lib/cart-store';
 import { redirectBrowser } from '@/lib/redirect';
 import { storeSession } from '@/lib/session';
 import { cartLine, seedCart } from '@/test/cart-fixtures';
-import { failure, fakeServer, never, OK, tokenPair, user } from '@/test/fake-server';
+import { failure, never, tokenPair, user } from '@/test/fake-server';
 import { renderScreen, settle } from '@/test/render-screen';
-import { CATALOGUE, planSubscription } from '@/test/subscription-fixtures';
+import { CHECKOUT_URL, serveDialTime } from '@/test/subscription-fixtures';
 import { buyMoreTimeDialog } from './dial-time-buy-more-time';
 import { DialTimePanel } from './dial-time-panel';
 
 vi.mock('@/lib/redirect', () => ({ redirectBrowser: vi.fn() }));
 
 const EMAIL = 'ada@example.com';
-const CHECKOUT_URL = 'https://checkout.example.test/pay/cs_9';
-type Tier = 'Lite Subscription' | 'Standard Subscription' | 'Pro Subscription';
-type Answer = { status?: number; json: unknown };
-
-function serve(tier: Tier, overrides: Record<string, () => Answer | Promise<Answer>> = {}) {
-  return fakeServer({
-    CHECK_REMAINING_TIME: () => ({
-      json: {
-        error: OK,
-        user_time: {
-          total_perishable_time: 600,
-          used_perishable_time: 100,
-          total_durable_time: 60,
-          used_durable_time: 0,
-          has_infinite_time: tier === 'Pro Subscription',
-          subscription_type: tier,
-        },
-      },
-    }),
-    GetActiveUserSubscription: () => ({
-      json: {
-        error: OK,
-        user_subscriptions: tier === 'Lite Subscription' ? [] : [planSubscription(tier)],
-        overrideReason: 99,
-      },
-    }),
-    GetProducts: () => ({ json: { error: OK, products: CATALOGUE } }),
-    HandlePurchase: () => ({
-      json: { error: OK, session: { session_id: 'cs_9', session_url: CHECKOUT_URL, amount: 1200, currency: 'gbp' } },
-    }),
-    ...overrides,
-  });
-}
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -82,7 +49,7 @@ describe('Buy More Time (spec/001 §2, §9)', () => {
     ['Lite', 'Lite Subscription', ['60 dial minutes£12.00', '300 dial minutes£50.00'], true],
     ['Standard', 'Standard Subscription', ['60 dial minutes£10.00', '300 dial minutes£40.00'], false],
   ] as const)('a %s user sees the packages at the tier price', async (_name, tier, packages, upgrade) => {
-    serve(tier);
+    serveDialTime(tier);
     await render();
     const upgradeLink = screen.queryByRole('link', { name: /Upgrade to Pro/ });
     expect(Boolean(upgradeLink)).toBe(upgrade);
@@ -97,14 +64,14 @@ describe('Buy More Time (spec/001 §2, §9)', () => {
   });
 
   it('is not offered to Pro users, who have infinite time', async () => {
-    serve('Pro Subscription');
+    serveDialTime('Pro Subscription');
     await render();
     expect(screen.getByText('You have infinite dial time with your Pro subscription.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Buy More Time' })).toBeNull();
   });
 
   it('shows "Loading products..." while the catalogue loads', async () => {
-    serve('Lite Subscription', { GetProducts: never });
+    serveDialTime('Lite Subscription', { GetProducts: never });
     await render();
     const dialog = await openDialog();
     expect(within(dialog).getByText('Loading products...')).toBeTruthy();
@@ -112,7 +79,9 @@ describe('Buy More Time (spec/001 §2, §9)', () => {
   });
 
   it('shows the tier error when the tier cannot be determined', async () => {
-    serve('Lite Subscription', { GetActiveUserSubscription: () => ({ status: 500, json: failure(1, 'down') }) });
+    serveDialTime('Lite Subscription', {
+      GetActiveUserSubscription: () => ({ status: 500, json: failure(1, 'down') }),
+    });
     await render();
     const dialog = await openDialog();
     expect(within(dialog).getByText('Error: Unable to determine subscription tier.')).toBeTruthy();
@@ -122,7 +91,7 @@ describe('Buy More Time (spec/001 §2, §9)', () => {
 
   it('Go to Checkout replaces the cart with the chosen package, creates the session and redirects', async () => {
     seedCart([cartLine('Nao', 2), cartLine('Pepper')]);
-    const server = serve('Lite Subscription');
+    const server = serveDialTime('Lite Subscription');
     await render();
     const dialog = await openDialog();
     await act(async () => {
@@ -143,7 +112,7 @@ describe('Buy More Time (spec/001 §2, §9)', () => {
   });
 
   it('disables Go to Checkout for 1 s after a click, even when the session fails', async () => {
-    serve('Standard Subscription', { HandlePurchase: () => ({ status: 500, json: failure(1, 'down') }) });
+    serveDialTime('Standard Subscription', { HandlePurchase: () => ({ status: 500, json: failure(1, 'down') }) });
     await render();
     await openDialog();
     await act(async () => {

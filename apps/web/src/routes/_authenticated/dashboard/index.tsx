@@ -3,10 +3,8 @@ import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { prefetchRobotManager } from '@/features/robots/robots-prefetch';
-import { activeSubscriptionQueryOptions } from '@/lib/active-subscription';
 import { useAuth } from '@/lib/auth';
 import { pageHead } from '@/lib/page-title';
-import { productsQueryOptions } from '@/lib/payment-products';
 import { oneOf, searchParser } from '@/lib/search-params';
 import { userTimeQueryOptions } from '@/lib/user-time';
 
@@ -19,16 +17,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/')({
   validateSearch: searchSchema,
   search: { middlewares: [stripSearchParams({ filter: 'all' })] },
   // Starts the fetches without waiting: the screen owns the spec's 700 ms loader and its error state.
-  // Every call the screen makes that needs no other answer starts here, at once: the dial time
-  // panel's Buy More Time asks for the tier and the catalogue (e2e dashboard-waterfall.spec.ts).
+  // Every call the screen shows an answer of starts here, at once (e2e dashboard-waterfall.spec.ts).
+  // Buy More Time's tier and catalogue are not among them: they are asked for when its button is
+  // pointed at, focused or pressed, with the dialog's code (decision 047).
   loader: ({ context }) => {
     const user = context.auth.user;
     if (!user) return;
     // GetRobots and the first cards' pictures start as soon as GetLicenses answers (decision 044).
     prefetchRobotManager(context.queryClient, user.email);
     void context.queryClient.prefetchQuery(userTimeQueryOptions(user.email, user.user_id));
-    void context.queryClient.prefetchQuery(activeSubscriptionQueryOptions(user.email));
-    void context.queryClient.prefetchQuery(productsQueryOptions());
   },
   component: RobotManagerRoute,
 });
