@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { hash, verify } from '@node-rs/argon2';
 import { jwtVerify, SignJWT } from 'jose';
 import postgres from 'postgres';
-import { hs256Key, verifyHs256 } from '../apps/server/src/lib/jwt-hs256.ts';
+import { hs256Key, signHs256, verifyHs256 } from '../apps/server/src/lib/jwt-hs256.ts';
 import { type Cluster, startCluster } from './lib/cluster.ts';
 import { type LoadOptions, type LoadResult, load, together } from './lib/load.ts';
 import { portalEnv, type Server, startBaseline, startPortal } from './lib/processes.ts';
@@ -458,6 +458,25 @@ const wastesSection: Section = {
     console.log(
       `  JWT verify through WebCrypto, key imported each time: ${verifyImporting} ms; key imported once: ${verifyCached} ms; node:crypto, synchronous (the server's): ${verifySync} ms`,
     );
+    // Signing, twice a sign-in (docs/decisions/048): jose's SignJWT through WebCrypto, then node:crypto.
+    const claims = {
+      sid: 's',
+      email: 'e',
+      typ: 'access',
+      sub: 'u',
+      iss: 'robot-portal',
+      aud: 'access',
+      iat: nowS,
+      exp: nowS + 3600,
+    };
+    const signKey = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const signWebCrypto = await timeEach(3000, () =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(signKey),
+    );
+    const signSync = await timeEach(3000, async () => signHs256(claims, key));
+    console.log(
+      `  JWT sign through WebCrypto (jose, key imported once): ${signWebCrypto} ms; node:crypto, synchronous (the server's): ${signSync} ms`,
+    );
 
     const sql = postgres(ctx.cluster.url, { max: 1, onnotice: () => {} });
     const text = `select "users"."joined_at", "subscriptions".* from "users" left join "subscriptions" on "subscriptions"."user_id" = "users"."id" where "users"."id" = $1 order by "subscriptions"."starts_at"`;
@@ -468,6 +487,7 @@ const wastesSection: Section = {
     console.log(`  one statement, unprepared: ${unprepared} ms; prepared: ${prepared} ms`);
     return {
       jwtVerifyMs: { keyImportedEachTime: verifyImporting, keyImportedOnce: verifyCached, nodeCryptoSync: verifySync },
+      jwtSignMs: { webCrypto: signWebCrypto, nodeCryptoSync: signSync },
       statementMs: { unprepared, prepared },
     };
   },

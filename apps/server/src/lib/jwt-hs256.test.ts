@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { hs256Key, verifyHs256 } from './jwt-hs256.ts';
+import { hs256Key, signHs256, verifyHs256 } from './jwt-hs256.ts';
 
 const SECRET = 'a-secret-that-is-long-enough-for-hs256-signing-0123';
 const key = hs256Key(SECRET);
@@ -89,5 +89,52 @@ describe('verifyHs256', () => {
     const result = verifyHs256(token, key, expectAccess);
     if (outcome === 'ok') expect(result).toMatchObject({ payload: { sub: 'u-1' } });
     else expect(result).toBe(outcome);
+  });
+});
+
+describe('signHs256', () => {
+  const claims = {
+    sid: 's-1',
+    typ: 'refresh',
+    sub: 'u-1',
+    jti: 'j-1',
+    iss: 'robot-portal',
+    aud: 'refresh',
+    iat: NOW,
+    exp: NOW + 60,
+  };
+
+  it('signs what jose verifies, with exactly the claims given and the header {"alg":"HS256"}', async () => {
+    const token = signHs256(claims, key);
+    const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(SECRET), {
+      issuer: 'robot-portal',
+      audience: 'refresh',
+      currentDate: new Date(NOW * 1000),
+    });
+    expect(protectedHeader).toEqual({ alg: 'HS256' });
+    expect(payload).toEqual(claims);
+    expect(verifyHs256(token, key, { issuer: 'robot-portal', audience: 'refresh', nowS: NOW })).toEqual({
+      payload: claims,
+    });
+  });
+
+  it('signs byte for byte what jose signed for the same claims', async () => {
+    const jose = await new SignJWT({ sid: 's-1', typ: 'refresh' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u-1')
+      .setJti('j-1')
+      .setIssuer('robot-portal')
+      .setAudience('refresh')
+      .setIssuedAt(NOW)
+      .setExpirationTime(NOW + 60)
+      .sign(new TextEncoder().encode(SECRET));
+    expect(signHs256(claims, key)).toBe(jose);
+  });
+
+  it('is refused under another secret', () => {
+    const other = hs256Key('another-secret-that-is-long-enough-for-hs256-0123');
+    expect(verifyHs256(signHs256(claims, other), key, { issuer: 'robot-portal', audience: 'refresh', nowS: NOW })).toBe(
+      'invalid',
+    );
   });
 });

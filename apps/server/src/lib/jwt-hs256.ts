@@ -1,10 +1,13 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 /**
- * Verifies a compact HS256 JSON Web Token synchronously with node:crypto (docs/decisions/037).
- * Every authenticated request checks one; through WebCrypto the check was a trip to libuv's thread
- * pool (behind any argon2 hashes queued there) and about a tenth of a read's CPU. It accepts
- * exactly what `SignJWT` in lib/tokens.ts issues and refuses anything else:
+ * Signs and verifies compact HS256 JSON Web Tokens synchronously with node:crypto (docs/decisions/037).
+ * Signing is `signHs256`: the header `{"alg":"HS256"}`, the claims as given, HMAC-SHA256 over both.
+ * Verifying:
+ * every authenticated request checks one; through WebCrypto the check was a trip to libuv's thread
+ * pool (behind any argon2 hashes queued there) and about a tenth of a read's CPU, and so was each
+ * signature of a sign-in's two tokens (jose's `SignJWT`). It accepts exactly what `signHs256` issues
+ * (and what jose's `SignJWT` issued before it) and refuses anything else:
  * - three base64url segments; the header is a JSON object whose `alg` is `HS256` and which has no
  *   `crit` (no extension we would have to understand);
  * - the signature is the canonical base64url of HMAC-SHA256 over `header.payload`, compared in
@@ -67,4 +70,12 @@ export function verifyHs256(token: string, key: KeyObject, expect: Hs256Expect):
   if (!isNumber(payload.exp)) return 'invalid';
   if (payload.exp <= expect.nowS) return 'expired';
   return { payload };
+}
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url');
+
+/** A compact HS256 token of these claims (a JSON object; the caller sets iss, aud, iat, exp...). */
+export function signHs256(claims: Record<string, unknown>, key: KeyObject): string {
+  const signing = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  return `${signing}.${createHmac('sha256', key).update(signing).digest('base64url')}`;
 }

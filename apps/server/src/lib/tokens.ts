@@ -1,10 +1,8 @@
-import { createHash, type KeyObject, randomBytes, randomUUID, webcrypto } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { createHash, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from './clock.ts';
-import { hs256Key, verifyHs256 } from './jwt-hs256.ts';
+import { hs256Key, signHs256, verifyHs256 } from './jwt-hs256.ts';
 
 const ISSUER = 'robot-portal';
-const ALG = 'HS256';
 
 export interface AccessClaims {
   sub: string;
@@ -20,18 +18,6 @@ export interface RefreshClaims {
 
 export type TokenProblem = 'expired' | 'invalid';
 
-/**
- * The HMAC key as a WebCrypto key for signing, imported once: jose imports a raw (Uint8Array) key
- * again on every use, which cost about a fifth of the CPU of an authenticated read
- * (docs/performance.md). Verifying, which every request does, is lib/jwt-hs256.ts.
- */
-export function importHmacKey(secret: string): Promise<webcrypto.CryptoKey> {
-  return webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
-}
-
 /** Access tokens remembered as verified, at most; past it the memory starts again (a token costs ~0.5 KB). */
 export const VERIFIED_ACCESS_MAX = 10_000;
 
@@ -43,10 +29,13 @@ export class TokenService {
    * signature was good gets in; its expiry is still checked on every use.
    */
   private readonly verifiedAccess = new Map<string, { claims: AccessClaims; exp: number }>();
-  /** Imported on first use and kept: one secret per service, so a new secret means a new service. */
-  private keyPromise: Promise<webcrypto.CryptoKey> | undefined;
-  /** the same secret for node:crypto's synchronous HMAC, which verifies (lib/jwt-hs256.ts) */
-  private verifyKey: KeyObject | undefined;
+  /**
+   * The secret as a node:crypto key, made on first use and kept (one secret per service, so a new
+   * secret means a new service): it signs and verifies synchronously (lib/jwt-hs256.ts). jose's
+   * `SignJWT` through WebCrypto, which signed before, imported a raw key on every use unless given
+   * an imported one, and was a trip to libuv's thread pool each time, behind any argon2 hash.
+   */
+  private hmacKey: KeyObject | undefined;
   constructor(
     private readonly secret: string,
     private readonly clock: Clock,
@@ -54,9 +43,9 @@ export class TokenService {
     readonly refreshTtlS: number,
   ) {}
 
-  private key(): Promise<webcrypto.CryptoKey> {
-    this.keyPromise ??= importHmacKey(this.secret);
-    return this.keyPromise;
+  private key(): KeyObject {
+    this.hmacKey ??= hs256Key(this.secret);
+    return this.hmacKey;
   }
 
   private nowS() {
@@ -65,31 +54,39 @@ export class TokenService {
 
   async signAccess(claims: AccessClaims): Promise<string> {
     const now = this.nowS();
-    return new SignJWT({ sid: claims.sid, email: claims.email, typ: 'access' })
-      .setProtectedHeader({ alg: ALG })
-      .setSubject(claims.sub)
-      .setIssuer(ISSUER)
-      .setAudience('access')
-      .setIssuedAt(now)
-      .setExpirationTime(now + this.accessTtlS)
-      .sign(await this.key());
+    return signHs256(
+      {
+        sid: claims.sid,
+        email: claims.email,
+        typ: 'access',
+        sub: claims.sub,
+        iss: ISSUER,
+        aud: 'access',
+        iat: now,
+        exp: now + this.accessTtlS,
+      },
+      this.key(),
+    );
   }
 
   async signRefresh(claims: RefreshClaims, expiresAtS: number): Promise<string> {
-    return new SignJWT({ sid: claims.sid, typ: 'refresh' })
-      .setProtectedHeader({ alg: ALG })
-      .setSubject(claims.sub)
-      .setJti(claims.jti)
-      .setIssuer(ISSUER)
-      .setAudience('refresh')
-      .setIssuedAt(this.nowS())
-      .setExpirationTime(expiresAtS)
-      .sign(await this.key());
+    return signHs256(
+      {
+        sid: claims.sid,
+        typ: 'refresh',
+        sub: claims.sub,
+        jti: claims.jti,
+        iss: ISSUER,
+        aud: 'refresh',
+        iat: this.nowS(),
+        exp: expiresAtS,
+      },
+      this.key(),
+    );
   }
 
   private claims(token: string, audience: 'access' | 'refresh'): Record<string, unknown> | TokenProblem {
-    this.verifyKey ??= hs256Key(this.secret);
-    const result = verifyHs256(token, this.verifyKey, { issuer: ISSUER, audience, nowS: this.nowS() });
+    const result = verifyHs256(token, this.key(), { issuer: ISSUER, audience, nowS: this.nowS() });
     return typeof result === 'string' ? result : result.payload;
   }
 
