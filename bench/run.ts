@@ -357,10 +357,10 @@ const readsSection: Section = {
     ).filter(([label]) => !wanted || wanted.includes(label));
     // Portal and baseline take turns, READ_ROUNDS times, the one going first alternating (ABBA): a
     // drift of the machine (another process, the host's neighbours) lands on both, and each ratio
-    // is the median round's. Every round runs on fresh processes of both: one process of the same
-    // build measured against another differs by up to 15% for its whole life on this machine (its
-    // memory layout, where the scheduler puts it, what its compiler decided), more than a round
-    // differs from the next; docs/performance.md. What one request does is counted in the first round.
+    // is the median round's. Every round runs on fresh processes of both: two processes of one
+    // build differ by up to 17% in CPU a request for their whole life on this machine, more than a
+    // round differs from the next (decision 049, bench/process-spread.ts). What one request does is
+    // counted in the first round.
     const byCase = new Map<string, { portal: Measured; bare: Measured; ratio: number }[]>();
     for (let r = 0; r < READ_ROUNDS; r++) {
       await freshServers(ctx);
