@@ -153,16 +153,32 @@ async function measure(
 
 /**
  * Replaces the portal (and, unless told otherwise, the baseline) with fresh processes of the same
- * build and environment; the error lines of the stopped ones are kept for the end of the run.
+ * build and environment; the error lines of the stopped ones are kept for the end of the run. Of two
+ * processes started one after the other here, the first was more often the slower one (decision
+ * 049): `baselineFirst` lets a caller alternate which server starts first.
  */
-async function freshServers(ctx: Context, { baseline = true }: { baseline?: boolean } = {}): Promise<void> {
-  ctx.stoppedErrorLines.push(...ctx.portal.errorLines());
-  await ctx.portal.stop();
-  ctx.portal = await startPortal(DIST, ctx.portalEnv);
-  if (!baseline) return;
-  ctx.stoppedErrorLines.push(...ctx.baseline.errorLines());
-  await ctx.baseline.stop();
-  ctx.baseline = await startBaseline(ctx.cluster.url, BASELINE_PORT, {});
+async function freshServers(
+  ctx: Context,
+  { baseline = true, baselineFirst = false }: { baseline?: boolean; baselineFirst?: boolean } = {},
+): Promise<void> {
+  const portal = async () => {
+    ctx.stoppedErrorLines.push(...ctx.portal.errorLines());
+    await ctx.portal.stop();
+    ctx.portal = await startPortal(DIST, ctx.portalEnv);
+  };
+  const bare = async () => {
+    ctx.stoppedErrorLines.push(...ctx.baseline.errorLines());
+    await ctx.baseline.stop();
+    ctx.baseline = await startBaseline(ctx.cluster.url, BASELINE_PORT, {});
+  };
+  if (!baseline) return portal();
+  if (baselineFirst) {
+    await bare();
+    await portal();
+  } else {
+    await portal();
+    await bare();
+  }
 }
 
 // ---- the calls ----
@@ -363,7 +379,8 @@ const readsSection: Section = {
     // counted in the first round.
     const byCase = new Map<string, { portal: Measured; bare: Measured; ratio: number }[]>();
     for (let r = 0; r < READ_ROUNDS; r++) {
-      await freshServers(ctx);
+      // The server started first, and the one measured first, alternate from round to round.
+      await freshServers(ctx, { baselineFirst: r % 2 === 1 });
       // A fresh process is warmed on every read before any is measured (then measure warms again).
       for (const [, action, who] of cases) {
         await load({ ...portalRead(ctx, action, who, 10), durationS: WARMUP_S });

@@ -125,9 +125,11 @@ describe('sign-in behind the bound', () => {
 
   it('waits its turn while the hashers are busy, and answers 503 with Retry-After past the queue', async () => {
     const user = await seedUser(t);
-    // The test holds the one hasher, so what follows is decided by the bound, not by timing.
+    // The test holds every place the gate hands out (the one hasher's: the hash it works on and the
+    // next), so what follows is decided by the bound, not by timing.
     const held = deferred();
-    const holding = hashGate().run(() => held.done);
+    const holding = Promise.all(Array.from({ length: hashGate().concurrency }, () => hashGate().run(() => held.done)));
+    expect(hashGate().concurrency).toBe(2);
     await settle();
 
     const queued = login(user.email, user.password);

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { hash, verify } from '@node-rs/argon2';
+import { hash } from '@node-rs/argon2';
 import { ApiError } from '@portal/contract';
+import { HANDED_AHEAD, HasherGone, type HashJob, HashWorkers } from './hash-workers.ts';
 
 export interface HashCost {
   memoryCost: number;
@@ -26,10 +27,11 @@ export const HASH_RETRY_AFTER_S = 1;
 export const HASHING_BUSY = 'The server is busy signing other people in. Please try again in a moment.';
 
 /**
- * At most `concurrency` password hashes run at once; up to `queue` more wait their turn (first come,
- * first served); past that a hash is refused at once with 503 BUSY and a Retry-After, instead of
- * slowing every request of the server (docs/decisions/024). Each hash takes a core for ~10 ms at the
- * production cost, so unbounded hashing starves the event loop and the database.
+ * At most `concurrency` password hashes are handed to the hashing threads at once; up to `queue`
+ * more wait their turn (first come, first served); past that a hash is refused at once with 503 BUSY
+ * and a Retry-After, instead of slowing every request of the server (docs/decisions/024). Each hash
+ * takes a core for ~10 ms at the production cost, so unbounded hashing starves the event loop and
+ * the database. (The number of threads bounds the hashes that run: each hashes one at a time.)
  */
 export class HashGate {
   private running = 0;
@@ -72,29 +74,53 @@ export class HashGate {
   }
 }
 
-let gate = new HashGate(defaultHashConcurrency(), 64);
+/**
+ * The bound in force: `concurrency` hashing threads, and a gate that hands each at most
+ * HANDED_AHEAD jobs (the one it hashes and the next) and queues up to `queue` more.
+ */
+interface Hashing {
+  gate: HashGate;
+  workers: HashWorkers;
+}
+
+const hashingFor = ({ concurrency, queue }: { concurrency: number; queue: number }): Hashing => ({
+  gate: new HashGate(concurrency * HANDED_AHEAD, queue),
+  workers: new HashWorkers(concurrency),
+});
+
+let hashing = hashingFor({ concurrency: defaultHashConcurrency(), queue: 64 });
 
 /** Set once at start from configuration (HASH_CONCURRENCY, HASH_QUEUE_MAX). */
 export function setHashLimits(limits: { concurrency: number; queue: number }): void {
-  gate = new HashGate(limits.concurrency, limits.queue);
+  hashing.workers.retire();
+  hashing = hashingFor(limits);
 }
 
 /** The gate in force: tests look at its load. */
-export const hashGate = (): HashGate => gate;
+export const hashGate = (): HashGate => hashing.gate;
 
-export function hashPassword(password: string): Promise<string> {
-  return gate.run(() => hash(password, options()));
+/** The hashing threads in force: tests look at what each holds. */
+export const hashWorkers = (): HashWorkers => hashing.workers;
+
+function runHash(job: HashJob): Promise<string | boolean> {
+  const { gate, workers } = hashing;
+  return gate.run(() => workers.run(job));
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  return (await runHash({ op: 'hash', password, options: options() })) as string;
 }
 
 /** Verifies against the parameters stored in the hash itself, so a cost change keeps old hashes valid. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  return gate.run(async () => {
-    try {
-      return await verify(passwordHash, password);
-    } catch {
-      return false;
-    }
-  });
+  try {
+    return (await runHash({ op: 'verify', hash: passwordHash, password })) === true;
+  } catch (error) {
+    // A refusal at the bound and a stopped thread are the server's answer, not a wrong password (a
+    // wrong one counts towards the account's lock); a hash that cannot be read verifies nothing.
+    if (error instanceof ApiError || error instanceof HasherGone) throw error;
+    return false;
+  }
 }
 
 /** Verifying against this when the account does not exist keeps the answer time the same. */
