@@ -20,6 +20,7 @@ import lighthouse from 'lighthouse';
 // Lighthouse's own instance of its network and CPU model (a module it ships; no exports map).
 import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { median } from './lib/stats.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const DEMO = { email: 'demo@robot-portal.local', password: 'Demo-Robot-2026!' };
@@ -52,12 +53,6 @@ export interface LighthouseOptions {
   reportsDir?: string;
   /** print each run's simulated LCP (`--lantern`) */
   lantern?: boolean;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 async function freePort(): Promise<number> {

@@ -9,6 +9,7 @@ import { startCluster } from './lib/cluster.ts';
 import { load } from './lib/load.ts';
 import { cpuMsOf, portalEnv, type Server, startBaseline, startPortal } from './lib/processes.ts';
 import { PASSWORD, seed } from './lib/seed.ts';
+import { median } from './lib/stats.ts';
 
 const dist = resolve(process.argv[2] ?? join(import.meta.dirname, '..', 'apps/server/dist'));
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
@@ -61,7 +62,6 @@ try {
   };
   for (const s of servers) await load({ ...call(s), method: 'POST', connections: 10, durationS: 2 });
   for (let r = 0; r < ROUNDS; r++) for (const s of r % 2 ? [b, a, bare] : [a, b, bare]) await measure(s, S);
-  const median = (x: number[]) => [...x].sort((p, q) => p - q)[Math.floor(x.length / 2)] as number;
   const baseRps = median(figures.get(bare)?.rps ?? []);
   for (const s of servers) {
     const f = figures.get(s) as { rps: number[]; us: number[] };

@@ -18,6 +18,7 @@ import { type Cluster, startCluster } from './lib/cluster.ts';
 import { type LoadOptions, type LoadResult, load, together } from './lib/load.ts';
 import { portalEnv, type Server, startBaseline, startPortal } from './lib/processes.ts';
 import { LICENCE_COUNTS, PASSWORD, type Seeded, seed } from './lib/seed.ts';
+import { median } from './lib/stats.ts';
 import { formatLighthouse, runLighthouse, startPortal as startBuiltPortal } from './lighthouse.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -253,8 +254,9 @@ const line = (label: string, m: Measured | LoadResult) => {
 // ---- sections ----
 
 /** Times of one argon2 verify at the configured cost (synchronous: the hash alone), `count` in a row, in ms. */
+let stored: string | undefined;
 function verifyTimes(count: number): number[] {
-  const stored = hashSync(PASSWORD, { algorithm: 2, parallelism: 1, ...COST });
+  stored ??= hashSync(PASSWORD, { algorithm: 2, parallelism: 1, ...COST });
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const start = performance.now();
@@ -264,12 +266,10 @@ function verifyTimes(count: number): number[] {
   return times;
 }
 
-const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
 const hashingSection: Section = {
   name: 'hashing',
   async run(ctx) {
-    const hashMs = medianOf(verifyTimes(25));
+    const hashMs = median(verifyTimes(25));
     const limit = ctx.hashConcurrency / (hashMs / 1000);
     console.log(
       `  argon2id m=${COST.memoryCost} t=${COST.timeCost} p=1 verify: ${hashMs.toFixed(2)} ms; k=${ctx.hashConcurrency} at once; limit ${limit.toFixed(1)} sign-ins/s`,
@@ -298,7 +298,7 @@ const signInSection: Section = {
       const m = await measure(ctx, ctx.portal, signIn(ctx.portal.url, ctx.csrf, 20), { counted: r === 0 });
       await sleep(500);
       around.push(...verifyTimes(25));
-      const limitRps = ctx.hashConcurrency / (medianOf(around) / 1000);
+      const limitRps = ctx.hashConcurrency / (median(around) / 1000);
       rounds.push({ ...m, limitRps, ratio: m.rps / limitRps });
     }
     const first = rounds[0] as Measured;
@@ -421,17 +421,17 @@ const readsSection: Section = {
     for (const [label] of cases) {
       const rounds = byCase.get(label) ?? [];
       const first = rounds[0] as (typeof rounds)[number];
-      const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)] as typeof first;
+      const mid = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)] as typeof first;
       const counts = (m: Measured) => ({
         statementsPerRequest: m.statementsPerRequest,
         logLinesPerRequest: m.logLinesPerRequest,
         rateLimitWritesPerRequest: m.rateLimitWritesPerRequest,
       });
-      const portal: Measured = { ...median.portal, ...counts(first.portal) };
-      const bare: Measured = { ...median.bare, ...counts(first.bare) };
+      const portal: Measured = { ...mid.portal, ...counts(first.portal) };
+      const bare: Measured = { ...mid.bare, ...counts(first.bare) };
       line(`${label} portal`, portal);
       line(`${label} baseline`, bare);
-      const ratio = Math.round(median.ratio * 100) / 100;
+      const ratio = Math.round(mid.ratio * 100) / 100;
       const each = rounds
         .map((x) => `${x.ratio.toFixed(2)} = ${Math.round(x.portal.rps)}/${Math.round(x.bare.rps)}`)
         .join(', ');
