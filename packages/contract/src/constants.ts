@@ -10,8 +10,10 @@ export const PRODUCT_NAME = 'Robot Portal';
 export const ACCESS_TOKEN_EXPIRY_MARGIN_S = 30;
 export const REFRESH_TOKEN_EXPIRY_MARGIN_S = 60;
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_S = 15 * 60;
-export const DEFAULT_REFRESH_TOKEN_LIFETIME_S = 7 * 86_400;
+/** one day, in the two units durations here are kept in: the only place either is written */
 export const ONE_DAY_S = 86_400;
+export const ONE_DAY_MS = ONE_DAY_S * 1000;
+export const DEFAULT_REFRESH_TOKEN_LIFETIME_S = 7 * ONE_DAY_S;
 /** how long a sign-out waits for the server to revoke the session (the web app and the hub) */
 export const LOGOUT_WAIT_CAP_MS = 5_000;
 
