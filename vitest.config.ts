@@ -1,24 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Vitest 5's reporter calls Map.groupBy, which Node 20 lacks; without it a failing test crashes the
-// report instead of showing what failed.
-if (!('groupBy' in Map)) {
-  Object.defineProperty(Map, 'groupBy', {
-    value<K, V>(items: Iterable<V>, key: (item: V, index: number) => K): Map<K, V[]> {
-      const map = new Map<K, V[]>();
-      let i = 0;
-      for (const item of items) {
-        const k = key(item, i++);
-        const list = map.get(k);
-        if (list) list.push(item);
-        else map.set(k, [item]);
-      }
-      return map;
-    },
-  });
-}
-
 export default defineConfig({
   test: {
     projects: [
@@ -30,6 +12,7 @@ export default defineConfig({
             'apps/hub/**/*.test.ts',
             'bench/**/*.test.ts',
             'apps/web/vite-plugins.test.ts',
+            'scripts/**/*.test.ts',
           ],
         },
       },
