@@ -1,10 +1,15 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, module boundaries, the API reference check, unit and server tests (vitest), the build,
-// the page JavaScript budgets, then the end-to-end tests (Playwright in Chromium). Prints one closing line "N passed, N failed".
+// `npm test`: typecheck, lint, module boundaries, the API reference check, unit and server tests (vitest, the server
+// tests on PGlite), the server tests again on PostgreSQL (TEST_DATABASE_URL, or an embedded PostgreSQL 15 started for
+// the step), the build, the page JavaScript budgets, then the end-to-end tests (Playwright in Chromium). Prints one
+// closing line "N passed, N failed". `npm test -- <step>...` runs only the steps named: typecheck, lint, boundaries,
+// docs, unit, postgres, e2e.
+import './check-node.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
+const startedAt = Date.now();
 const out = '.test-output';
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -76,6 +81,19 @@ if (want('unit'))
     '--reporter=json',
     `--outputFile=${out}/vitest.json`,
   ]);
+if (want('postgres'))
+  run('server tests on PostgreSQL', 'npx', [
+    'tsx',
+    'scripts/with-postgres.ts',
+    'npx',
+    'vitest',
+    'run',
+    '--project',
+    'server',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${out}/vitest-postgres.json`,
+  ]);
 if (want('e2e')) {
   if (run('build', 'npm', ['run', 'build'])) {
     // Sizes are deterministic, so the page budgets are a check, not a benchmark (bench/bundle-size.ts).
@@ -84,22 +102,27 @@ if (want('e2e')) {
   }
 }
 
+/** Each test runner's report, as its JSON reporter wrote it, and how to count it. */
+const reports = {
+  'unit and server tests': { file: 'vitest.json', count: (v) => [v.numPassedTests, v.numFailedTests] },
+  'server tests on PostgreSQL': { file: 'vitest-postgres.json', count: (v) => [v.numPassedTests, v.numFailedTests] },
+  'end-to-end tests': { file: 'e2e.json', count: (v) => [v.stats.expected + v.stats.flaky, v.stats.unexpected] },
+};
 let passed = 0;
 let failed = 0;
-if (existsSync(`${out}/vitest.json`)) {
-  const v = JSON.parse(readFileSync(`${out}/vitest.json`, 'utf8'));
-  passed += v.numPassedTests;
-  failed += v.numFailedTests;
+for (const { file, count } of Object.values(reports)) {
+  if (!existsSync(`${out}/${file}`)) continue;
+  const [p, f] = count(JSON.parse(readFileSync(`${out}/${file}`, 'utf8')));
+  passed += p;
+  failed += f;
 }
-if (existsSync(`${out}/e2e.json`)) {
-  const s = JSON.parse(readFileSync(`${out}/e2e.json`, 'utf8')).stats;
-  passed += s.expected + s.flaky;
-  failed += s.unexpected;
+// A step that failed without a report of failed tests (typecheck, lint, build, a runner that could not start)
+// counts as one failed check.
+for (const step of failures) {
+  const report = reports[step];
+  if (!report || !existsSync(`${out}/${report.file}`)) failed += 1;
 }
-// A step that failed outside a test runner (typecheck, lint, build) counts as one failed check.
-const outsideRunners = failures.filter((f) => f !== 'unit and server tests' && f !== 'end-to-end tests');
-failed += outsideRunners.length;
-console.log(`\nsteps: ${timings.join(', ')}`);
+console.log(`\nsteps: ${timings.join(', ')}; total ${Math.round((Date.now() - startedAt) / 1000)} s`);
 if (failures.length) console.log(`\nfailed steps: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failures.length ? 1 : 0);
