@@ -1,27 +1,60 @@
-import { defineConfig, devices } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { chromium, defineConfig, devices } from '@playwright/test';
+import { freePort } from '@portal/testing/net';
 
 /**
- * End-to-end tests drive Debian's Chromium against the real server (built app, real database in a
- * fresh data folder). Nothing of ours is mocked.
+ * End-to-end tests drive Chromium (Debian's, or the one CHROMIUM_PATH names) against the real server (built
+ * app, real database in a fresh data folder). Nothing of ours is mocked.
  */
-const port = Number(process.env.E2E_PORT ?? 4173);
+
+/**
+ * The Chromium to drive: CHROMIUM_PATH, Debian's /usr/bin/chromium, or Playwright's own install. Without one,
+ * the run stops with one line saying how to get one (this machine may not download browsers).
+ */
+function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', chromium.executablePath()];
+  const found = candidates.find((path) => path && existsSync(path));
+  if (found) return found;
+  console.error(
+    "The end-to-end tests need Chromium: install Debian's (apt-get install chromium), or Playwright's where downloads are allowed (npx playwright install chromium), or set CHROMIUM_PATH to a Chromium or Chrome binary.",
+  );
+  process.exit(1);
+}
+
+/**
+ * The servers' ports: E2E_PORT and the four after it when it is set (scripts/e2e-local.sh), free loopback
+ * ports otherwise, so two checkouts on one machine do not collide. They are chosen once, in the runner's
+ * process, and reach the worker processes (which load this file again) through the environment.
+ */
+if (!process.env.E2E_PORTS) {
+  const first = Number(process.env.E2E_PORT);
+  const ports = first
+    ? [0, 1, 2, 3, 4].map((offset) => first + offset)
+    : await Promise.all(Array.from({ length: 5 }, freePort));
+  process.env.E2E_PORTS = ports.join(',');
+}
+const [port, emptyPort, linuxPort, liveAPort, liveBPort] = (process.env.E2E_PORTS as string).split(',').map(Number) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+];
 const dataDir = process.env.E2E_DATA_DIR ?? `/tmp/portal-e2e-${process.pid}`;
 process.env.E2E_DATA_DIR = dataDir;
 // Operator calls (granting licenses, time, subscriptions) seed states through the real API.
 process.env.OPERATOR_TOKEN ??= 'e2e-operator-token-that-is-long-enough-0123456789';
 export const baseURL = `http://127.0.0.1:${port}`;
 /** Servers with no downloads at all, and with only Linux (DEB) and Windows ARM builds (see webServer). */
-export const emptyServer = { url: `http://127.0.0.1:${port + 1}`, dataDir: `${dataDir}-empty` };
-export const linuxOnlyServer = { url: `http://127.0.0.1:${port + 2}`, dataDir: `${dataDir}-linux` };
+export const emptyServer = { url: `http://127.0.0.1:${emptyPort}`, dataDir: `${dataDir}-empty` };
+export const linuxOnlyServer = { url: `http://127.0.0.1:${linuxPort}`, dataDir: `${dataDir}-linux` };
 /**
  * Two instances on one PostgreSQL for the live-fleet test (apps/web/e2e/live/): that spec starts
- * them itself (apps/web/e2e/live/live-servers.ts), only where PostgreSQL is installed.
+ * them itself, with a PostgreSQL of their own (apps/web/e2e/live/live-servers.ts).
  */
 export const liveServers = {
-  a: { url: `http://127.0.0.1:${port + 3}`, dataDir: `${dataDir}-live-a` },
-  b: { url: `http://127.0.0.1:${port + 4}`, dataDir: `${dataDir}-live-b` },
-  pgPort: Number(process.env.E2E_LIVE_PG_PORT ?? port + 50_000),
-  pgDir: `${dataDir}-live-pg`,
+  a: { url: `http://127.0.0.1:${liveAPort}`, dataDir: `${dataDir}-live-a` },
+  b: { url: `http://127.0.0.1:${liveBPort}`, dataDir: `${dataDir}-live-b` },
 };
 // E2E_BUILD_DIR: a private copy of the build (scripts/e2e-local.sh), so several people can run
 // end-to-end tests on one machine while someone else rebuilds.
@@ -41,7 +74,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(),
       args: [
         '--headless',
         '--no-sandbox',
@@ -61,9 +94,9 @@ export default defineConfig({
     // start, so the Downloads screen's empty states come from real data: none at all, and only a
     // Linux (DEB) build and a
     // Windows build for ARM (which no Windows platform option takes).
-    server({ port: port + 1, dataDir: `${dataDir}-empty`, seedDemo: false }),
+    server({ port: emptyPort, dataDir: `${dataDir}-empty`, seedDemo: false }),
     server({
-      port: port + 2,
+      port: linuxPort,
       dataDir: `${dataDir}-linux`,
       seedDemo: false,
       before: [

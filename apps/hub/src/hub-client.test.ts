@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientError } from '@portal/client';
+import { ONE_DAY_S } from '@portal/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HubClient, simHardwareHash } from './hub-client.ts';
 import { type Credentials, CredentialsStore } from './hub-credentials.ts';
@@ -28,9 +29,9 @@ function credentials(accessExpS: number, refresh = 'refresh-1'): Credentials {
     received_at: NOW_S - 60,
     token_pair: {
       access_token: jwt({ exp: accessExpS, n: 'old' }),
-      refresh_token: jwt({ exp: NOW_S + 86_400, jti: refresh }),
+      refresh_token: jwt({ exp: NOW_S + ONE_DAY_S, jti: refresh }),
       access_token_expires_in: 900,
-      refresh_token_expires_in: 604_800,
+      refresh_token_expires_in: 7 * ONE_DAY_S,
     },
   });
 }
@@ -74,9 +75,9 @@ function fakePortal(route: (seen: Seen) => Answer) {
 const robot = { robot_id: 'r-1', make: 'Nao', model: 'NaoV2', join_date: 1 };
 const newPair = {
   access_token: jwt({ exp: NOW_S + 900, n: 'new' }),
-  refresh_token: jwt({ exp: NOW_S + 86_400, jti: 'refresh-2' }),
+  refresh_token: jwt({ exp: NOW_S + ONE_DAY_S, jti: 'refresh-2' }),
   access_token_expires_in: 900,
-  refresh_token_expires_in: 604_800,
+  refresh_token_expires_in: 7 * ONE_DAY_S,
 };
 
 let dir: string;

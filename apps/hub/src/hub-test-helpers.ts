@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Client, createClient } from '@portal/client';
+import { ONE_DAY_S } from '@portal/contract';
 import {
   type Account,
   createVerifiedUser as createVerifiedAccount,
@@ -24,7 +25,7 @@ export function sampleCredentials(overrides: Partial<Credentials> = {}): Credent
       access_token: 'access.jwt.value',
       refresh_token: 'refresh.jwt.value',
       access_token_expires_in: 900,
-      refresh_token_expires_in: 604_800,
+      refresh_token_expires_in: 7 * ONE_DAY_S,
     },
     portal: 'http://localhost:3000',
     received_at: 1_700_000_000,

@@ -1,4 +1,4 @@
-import { ErrorCodes, OK, OPERATOR_HEADER, operator, robots, time, useraction } from '@portal/contract';
+import { ErrorCodes, OK, ONE_DAY_S, OPERATOR_HEADER, operator, robots, time, useraction } from '@portal/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { CSRF_HEADER, createClient, type Tokens } from './client.ts';
 import { ClientError, splitDescription } from './client-error.ts';
@@ -338,9 +338,9 @@ describe('refreshingTokens', () => {
   const nowMs = () => NOW_S * 1000;
   const pairOf = (n: number) => ({
     access_token: jwt(NOW_S + 900, `a${n}`),
-    refresh_token: jwt(NOW_S + 86_400, `r${n}`),
+    refresh_token: jwt(NOW_S + ONE_DAY_S, `r${n}`),
     access_token_expires_in: 900,
-    refresh_token_expires_in: 86_400,
+    refresh_token_expires_in: ONE_DAY_S,
   });
 
   function setup(initial: StoredTokens | undefined, reply: (i: number) => Reply) {
@@ -367,13 +367,13 @@ describe('refreshingTokens', () => {
 
   it('answers a live access token without asking the server', async () => {
     const live = jwt(NOW_S + 31);
-    const s = setup({ access_token: live, refresh_token: jwt(NOW_S + 86_400) }, () => ({ body: {} }));
+    const s = setup({ access_token: live, refresh_token: jwt(NOW_S + ONE_DAY_S) }, () => ({ body: {} }));
     expect(await s.tokens.access()).toBe(live);
     expect(s.posts).toEqual([]);
   });
 
   it('refreshes an access token within 30 s of expiry, once for concurrent callers, and keeps the new pair', async () => {
-    const s = setup({ access_token: jwt(NOW_S + 30), refresh_token: jwt(NOW_S + 86_400, 'r0') }, () => ({
+    const s = setup({ access_token: jwt(NOW_S + 30), refresh_token: jwt(NOW_S + ONE_DAY_S, 'r0') }, () => ({
       body: { tokenPair: pairOf(1), valid: true, error: OK },
     }));
     const got = await Promise.all([s.tokens.access(), s.tokens.access(), s.tokens.access()]);
@@ -383,14 +383,14 @@ describe('refreshingTokens', () => {
   });
 
   it('a refused refresh ends the session; an unanswered one keeps it', async () => {
-    const refused = setup({ access_token: jwt(NOW_S - 1), refresh_token: jwt(NOW_S + 86_400) }, () => ({
+    const refused = setup({ access_token: jwt(NOW_S - 1), refresh_token: jwt(NOW_S + ONE_DAY_S) }, () => ({
       status: 401,
       body: fail(ErrorCodes.UNAUTHENTICATED.code, 'revoked'),
     }));
     expect((await failure(refused.tokens.access())).kind).toBe('unauthenticated');
     expect(refused.ended()).toBe(1);
 
-    const down = setup({ access_token: jwt(NOW_S - 1), refresh_token: jwt(NOW_S + 86_400) }, () => 'network');
+    const down = setup({ access_token: jwt(NOW_S - 1), refresh_token: jwt(NOW_S + ONE_DAY_S) }, () => 'network');
     expect((await failure(down.tokens.access())).kind).toBe('network');
     expect(down.ended()).toBe(0);
     expect(down.stored()).toBeDefined();
@@ -404,7 +404,7 @@ describe('refreshingTokens', () => {
   });
 
   it('a refresh answered without a token pair ends the session: "No access token in response"', async () => {
-    const s = setup({ access_token: jwt(NOW_S - 1), refresh_token: jwt(NOW_S + 86_400) }, () => ({
+    const s = setup({ access_token: jwt(NOW_S - 1), refresh_token: jwt(NOW_S + ONE_DAY_S) }, () => ({
       body: { valid: true, error: OK },
     }));
     const err = await failure(s.tokens.access());
@@ -414,11 +414,11 @@ describe('refreshingTokens', () => {
 
   it('after a refusal of a live token, another holder’s newer token is used instead of spending the refresh token', async () => {
     const theirs = jwt(NOW_S + 900, 'theirs');
-    const s = setup({ access_token: theirs, refresh_token: jwt(NOW_S + 86_400) }, () => ({ body: {} }));
+    const s = setup({ access_token: theirs, refresh_token: jwt(NOW_S + ONE_DAY_S) }, () => ({ body: {} }));
     expect(await s.tokens.refresh('mine')).toBe(theirs);
     expect(s.posts).toEqual([]);
     // The refused token itself is never answered again.
-    const again = setup({ access_token: theirs, refresh_token: jwt(NOW_S + 86_400) }, () => ({
+    const again = setup({ access_token: theirs, refresh_token: jwt(NOW_S + ONE_DAY_S) }, () => ({
       body: { tokenPair: pairOf(2), valid: true, error: OK },
     }));
     expect(await again.tokens.refresh(theirs)).toBe(pairOf(2).access_token);

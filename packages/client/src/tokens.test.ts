@@ -1,3 +1,4 @@
+import { ONE_DAY_S } from '@portal/contract';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { accessTokenExpired, refreshTokenExpired, tokenExpiry } from './tokens.ts';
@@ -31,7 +32,7 @@ describe('token expiry margins', () => {
     expect(tokenExpiry('garbage')).toBeUndefined();
     expect(accessTokenExpired('opaque', 1000, 1000)).toBe(false);
     expect(accessTokenExpired('opaque', 1000 + 15 * 60 - 30, 1000)).toBe(true);
-    expect(refreshTokenExpired('opaque', 1000 + 7 * 86400 - 61, 1000)).toBe(false);
+    expect(refreshTokenExpired('opaque', 1000 + 7 * ONE_DAY_S - 61, 1000)).toBe(false);
     expect(accessTokenExpired(null, 0)).toBe(true);
   });
 });

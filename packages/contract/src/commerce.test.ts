@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assets } from './assets.ts';
+import { ONE_DAY_S } from './constants.ts';
 import { flexibleLicense } from './flexible-license.ts';
 import { license, pairCode } from './license.ts';
 import { payment } from './payment.ts';
@@ -272,7 +273,7 @@ describe('licenses and robots', () => {
             robot_license: {
               license_id: 'l1',
               start_date: 0,
-              duration: 31_536_000,
+              duration: 365 * ONE_DAY_S,
               end_date: 0,
               reseller_info: { comission_region: 'EU' },
             },
@@ -286,8 +287,8 @@ describe('licenses and robots', () => {
   });
 
   it.each([
-    [{ email, license_id: 'l1', recipient_email: 'friend@example.com', duration: 86_400 }, true],
-    [{ email, license_id: 'l1', recipient_email: 'not-an-email', duration: 86_400 }, false],
+    [{ email, license_id: 'l1', recipient_email: 'friend@example.com', duration: ONE_DAY_S }, true],
+    [{ email, license_id: 'l1', recipient_email: 'not-an-email', duration: ONE_DAY_S }, false],
     [{ email, license_id: 'l1', recipient_email: 'friend@example.com', duration: 0 }, false],
   ])('SHARELICENSE %o: %s', (body, valid) => {
     expect(license.actions.SHARELICENSE.request.safeParse(body).success).toBe(valid);

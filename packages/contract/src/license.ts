@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { epochMs, jwt, normalisedEmail } from './common.ts';
+import { ONE_DAY_S } from './constants.ts';
 import { action, response, service } from './define.ts';
 
 /**
@@ -23,10 +24,10 @@ export const pairCode = z
   .check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z0-9]{6,16}$/, { error: 'Invalid pairing code' }));
 
 /** The term of a granted driver license when BUYASSET names none: one year, in seconds. */
-export const DEFAULT_LICENSE_DURATION_S = 365 * 86_400;
+export const DEFAULT_LICENSE_DURATION_S = 365 * ONE_DAY_S;
 
 /** Longest share a license owner can grant; the server also stops a share at the license's end. */
-export const MAX_SHARE_DURATION_S = 366 * 86_400;
+export const MAX_SHARE_DURATION_S = 366 * ONE_DAY_S;
 
 export const resellerInfo = z.object({
   commission_name: z._default(z.string(), ''),

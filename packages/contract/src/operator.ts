@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { epochMs, normalisedEmail } from './common.ts';
-import { OverrideKind, TIER_SHORT } from './constants.ts';
+import { ONE_DAY_S, OverrideKind, TIER_SHORT } from './constants.ts';
 import { action, response, service } from './define.ts';
 import { MAX_FLEX_SLOTS } from './flexible-license.ts';
 import { Currency, minorUnits, overrideKind, subscriptionStatus, subscriptionTier } from './payment.ts';
@@ -12,11 +12,10 @@ import { Currency, minorUnits, overrideKind, subscriptionStatus, subscriptionTie
  * server's OPERATOR_TOKEN in the `x-operator-token` header; `email` names the target account.
  */
 
-const DAY_S = 86_400;
 /** A granted subscription lasts a year unless the operator says otherwise. */
-export const DEFAULT_GRANT_DURATION_S = 365 * DAY_S;
+export const DEFAULT_GRANT_DURATION_S = 365 * ONE_DAY_S;
 /** Longest grant: ten years (the command line's --days bound). */
-export const MAX_GRANT_DURATION_S = 3660 * DAY_S;
+export const MAX_GRANT_DURATION_S = 3660 * ONE_DAY_S;
 
 /** The kinds an operator may grant: free trial 0, override 1, other 2 (99 is "paid", never granted). */
 export const grantOverrideKind = z.literal([OverrideKind.FreeTrial, OverrideKind.BowOverride, OverrideKind.Other], {

@@ -1,9 +1,8 @@
+import { ONE_DAY_S } from '@portal/contract';
 import { expect, expectAccessible, screenshots, test } from '../fixtures';
 import { desktopSidebar, expectShell, phoneScreenshot, tourDialog } from './shell-helpers';
 
 /** spec/000 §2 Sidebar (menu, Ctrl/Cmd+B, cookie, widths, mobile sheet, logo, breadcrumb), §9. */
-
-const SEVEN_DAYS_S = 7 * 86_400;
 
 async function sidebarCookie(page: import('@playwright/test').Page) {
   return (await page.context().cookies()).find((c) => c.name === 'sidebar_state');
@@ -109,7 +108,7 @@ test.describe('sidebar', () => {
     const cookie = await sidebarCookie(page);
     expect(cookie).toMatchObject({ value: 'false', path: '/', sameSite: 'Lax' });
     const aheadS = (cookie?.expires ?? 0) - Date.now() / 1000;
-    expect(Math.abs(aheadS - SEVEN_DAYS_S)).toBeLessThan(120);
+    expect(Math.abs(aheadS - 7 * ONE_DAY_S)).toBeLessThan(120);
 
     await page.reload();
     await expectShell(page);

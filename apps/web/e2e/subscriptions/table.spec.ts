@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { payment } from '@portal/contract';
+import { ONE_DAY_S, payment } from '@portal/contract';
 import { addToCart, checkoutFromCartPage, openAddRobot } from '../commerce/commerce-helpers';
 import { expect, expectAccessible, screenshots, test } from '../fixtures';
 import {
@@ -72,7 +72,7 @@ test('the table shows each driver subscription by its rules, and an Active row o
       .filter((s) => s.status === 'active')
       .map((s) => s.duration)
       .sort(),
-  ).toEqual([365 * 86_400, 365 * 86_400]);
+  ).toEqual([365 * ONE_DAY_S, 365 * ONE_DAY_S]);
   expect(list.robot_driver_subscriptions.map((s) => s.status).sort()).toEqual(['active', 'active', 'cancelled']);
 
   // Sorting: Status descending puts the cancelled one first.

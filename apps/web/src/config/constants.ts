@@ -1,3 +1,4 @@
+import { ONE_DAY_S } from '@portal/contract';
 /**
  * The web app's own constants: screen timings, toast durations and sizes of spec/000 §9 and
  * spec/001 §9 that only the browser uses. Rules and limits both sides use stay in the contract.
@@ -20,7 +21,7 @@ export const ONBOARDING_STEPS = 6;
 
 // Shell
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
-export const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 86_400;
+export const SIDEBAR_COOKIE_MAX_AGE_S = 7 * ONE_DAY_S;
 export const MOBILE_BREAKPOINT_PX = 768;
 export const SIDEBAR_WIDTH = '16rem';
 export const SIDEBAR_WIDTH_MOBILE = '18rem';

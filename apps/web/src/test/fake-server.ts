@@ -1,4 +1,4 @@
-import type { PublicUser, TokenPair } from '@portal/contract';
+import { ONE_DAY_S, type PublicUser, type TokenPair } from '@portal/contract';
 import { vi } from 'vitest';
 
 /** A JWT-shaped token whose payload holds `exp` (the client reads it, the server would verify it). */
@@ -9,12 +9,12 @@ export function fakeJwt(expS: number, id = Math.random().toString(36).slice(2)):
 
 export const nowS = () => Math.floor(Date.now() / 1000);
 
-export function tokenPair(accessExpS = nowS() + 900, refreshExpS = nowS() + 7 * 86_400): TokenPair {
+export function tokenPair(accessExpS = nowS() + 900, refreshExpS = nowS() + 7 * ONE_DAY_S): TokenPair {
   return {
     access_token: fakeJwt(accessExpS),
     refresh_token: fakeJwt(refreshExpS),
     access_token_expires_in: 900,
-    refresh_token_expires_in: 604_800,
+    refresh_token_expires_in: 7 * ONE_DAY_S,
   };
 }
 

@@ -1,16 +1,16 @@
-import type {
-  PaymentPrice,
-  PaymentProduct,
-  PaymentProviderSubscription,
-  RobotDriverSubscription,
-  RobotLicense,
-  UserSubscription,
+import {
+  ONE_DAY_MS,
+  ONE_DAY_S,
+  type PaymentPrice,
+  type PaymentProduct,
+  type PaymentProviderSubscription,
+  type RobotDriverSubscription,
+  type RobotLicense,
+  type UserSubscription,
 } from '@portal/contract';
 import { fakeServer, OK } from './fake-server';
 
 /** Catalogue, subscriptions and licences shaped as the server answers them, for the subscription screens' tests. */
-
-const DAY_S = 86_400;
 
 const recurring = (
   id: string,
@@ -94,7 +94,7 @@ export function driverSubscription(over: Partial<RobotDriverSubscription> = {}):
     user_email: 'ada@example.com',
     asset_id: 'driver-nao',
     license_id: '',
-    duration: 365 * DAY_S,
+    duration: 365 * ONE_DAY_S,
     created_at: CREATED,
     last_updated_at: CREATED,
     status: 'active',
@@ -127,8 +127,8 @@ export function robotLicense(id: string, robotId: string, pairCode: string, mode
     robot_license: {
       license_id: id,
       start_date: CREATED,
-      duration: 365 * DAY_S,
-      end_date: CREATED + 365 * DAY_S * 1000,
+      duration: 365 * ONE_DAY_S,
+      end_date: CREATED + 365 * ONE_DAY_MS,
     },
     robot_make: model,
     robot_model: model,
@@ -143,7 +143,7 @@ export function providerSubscription(over: Partial<PaymentProviderSubscription> 
     subscription_id: 'sub_1',
     user_id: 'u-1',
     user_email: 'ada@example.com',
-    duration: 365 * DAY_S,
+    duration: 365 * ONE_DAY_S,
     starts_at: Date.UTC(2025, 0, 5) / 1000,
     ends_at: Date.UTC(2026, 0, 5) / 1000,
     status: 'active',

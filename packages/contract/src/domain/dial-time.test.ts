@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ONE_DAY_MS } from '../constants.ts';
 import { consumeMinutes, dialSummary, percentRemaining, remainingDaysUntil, remainingMinutes } from './dial-time.ts';
-
-const DAY_MS = 86_400_000;
 
 describe('remainingMinutes', () => {
   it.each([
@@ -58,13 +57,13 @@ describe('dialSummary', () => {
 describe('remainingDaysUntil', () => {
   const now = Date.UTC(2025, 0, 1);
   it.each([
-    [now + 10 * DAY_MS, 10],
-    [now + 10.4 * DAY_MS, 10],
-    [now + 10.6 * DAY_MS, 11],
-    [now + 10 * DAY_MS + 43_200_000, 11],
-    [now + 10 * DAY_MS + 43_199_000, 10],
+    [now + 10 * ONE_DAY_MS, 10],
+    [now + 10.4 * ONE_DAY_MS, 10],
+    [now + 10.6 * ONE_DAY_MS, 11],
+    [now + 10.5 * ONE_DAY_MS, 11],
+    [now + 10.5 * ONE_DAY_MS - 1_000, 10],
     [now, 0],
-    [now - 5 * DAY_MS, 0],
+    [now - 5 * ONE_DAY_MS, 0],
   ])('%i -> %i days', (end, days) => {
     expect(remainingDaysUntil(end, now)).toBe(days);
   });

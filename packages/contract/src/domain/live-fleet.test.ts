@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ONE_DAY_MS } from '../constants.ts';
 import {
   EMPTY_GEO_RANGE,
   type GeoBox,
@@ -8,47 +9,46 @@ import {
   licenseUse,
 } from './live-fleet.ts';
 
-const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 23, 12);
 
 describe('licenseUse', () => {
   it.each<[string, Omit<LicenseUseInput, 'nowMs'>, LicenseUse]>([
     [
       'paired, reported an hour ago',
-      { paired: true, lastSeenMs: NOW - 3_600_000, pairedAtMs: NOW - 90 * DAY },
+      { paired: true, lastSeenMs: NOW - 3_600_000, pairedAtMs: NOW - 90 * ONE_DAY_MS },
       { unused: false },
     ],
-    ['paired, reported 29 days ago', { paired: true, lastSeenMs: NOW - 29 * DAY }, { unused: false }],
+    ['paired, reported 29 days ago', { paired: true, lastSeenMs: NOW - 29 * ONE_DAY_MS }, { unused: false }],
     [
       'paired, reported exactly 30 days ago',
-      { paired: true, lastSeenMs: NOW - 30 * DAY },
-      { unused: true, reason: 'silent', sinceMs: NOW - 30 * DAY },
+      { paired: true, lastSeenMs: NOW - 30 * ONE_DAY_MS },
+      { unused: true, reason: 'silent', sinceMs: NOW - 30 * ONE_DAY_MS },
     ],
     [
       'paired, silent for a year (the old pairing does not matter)',
-      { paired: true, lastSeenMs: NOW - 365 * DAY, pairedAtMs: NOW - 400 * DAY },
-      { unused: true, reason: 'silent', sinceMs: NOW - 365 * DAY },
+      { paired: true, lastSeenMs: NOW - 365 * ONE_DAY_MS, pairedAtMs: NOW - 400 * ONE_DAY_MS },
+      { unused: true, reason: 'silent', sinceMs: NOW - 365 * ONE_DAY_MS },
     ],
     [
       'paired a week ago, never reported',
-      { paired: true, lastSeenMs: 0, pairedAtMs: NOW - 7 * DAY },
+      { paired: true, lastSeenMs: 0, pairedAtMs: NOW - 7 * ONE_DAY_MS },
       { unused: false },
     ],
     [
       'paired 31 days ago, never reported',
-      { paired: true, lastSeenMs: 0, pairedAtMs: NOW - 31 * DAY },
-      { unused: true, reason: 'never-reported', sinceMs: NOW - 31 * DAY },
+      { paired: true, lastSeenMs: 0, pairedAtMs: NOW - 31 * ONE_DAY_MS },
+      { unused: true, reason: 'never-reported', sinceMs: NOW - 31 * ONE_DAY_MS },
     ],
     ['paired, no dates at all', { paired: true }, { unused: false }],
-    ['unpaired since yesterday', { paired: false, unpairedSinceMs: NOW - DAY }, { unused: false }],
+    ['unpaired since yesterday', { paired: false, unpairedSinceMs: NOW - ONE_DAY_MS }, { unused: false }],
     [
       'unpaired for 30 days',
-      { paired: false, unpairedSinceMs: NOW - 30 * DAY },
-      { unused: true, reason: 'unpaired', sinceMs: NOW - 30 * DAY },
+      { paired: false, unpairedSinceMs: NOW - 30 * ONE_DAY_MS },
+      { unused: true, reason: 'unpaired', sinceMs: NOW - 30 * ONE_DAY_MS },
     ],
     [
       'unpaired: an old report of its former robot is not what counts',
-      { paired: false, unpairedSinceMs: NOW - 2 * DAY, lastSeenMs: NOW - 60 * DAY },
+      { paired: false, unpairedSinceMs: NOW - 2 * ONE_DAY_MS, lastSeenMs: NOW - 60 * ONE_DAY_MS },
       { unused: false },
     ],
     ['unpaired, no date', { paired: false }, { unused: false }],

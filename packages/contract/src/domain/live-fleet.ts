@@ -1,3 +1,4 @@
+import { ONE_DAY_MS } from '../constants.ts';
 /**
  * Rules of the live fleet (issue 15, docs/decisions/031) that the server, the hub and the web app
  * share: when a license counts as unused, and the bounding box of robot positions (GetRobots'
@@ -6,7 +7,7 @@
 
 /** A license is unused after this many days without its robot reporting, or unpaired. */
 export const UNUSED_AFTER_DAYS = 30;
-const UNUSED_AFTER_MS = UNUSED_AFTER_DAYS * 86_400_000;
+const UNUSED_AFTER_MS = UNUSED_AFTER_DAYS * ONE_DAY_MS;
 
 export interface LicenseUseInput {
   /** whether the license is paired with a robot now */

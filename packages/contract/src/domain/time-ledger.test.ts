@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TierShort } from '../constants.ts';
+import { ONE_DAY_MS, type TierShort } from '../constants.ts';
 import {
   addYearsUtc,
   creditEntry,
@@ -12,7 +12,6 @@ import {
   userTimeFromLedger,
 } from './time-ledger.ts';
 
-const DAY = 86_400_000;
 const JOINED = Date.UTC(2024, 2, 10, 9, 30);
 
 type Step =
@@ -31,7 +30,7 @@ function simulate(steps: Step[], readAt: number) {
   return { entries, time: userTimeFromLedger(entries, { ...ctx, nowMs: readAt }) };
 }
 
-const day = (n: number) => JOINED + n * DAY;
+const day = (n: number) => JOINED + n * ONE_DAY_MS;
 
 describe('dial-time ledger', () => {
   it.each<[string, Step[], number, Record<string, unknown>]>([
@@ -81,9 +80,9 @@ describe('dial-time ledger', () => {
       [
         { at: day(1), buy: 100 },
         { at: day(10), use: 650 },
-        { at: addYearsUtc(JOINED, 1) + DAY, use: 20 },
+        { at: addYearsUtc(JOINED, 1) + ONE_DAY_MS, use: 20 },
       ],
-      addYearsUtc(JOINED, 1) + 2 * DAY,
+      addYearsUtc(JOINED, 1) + 2 * ONE_DAY_MS,
       {
         total_perishable_time: 600,
         used_perishable_time: 20,
@@ -97,7 +96,7 @@ describe('dial-time ledger', () => {
     [
       'unused perishable time does not carry over',
       [{ at: day(10), use: 100 }],
-      addYearsUtc(JOINED, 1) + DAY,
+      addYearsUtc(JOINED, 1) + ONE_DAY_MS,
       { total_perishable_time: 600, used_perishable_time: 0, remaining_yearly_time: 600, total_time: 600 },
     ],
     [
@@ -154,10 +153,10 @@ describe('dial-time ledger', () => {
     const { entries } = simulate(
       [
         { at: day(10), use: 100 },
-        { at: addYearsUtc(JOINED, 1) + DAY, use: 1 },
-        { at: addYearsUtc(JOINED, 1) + 2 * DAY, use: 1 },
+        { at: addYearsUtc(JOINED, 1) + ONE_DAY_MS, use: 1 },
+        { at: addYearsUtc(JOINED, 1) + 2 * ONE_DAY_MS, use: 1 },
       ],
-      addYearsUtc(JOINED, 1) + 3 * DAY,
+      addYearsUtc(JOINED, 1) + 3 * ONE_DAY_MS,
     );
     expect(entries.filter((e) => e.kind === 'allocation').map((e) => e.periodStart)).toEqual([
       JOINED,
@@ -169,7 +168,7 @@ describe('dial-time ledger', () => {
     const ctx = {
       tier: 'Lite' as const,
       anchorMs: JOINED,
-      nowMs: addYearsUtc(JOINED, 1) + 4 * DAY,
+      nowMs: addYearsUtc(JOINED, 1) + 4 * ONE_DAY_MS,
       subscriptionEndMs: 0,
     };
     expect(openPeriod(entries, ctx)).toEqual([]);
@@ -178,7 +177,7 @@ describe('dial-time ledger', () => {
   it('reports the days until the next allocation and the subscription end', () => {
     const ctx = { tier: 'Standard' as const, anchorMs: day(0), nowMs: day(100), subscriptionEndMs: day(365) };
     const time = userTimeFromLedger([], ctx);
-    expect(time.days_until_next_allocation).toBe(Math.round((addYearsUtc(day(0), 1) - day(100)) / DAY));
+    expect(time.days_until_next_allocation).toBe(Math.round((addYearsUtc(day(0), 1) - day(100)) / ONE_DAY_MS));
     expect(time.yearly_subscription_end).toBe(day(365));
   });
 });
@@ -201,7 +200,7 @@ describe('periodAt', () => {
       Date.UTC(2025, 1, 28, 12),
       Date.UTC(2026, 1, 28, 12),
     ],
-    ['before the anchor', anchor - DAY, anchor, Date.UTC(2025, 1, 28, 12)],
+    ['before the anchor', anchor - ONE_DAY_MS, anchor, Date.UTC(2025, 1, 28, 12)],
     [
       'thirty years on, a day after the anniversary',
       Date.UTC(2054, 2, 1),

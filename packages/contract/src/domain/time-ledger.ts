@@ -1,4 +1,4 @@
-import { TIER_SHORT, TIERS, type TierName, type TierShort } from '../constants.ts';
+import { ONE_DAY_MS, TIER_SHORT, TIERS, type TierName, type TierShort } from '../constants.ts';
 import type { UserTime } from '../time.ts';
 import { consumeMinutes, remainingDaysUntil, remainingMinutes } from './dial-time.ts';
 
@@ -61,8 +61,6 @@ export interface Period {
   end: number;
 }
 
-const DAY_MS = 86_400_000;
-
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const daysInMonth = (year: number, month: number): number =>
   month === 1 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : (MONTH_DAYS[month] as number);
@@ -85,7 +83,7 @@ export function addYearsUtc(ms: number, years: number): number {
 export function periodAt(anchorMs: number, nowMs: number): Period {
   if (nowMs < anchorMs) return { start: anchorMs, end: addYearsUtc(anchorMs, 1) };
   // A guess from the mean year, then corrected: the period's two ends are all that is computed.
-  let n = Math.floor((nowMs - anchorMs) / (365.2425 * DAY_MS));
+  let n = Math.floor((nowMs - anchorMs) / (365.2425 * ONE_DAY_MS));
   let start = addYearsUtc(anchorMs, n);
   while (n > 0 && start > nowMs) start = addYearsUtc(anchorMs, --n);
   let end = addYearsUtc(anchorMs, n + 1);

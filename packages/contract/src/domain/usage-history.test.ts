@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ONE_DAY_MS } from '../constants.ts';
 import { daysBetween, shortRobotId, usageRange } from './usage-history.ts';
 
 const at = (iso: string) => Date.parse(iso);
@@ -15,7 +16,7 @@ describe('usageRange', () => {
     ['2024-12-31T10:00:00Z', 365, '2024-01-02', '2024-12-31'],
   ])('%s, %i days: %s to %s', (now, days, from, to) => {
     const range = usageRange(at(now), days);
-    expect(range).toEqual({ from, to, startMs: at(`${from}T00:00:00Z`), endMs: at(`${to}T00:00:00Z`) + 86_400_000 });
+    expect(range).toEqual({ from, to, startMs: at(`${from}T00:00:00Z`), endMs: at(`${to}T00:00:00Z`) + ONE_DAY_MS });
     expect(daysBetween(range.from, range.to)).toHaveLength(days);
   });
 });

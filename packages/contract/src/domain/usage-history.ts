@@ -1,3 +1,4 @@
+import { ONE_DAY_MS } from '../constants.ts';
 /**
  * Dial-time history (issue 15, docs/decisions/029): minutes used per day and robot, read from the
  * ledger. A day is a calendar day in UTC, so one minute belongs to one day whoever asks.
@@ -9,8 +10,6 @@ export type UsageRangeDays = (typeof USAGE_RANGES_DAYS)[number];
 
 /** How many characters of a robot's id name it when the robot is no longer the user's. */
 export const SHORT_ROBOT_ID_LENGTH = 8;
-
-const DAY_MS = 86_400_000;
 
 /** A UTC day as `YYYY-MM-DD`. */
 export function utcDay(ms: number): string {
@@ -30,9 +29,9 @@ export interface UsageRange {
 
 /** The `days` UTC days that end with the day holding `nowMs`. */
 export function usageRange(nowMs: number, days: number): UsageRange {
-  const todayStart = Math.floor(nowMs / DAY_MS) * DAY_MS;
-  const startMs = todayStart - (days - 1) * DAY_MS;
-  const endMs = todayStart + DAY_MS;
+  const todayStart = Math.floor(nowMs / ONE_DAY_MS) * ONE_DAY_MS;
+  const startMs = todayStart - (days - 1) * ONE_DAY_MS;
+  const endMs = todayStart + ONE_DAY_MS;
   return { from: utcDay(startMs), to: utcDay(todayStart), startMs, endMs };
 }
 
@@ -42,7 +41,7 @@ export function daysBetween(from: string, to: string): string[] {
   const end = Date.parse(`${to}T00:00:00Z`);
   if (Number.isNaN(start) || Number.isNaN(end)) return [];
   const days: string[] = [];
-  for (let ms = start; ms <= end; ms += DAY_MS) days.push(utcDay(ms));
+  for (let ms = start; ms <= end; ms += ONE_DAY_MS) days.push(utcDay(ms));
   return days;
 }
 

@@ -1,4 +1,4 @@
-import type { Robot, RobotLicense } from '@portal/contract';
+import { ONE_DAY_MS, type Robot, type RobotLicense } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   findManagedRobot,
@@ -66,7 +66,6 @@ function robot(over: Partial<Robot> & { robot_id: string }): Robot {
   };
 }
 
-const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 23, 12);
 
 describe('licensesWithRobot', () => {
@@ -165,35 +164,35 @@ describe('robotCards', () => {
   it.each([
     [
       'a robot that reported yesterday',
-      { paired_at: NOW - 90 * DAY },
+      { paired_at: NOW - 90 * ONE_DAY_MS },
       'r',
-      NOW - DAY,
-      { lastSeen: NOW - DAY, use: { unused: false } },
+      NOW - ONE_DAY_MS,
+      { lastSeen: NOW - ONE_DAY_MS, use: { unused: false } },
     ],
     [
       'a robot silent for 30 days',
-      { paired_at: NOW - 90 * DAY },
+      { paired_at: NOW - 90 * ONE_DAY_MS },
       'r',
-      NOW - 30 * DAY,
-      { lastSeen: NOW - 30 * DAY, use: { unused: true, reason: 'silent', sinceMs: NOW - 30 * DAY } },
+      NOW - 30 * ONE_DAY_MS,
+      { lastSeen: NOW - 30 * ONE_DAY_MS, use: { unused: true, reason: 'silent', sinceMs: NOW - 30 * ONE_DAY_MS } },
     ],
     [
       'a robot that never reported, paired 31 days ago',
-      { paired_at: NOW - 31 * DAY },
+      { paired_at: NOW - 31 * ONE_DAY_MS },
       'r',
       0,
-      { lastSeen: 0, use: { unused: true, reason: 'never-reported', sinceMs: NOW - 31 * DAY } },
+      { lastSeen: 0, use: { unused: true, reason: 'never-reported', sinceMs: NOW - 31 * ONE_DAY_MS } },
     ],
     [
       'unpaired for 31 days',
-      { pair_code: 'ABCD2345', unpaired_since: NOW - 31 * DAY },
+      { pair_code: 'ABCD2345', unpaired_since: NOW - 31 * ONE_DAY_MS },
       '',
       0,
-      { lastSeen: 0, use: { unused: true, reason: 'unpaired', sinceMs: NOW - 31 * DAY } },
+      { lastSeen: 0, use: { unused: true, reason: 'unpaired', sinceMs: NOW - 31 * ONE_DAY_MS } },
     ],
     [
       'unpaired for a week',
-      { pair_code: 'ABCD2345', unpaired_since: NOW - 7 * DAY },
+      { pair_code: 'ABCD2345', unpaired_since: NOW - 7 * ONE_DAY_MS },
       '',
       0,
       { use: { unused: false } },

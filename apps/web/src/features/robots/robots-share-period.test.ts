@@ -1,4 +1,4 @@
-import { MAX_SHARE_DURATION_S, type SharedRobotEntry } from '@portal/contract';
+import { MAX_SHARE_DURATION_S, ONE_DAY_S, type SharedRobotEntry } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   latestUntilValue,
@@ -17,11 +17,11 @@ const secondsTo = (d: Date) => Math.ceil((d.getTime() - NOW) / 1000);
 
 describe('shareDurationS', () => {
   it.each<[string, SharePeriod, string, ReturnType<typeof shareDurationS>]>([
-    ['1 day', '1', '', { durationS: 86_400 }],
-    ['7 days', '7', '', { durationS: 7 * 86_400 }],
-    ['30 days', '30', '', { durationS: 30 * 86_400 }],
-    ['90 days', '90', '', { durationS: 90 * 86_400 }],
-    ['a listed period ignores the date', '7', '2020-01-01', { durationS: 7 * 86_400 }],
+    ['1 day', '1', '', { durationS: ONE_DAY_S }],
+    ['7 days', '7', '', { durationS: 7 * ONE_DAY_S }],
+    ['30 days', '30', '', { durationS: 30 * ONE_DAY_S }],
+    ['90 days', '90', '', { durationS: 90 * ONE_DAY_S }],
+    ['a listed period ignores the date', '7', '2020-01-01', { durationS: 7 * ONE_DAY_S }],
     [
       'until today: to its last second',
       'until',

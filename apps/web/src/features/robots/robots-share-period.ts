@@ -1,4 +1,4 @@
-import { MAX_SHARE_DURATION_S, type SharedRobotEntry } from '@portal/contract';
+import { MAX_SHARE_DURATION_S, ONE_DAY_MS, ONE_DAY_S, type SharedRobotEntry } from '@portal/contract';
 
 /** The periods the Share form offers; `until` lets the owner pick the last day instead. */
 export const SHARE_PERIODS = [
@@ -14,8 +14,6 @@ export type SharePeriod = (typeof SHARE_PERIODS)[number]['value'];
 export const SHARE_UNTIL_REQUIRED = 'Choose the last day of the share';
 export const SHARE_UNTIL_PAST = 'Choose today or a later day';
 export const SHARE_UNTIL_TOO_LATE = 'A share lasts at most 366 days';
-
-const DAY_MS = 86_400_000;
 
 /** A `YYYY-MM-DD` of the browser's calendar, as a native date input reads and writes it. */
 export function localDateValue(ms: number): string {
@@ -36,7 +34,7 @@ function endOfLocalDay(value: string): number | undefined {
 
 /** The last day the date input may offer: a share lasts at most MAX_SHARE_DURATION_S. */
 export function latestUntilValue(now: number): string {
-  return localDateValue(now + MAX_SHARE_DURATION_S * 1000 - DAY_MS);
+  return localDateValue(now + MAX_SHARE_DURATION_S * 1000 - ONE_DAY_MS);
 }
 
 /**
@@ -49,7 +47,7 @@ export function shareDurationS(
   now: number,
 ): { durationS: number } | { error: string } {
   const listed = SHARE_PERIODS.find((p) => p.value === period);
-  if (listed && listed.value !== 'until') return { durationS: listed.days * 86_400 };
+  if (listed && listed.value !== 'until') return { durationS: listed.days * ONE_DAY_S };
   if (!until) return { error: SHARE_UNTIL_REQUIRED };
   const end = endOfLocalDay(until);
   if (end === undefined) return { error: SHARE_UNTIL_REQUIRED };

@@ -1,8 +1,6 @@
-import type { RobotDriverSubscription, RobotLicense, UserSubscription } from '@portal/contract';
+import { ONE_DAY_S, type RobotDriverSubscription, type RobotLicense, type UserSubscription } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { compareStatus, driverRows, itemRows, licensesById, matchesModel, modelLabel } from './subscriptions-rows';
-
-const DAY_S = 86_400;
 
 const driver = (over: Partial<RobotDriverSubscription> = {}): RobotDriverSubscription => ({
   uuid: 'sub-1',
@@ -12,7 +10,7 @@ const driver = (over: Partial<RobotDriverSubscription> = {}): RobotDriverSubscri
   user_email: 'ada@example.com',
   asset_id: 'driver-nao',
   license_id: '',
-  duration: 365 * DAY_S,
+  duration: 365 * ONE_DAY_S,
   created_at: Date.UTC(2025, 0, 5),
   last_updated_at: Date.UTC(2025, 0, 5),
   status: 'active',
@@ -57,7 +55,7 @@ describe('driverRows', () => {
       statusLabel: 'Active',
       badge: undefined,
       cancelAtPeriodEnd: false,
-      durationS: 365 * DAY_S,
+      durationS: 365 * ONE_DAY_S,
       duration: '365 days, 0 hours',
       createdAtMs: Date.UTC(2025, 0, 5),
       expiresAtMs: Date.UTC(2026, 0, 5),
@@ -103,7 +101,7 @@ describe('driverRows', () => {
       { cancel_at_period_end: true, status: 'cancelled' as const },
       { cancelAtPeriodEnd: false },
     ],
-    ['days and hours', { duration: 2 * DAY_S + 5 * 3_600 }, { duration: '2 days, 5 hours' }],
+    ['days and hours', { duration: 2 * ONE_DAY_S + 5 * 3_600 }, { duration: '2 days, 5 hours' }],
   ])('%s', (_name, over, expected) => {
     expect(driverRows([driver(over)], licenses, products)[0]).toMatchObject(expected);
   });

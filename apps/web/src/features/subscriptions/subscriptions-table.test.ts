@@ -1,3 +1,4 @@
+import { ONE_DAY_S } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   displayStatus,
@@ -73,18 +74,18 @@ describe('durations', () => {
   it.each([
     [0, '0 days, 0 hours'],
     [3_600, '0 days, 1 hour'],
-    [86_400, '1 day, 0 hours'],
+    [ONE_DAY_S, '1 day, 0 hours'],
     [90_000, '1 day, 1 hour'],
-    [365 * 86_400, '365 days, 0 hours'],
-    [2 * 86_400 + 5 * 3_600 + 59 * 60, '2 days, 5 hours'],
+    [365 * ONE_DAY_S, '365 days, 0 hours'],
+    [2 * ONE_DAY_S + 5 * 3_600 + 59 * 60, '2 days, 5 hours'],
     [-10, '0 days, 0 hours'],
   ])('%i s -> %s', (seconds, text) => {
     expect(formatDuration(seconds)).toBe(text);
   });
 
   it.each([
-    [Date.UTC(2025, 0, 1), 86_400, Date.UTC(2025, 0, 2)],
-    [Date.UTC(2025, 0, 1), 365 * 86_400, Date.UTC(2026, 0, 1)],
+    [Date.UTC(2025, 0, 1), ONE_DAY_S, Date.UTC(2025, 0, 2)],
+    [Date.UTC(2025, 0, 1), 365 * ONE_DAY_S, Date.UTC(2026, 0, 1)],
     [1_000, 0, 1_000],
   ])('created %i + %i s expires %i', (created, duration, expiry) => {
     expect(expiryMs(created, duration)).toBe(expiry);

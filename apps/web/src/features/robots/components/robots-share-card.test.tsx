@@ -1,4 +1,4 @@
-import type { SharedRobotEntry } from '@portal/contract';
+import { ONE_DAY_S, type SharedRobotEntry } from '@portal/contract';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeSession } from '@/lib/session';
@@ -63,7 +63,7 @@ describe('Share card', () => {
     expect(sent?.body).toMatchObject({
       license_id: LICENSE,
       recipient_email: 'dan@example.com',
-      duration: 30 * 86_400,
+      duration: 30 * ONE_DAY_S,
     });
     expect(entries()).toEqual([expect.stringContaining('bob@example.com'), expect.stringContaining('dan@example.com')]);
     expect(screen.getByText('Robot shared with dan@example.com')).toBeTruthy();

@@ -1,4 +1,4 @@
-import type { RobotDriverSubscription } from '@portal/contract';
+import { ONE_DAY_MS, type RobotDriverSubscription } from '@portal/contract';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readCart, resetCartStore } from '@/lib/cart-store';
@@ -286,7 +286,7 @@ describe('Subscription Manager: Robot Driver Subscriptions (spec/001 §2, §4)',
     expect(cellTexts(3)?.[0]).toBe('365 days, 0 hours');
     expect(cellTexts(4)?.[0]).toBe(formatDateTime(CREATED));
     expect(cellTexts(4)?.[0]).toMatch(/^[A-Z][a-z]{2} \d{2}:\d{2} \d{2}\/\d{2}\/\d{4}$/);
-    expect(cellTexts(5)?.[0]).toBe(formatDateTime(CREATED + 365 * 86_400_000));
+    expect(cellTexts(5)?.[0]).toBe(formatDateTime(CREATED + 365 * ONE_DAY_MS));
 
     // Sorting by Status the other way.
     await click(screen.getByRole('button', { name: 'Status' }));
