@@ -1,6 +1,6 @@
 import type { PaymentPrice, PaymentProduct } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
-import { addRobotItems, offeredPrice, priceLabel } from './add-robot-products';
+import { addRobotItems, offeredPrice } from './add-robot-products';
 
 const price = (id: string, over: Partial<PaymentPrice> = {}): PaymentPrice => ({
   id,
@@ -16,25 +16,6 @@ const product = (name: string, metadata: PaymentProduct['metadata'], prices: Pay
   description: '',
   metadata,
   prices,
-});
-
-describe('priceLabel (spec/001 §9: yearly prices show "/year")', () => {
-  it.each<[string, PaymentPrice, string]>([
-    [
-      'yearly GBP',
-      price('a', { unit_amount: 12_000, type: 'recurring', recurring: { interval: 'year', interval_count: 1 } }),
-      '£120.00/year',
-    ],
-    [
-      'monthly GBP',
-      price('b', { unit_amount: 999, type: 'recurring', recurring: { interval: 'month', interval_count: 1 } }),
-      '£9.99',
-    ],
-    ['one-time USD', price('c', { unit_amount: 500, currency: 'usd' }), '$5.00'],
-    ['zero', price('d', { unit_amount: 0 }), '£0.00'],
-  ])('%s', (_, p, expected) => {
-    expect(priceLabel(p)).toBe(expected);
-  });
 });
 
 describe('offeredPrice (the price the cart will take)', () => {

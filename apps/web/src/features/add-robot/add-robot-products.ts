@@ -1,11 +1,4 @@
-import {
-  DEFAULT_CURRENCY,
-  formatPrice,
-  formatYearlyPrice,
-  type PaymentPrice,
-  type PaymentProduct,
-  ProductSorting,
-} from '@portal/contract';
+import { DEFAULT_CURRENCY, type PaymentPrice, type PaymentProduct, ProductSorting } from '@portal/contract';
 import { displayModel, robotImage } from '@/lib/robot-models';
 import type { MakeAndModel } from './add-robot-catalogue';
 
@@ -29,13 +22,6 @@ export function offeredPrice(product: Pick<PaymentProduct, 'prices' | 'selected_
     product.prices.find((p) => p.currency === DEFAULT_CURRENCY) ??
     product.prices[0]
   );
-}
-
-/** "£120.00/year" for a yearly price, "£120.00" otherwise (spec/001 §9). */
-export function priceLabel(price: Pick<PaymentPrice, 'unit_amount' | 'currency' | 'recurring'>): string {
-  return price.recurring?.interval === 'year'
-    ? formatYearlyPrice(price.unit_amount, price.currency)
-    : formatPrice(price.unit_amount, price.currency);
 }
 
 /**

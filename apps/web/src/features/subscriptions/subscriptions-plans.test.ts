@@ -2,9 +2,7 @@ import type { PaymentPrice } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   gbpOnly,
-  monthlyEquivalent,
   pairPlanPrices,
-  planAmount,
   planBilling,
   planButtonState,
   planCards,
@@ -21,25 +19,6 @@ const price = (id: string, unit_amount: number, extra: Partial<PaymentPrice> = {
   type: 'recurring',
   recurring: { interval: 'year', interval_count: 1 },
   ...extra,
-});
-
-describe('plan amounts', () => {
-  it.each([
-    [12000, '10.00'],
-    [10000, '8.33'],
-    [9999, '8.33'],
-    [1, '0.00'],
-    [0, '0'],
-  ])('monthlyEquivalent(%i) = %s', (amount, text) => {
-    expect(monthlyEquivalent(amount)).toBe(text);
-  });
-
-  it.each([
-    [0, '0'],
-    [4900, '49.00'],
-  ])('planAmount(%i) = %s', (amount, text) => {
-    expect(planAmount(amount)).toBe(text);
-  });
 });
 
 describe('pairPlanPrices', () => {
@@ -201,6 +180,18 @@ describe('planPriceView', () => {
     ],
     ['monthly, yearly price only', [y], 'y', '£150.00', '/year', '£12.50'],
     ['annually, a zero yearly price', [price('z', 0)], 'z', '£0', '/year', '£0'],
+    ['annually, £120.00 a year', [price('y', 12000)], 'y', '£120.00', '/year', '£10.00'],
+    ['annually, £100.00 a year', [price('y', 10000)], 'y', '£100.00', '/year', '£8.33'],
+    ['annually, £99.99 a year', [price('y', 9999)], 'y', '£99.99', '/year', '£8.33'],
+    ['annually, a penny a year', [price('y', 1)], 'y', '£0.01', '/year', '£0.00'],
+    [
+      'monthly, £49.00 a month',
+      [price('m', 4900, { recurring: { interval: 'month', interval_count: 1 } })],
+      'm',
+      '£49.00',
+      '/month',
+      undefined,
+    ],
     ['no price', [], undefined, '£0', '/month', undefined],
   ] as const)('%s', (billing, prices, id, amount, period, perMonth) => {
     const view = planPriceView(prices, billing.startsWith('monthly') ? 'monthly' : 'annually');

@@ -1,11 +1,4 @@
-import {
-  currencySymbol,
-  majorAmount,
-  type PaymentPrice,
-  type PaymentProduct,
-  ProductSorting,
-  tierIndex,
-} from '@portal/contract';
+import { formatPrice, type PaymentPrice, type PaymentProduct, ProductSorting, tierIndex } from '@portal/contract';
 
 /**
  * The plan cards of the Subscription Manager (spec/001 §2 and §9): which price is monthly and which
@@ -13,17 +6,6 @@ import {
  */
 
 type PriceLike = Pick<PaymentPrice, 'unit_amount' | 'currency'> & Partial<Pick<PaymentPrice, 'recurring'>>;
-
-/** Monthly equivalent of a yearly price: yearly / 12 with two decimals; a zero price shows 0. */
-export function monthlyEquivalent(yearlyUnitAmount: number): string {
-  if (yearlyUnitAmount === 0) return '0';
-  return (yearlyUnitAmount / 100 / 12).toFixed(2);
-}
-
-/** A plan card amount: two decimals, but a zero price shows 0. */
-export function planAmount(unitAmount: number): string {
-  return unitAmount === 0 ? '0' : majorAmount(unitAmount);
-}
 
 export interface PlanPrices<P> {
   monthly?: P;
@@ -155,7 +137,7 @@ export function planCards<P extends PlanProduct>(products: readonly P[]): PlanCa
 export interface PlanPriceView<P> {
   /** the price a click buys; undefined when the plan has none */
   price: P | undefined;
-  /** "£150.00", "£15.00" or "£0" */
+  /** "£150.00", "£15.00" or "£0" (a zero price shows 0) */
   amount: string;
   /** "/year" or "/month" */
   period: '/year' | '/month';
@@ -171,18 +153,16 @@ export function planPriceView<P extends PriceLike>(prices: readonly P[], billing
   const { monthly, yearly } = pairPlanPrices(prices);
   const annual = billing === 'annually' ? yearly : monthly ? undefined : yearly;
   if (annual) {
-    const symbol = currencySymbol(annual.currency);
     return {
       price: annual,
-      amount: `${symbol}${planAmount(annual.unit_amount)}`,
+      amount: formatPrice(annual.unit_amount, annual.currency),
       period: '/year',
-      monthlyEquivalent: `${symbol}${monthlyEquivalent(annual.unit_amount)}`,
+      monthlyEquivalent: formatPrice(annual.unit_amount / 12, annual.currency),
     };
   }
-  const price = monthly;
   return {
-    price,
-    amount: `${currencySymbol(price?.currency)}${planAmount(price?.unit_amount ?? 0)}`,
+    price: monthly,
+    amount: formatPrice(monthly?.unit_amount ?? 0, monthly?.currency),
     period: '/month',
   };
 }

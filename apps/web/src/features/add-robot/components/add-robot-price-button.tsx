@@ -1,3 +1,4 @@
+import { formatPriceLabel } from '@portal/contract';
 import { CheckIcon, ShoppingCartIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
@@ -6,7 +7,7 @@ import { toCartItem } from '@/lib/cart';
 import { dispatchCart } from '@/lib/cart-store';
 import { toast } from '@/lib/toast';
 import { addedToCartMessage } from '../add-robot-catalogue';
-import { type AddRobotItem, priceLabel } from '../add-robot-products';
+import type { AddRobotItem } from '../add-robot-products';
 
 /** The card's price button: adds one licence to the cart, then shows a check mark for 1000 ms (spec/001 §2). */
 export function AddRobotPriceButton({ item }: { item: AddRobotItem }) {
@@ -14,7 +15,7 @@ export function AddRobotPriceButton({ item }: { item: AddRobotItem }) {
   const timer = React.useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   React.useEffect(() => () => clearTimeout(timer.current), []);
 
-  const label = item.price ? priceLabel(item.price) : 'Add to cart';
+  const label = item.price ? formatPriceLabel(item.price) : 'Add to cart';
   const name = item.product.name;
 
   function add() {
