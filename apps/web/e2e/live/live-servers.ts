@@ -1,14 +1,14 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { expect } from '@playwright/test';
+import { startTestPostgres } from '@portal/testing/postgres';
 import { liveServers, serverDir, serverEnv } from '../../../../playwright.config';
 
 /**
- * Two portal instances on one PostgreSQL, for the live-fleet test: a PostgreSQL of its own on
- * loopback (initdb into a fresh folder, fsync off: it lives for one test), then the built server
- * twice with one DATABASE_URL and one JWT_SECRET, each with its own data folder and no polling
- * (ROBOTS_POLLING=false), so a card can only change through the event stream. Where PostgreSQL is
- * not installed the spec is skipped, saying why.
+ * Two portal instances on one PostgreSQL, for the live-fleet test: a throwaway PostgreSQL of its own
+ * on a free loopback port (packages/testing/src/postgres.ts), then the built server twice with one
+ * DATABASE_URL and one JWT_SECRET, each with its own data folder and no polling
+ * (ROBOTS_POLLING=false), so a card can only change through the event stream.
  */
 
 export interface LiveServers {
@@ -16,25 +16,6 @@ export interface LiveServers {
   b: string;
   databaseUrl: string;
   stop(): Promise<void>;
-}
-
-/** The newest PostgreSQL server programs, as Debian installs them; undefined without any. */
-export function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const newest = readdirSync(root)
-    .filter((v) => /^\d+$/.test(v))
-    .sort((x, y) => Number(y) - Number(x))[0];
-  return newest && existsSync(`${root}/${newest}/bin/initdb`) ? `${root}/${newest}/bin` : undefined;
-}
-
-export const NO_POSTGRES = 'needs PostgreSQL (/usr/lib/postgresql/*/bin): two instances share one database';
-
-/** initdb and pg_ctl refuse to run as root: as root they run as the postgres user. */
-function asPostgres(program: string, args: string[]): void {
-  const root = process.getuid?.() === 0;
-  const [cmd, argv] = root ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
-  execFileSync(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 async function ready(url: string, child: ChildProcess, log: () => string): Promise<void> {
@@ -53,23 +34,9 @@ async function ready(url: string, child: ChildProcess, log: () => string): Promi
   }
 }
 
-export async function startLiveServers(bin: string): Promise<LiveServers> {
-  const { pgDir, pgPort } = liveServers;
-  rmSync(pgDir, { recursive: true, force: true });
-  mkdirSync(pgDir, { recursive: true, mode: 0o700 });
-  if (process.getuid?.() === 0) chownSync(pgDir, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
-  asPostgres(`${bin}/initdb`, ['-D', pgDir, '-A', 'trust', '-U', 'postgres']);
-  asPostgres(`${bin}/pg_ctl`, [
-    '-D',
-    pgDir,
-    '-l',
-    `${pgDir}/server.log`,
-    '-o',
-    `-p ${pgPort} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
-    '-w',
-    'start',
-  ]);
-  const databaseUrl = `postgres://postgres@127.0.0.1:${pgPort}/postgres`;
+export async function startLiveServers(): Promise<LiveServers> {
+  const pg = await startTestPostgres();
+  const databaseUrl = pg.url;
   const children: ChildProcess[] = [];
   const stop = async () => {
     await Promise.all(
@@ -82,10 +49,7 @@ export async function startLiveServers(bin: string): Promise<LiveServers> {
           }),
       ),
     );
-    try {
-      asPostgres(`${bin}/pg_ctl`, ['-D', pgDir, '-m', 'immediate', 'stop']);
-    } catch {}
-    rmSync(pgDir, { recursive: true, force: true });
+    await pg.stop();
   };
   try {
     const started = [liveServers.a, liveServers.b].map(({ url, dataDir }) => {
