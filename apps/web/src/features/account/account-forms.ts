@@ -1,5 +1,6 @@
 import { changePasswordIssues, countryRule, nameRule, organisationRule } from '@portal/contract';
 import * as z from 'zod/mini';
+import { changePasswordRules, passwordPairIssuesAt } from '@/components/form/password-pair-rules';
 
 /**
  * The profile page's forms (spec/000 §2 and §5): change password, profile details and account
@@ -11,7 +12,16 @@ export function changePasswordFormSchema(email: string) {
   return z.object({ currentPassword: z.string(), newPassword: z.string(), repeatPassword: z.string() }).check(
     z.superRefine((form, ctx) => {
       for (const issue of changePasswordIssues({ ...form, email }))
-        ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+        if (issue.field === 'currentPassword')
+          ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+      const pair = changePasswordRules({
+        password: form.newPassword,
+        repeat: form.repeatPassword,
+        email,
+        currentPassword: form.currentPassword,
+      });
+      for (const issue of passwordPairIssuesAt(pair, { password: 'newPassword', repeat: 'repeatPassword' }))
+        ctx.addIssue({ code: 'custom', ...issue });
     }),
   );
 }

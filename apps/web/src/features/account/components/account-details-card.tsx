@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
+import { PasswordPair } from '@/components/form/password-pair';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField, fieldProps } from '@/components/ui/form-field';
@@ -20,6 +21,7 @@ const EMPTY: ChangePasswordForm = { currentPassword: '', newPassword: '', repeat
 export function AccountDetailsCard({ email }: { email: string }) {
   const mutation = useUpdatePasswordMutation();
   const schema = React.useMemo(() => changePasswordFormSchema(email), [email]);
+  const form = useForm<ChangePasswordForm>({ resolver: zodResolver(schema), mode: 'onChange', defaultValues: EMPTY });
   const {
     register,
     handleSubmit,
@@ -28,7 +30,7 @@ export function AccountDetailsCard({ email }: { email: string }) {
     getFieldState,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ChangePasswordForm>({ resolver: zodResolver(schema), mode: 'onChange', defaultValues: EMPTY });
+  } = form;
 
   const recheck = (...names: (keyof ChangePasswordForm)[]) => {
     const dirty = names.filter((n) => getFieldState(n).isDirty);
@@ -72,22 +74,22 @@ export function AccountDetailsCard({ email }: { email: string }) {
               {...register('currentPassword', { onChange: () => recheck('newPassword') })}
             />
           </FormField>
-          <FormField id="account-new-password" label="New password" error={errors.newPassword?.message}>
-            <PasswordInput
-              {...fieldProps('account-new-password', errors.newPassword?.message)}
-              autoComplete="new-password"
-              toggleLabel="Show new password"
-              {...register('newPassword', { onChange: () => recheck('repeatPassword') })}
-            />
-          </FormField>
-          <FormField id="account-repeat-password" label="Repeat new password" error={errors.repeatPassword?.message}>
-            <PasswordInput
-              {...fieldProps('account-repeat-password', errors.repeatPassword?.message)}
-              autoComplete="new-password"
-              toggleLabel="Show repeated new password"
-              {...register('repeatPassword')}
-            />
-          </FormField>
+          <PasswordPair
+            form={form}
+            password={{
+              name: 'newPassword',
+              id: 'account-new-password',
+              label: 'New password',
+              toggleLabel: 'Show new password',
+            }}
+            repeat={{
+              name: 'repeatPassword',
+              id: 'account-repeat-password',
+              label: 'Repeat new password',
+              toggleLabel: 'Show repeated new password',
+            }}
+            onPasswordChange={() => recheck('repeatPassword')}
+          />
           <div>
             <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting || undefined}>
               {isSubmitting && <Loader2Icon className="animate-spin" aria-hidden />}

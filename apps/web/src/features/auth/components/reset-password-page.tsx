@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { CircleAlertIcon, Loader2Icon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
+import { PasswordPair } from '@/components/form/password-pair';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { serverFieldError } from '@/lib/server-field-error';
 import { toast } from '@/lib/toast';
@@ -19,6 +19,11 @@ export function ResetPasswordPage({ token }: { token: string }) {
   const navigate = useNavigate();
   const tokenCheck = useQuery(resetTokenQueryOptions(token));
   const mutation = useResetPasswordMutation();
+  const form = useForm<ResetPasswordForm>({
+    resolver: zodResolver(resetPasswordFormSchema),
+    mode: 'onChange',
+    defaultValues: { email: '', password: '', confirmPassword: '' },
+  });
   const {
     register,
     handleSubmit,
@@ -26,11 +31,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
     getFieldState,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ResetPasswordForm>({
-    resolver: zodResolver(resetPasswordFormSchema),
-    mode: 'onChange',
-    defaultValues: { email: '', password: '', confirmPassword: '' },
-  });
+  } = form;
 
   // Each rule reads another field (password vs email, repeat vs password): re-check the touched ones.
   const recheck = (...names: (keyof ResetPasswordForm)[]) => {
@@ -94,22 +95,22 @@ export function ResetPasswordPage({ token }: { token: string }) {
                 {...register('email', { onChange: () => recheck('password') })}
               />
             </FormField>
-            <FormField id="reset-password" label="New password" error={errors.password?.message}>
-              <PasswordInput
-                {...fieldProps('reset-password', errors.password?.message)}
-                autoComplete="new-password"
-                toggleLabel="Show new password"
-                {...register('password', { onChange: () => recheck('confirmPassword') })}
-              />
-            </FormField>
-            <FormField id="reset-confirm" label="Confirm new password" error={errors.confirmPassword?.message}>
-              <PasswordInput
-                {...fieldProps('reset-confirm', errors.confirmPassword?.message)}
-                autoComplete="new-password"
-                toggleLabel="Show confirm new password"
-                {...register('confirmPassword')}
-              />
-            </FormField>
+            <PasswordPair
+              form={form}
+              password={{
+                name: 'password',
+                id: 'reset-password',
+                label: 'New password',
+                toggleLabel: 'Show new password',
+              }}
+              repeat={{
+                name: 'confirmPassword',
+                id: 'reset-confirm',
+                label: 'Confirm new password',
+                toggleLabel: 'Show confirm new password',
+              }}
+              onPasswordChange={() => recheck('confirmPassword')}
+            />
             <Button type="submit" className="w-full" disabled={isSubmitting} aria-busy={isSubmitting || undefined}>
               {isSubmitting && <Loader2Icon className="animate-spin" aria-hidden />}
               Reset password

@@ -3,13 +3,13 @@ import { Loader2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { CountrySelect } from '@/components/form/country-select';
+import { PasswordPair } from '@/components/form/password-pair';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
-import { PasswordInput } from '@/components/ui/password-input';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { serverFieldError } from '@/lib/server-field-error';
 import { toast } from '@/lib/toast';
@@ -23,14 +23,7 @@ const PASSWORD_HINT =
 export function SignupForm({ onRegistered }: { onRegistered: (email: string) => void }) {
   const mutation = useRegisterMutation();
   const years = React.useMemo(() => birthYearOptions(), []);
-  const {
-    register,
-    handleSubmit,
-    control,
-    trigger,
-    setError,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<RegistrationForm>({
+  const form = useForm<RegistrationForm>({
     resolver: zodResolver(registrationFormSchema),
     // Errors first show on submit, then live: blur validation would move the button under the pointer.
     defaultValues: {
@@ -45,6 +38,14 @@ export function SignupForm({ onRegistered }: { onRegistered: (email: string) => 
       marketing: false,
     },
   });
+  const {
+    register,
+    handleSubmit,
+    control,
+    trigger,
+    setError,
+    formState: { errors, isSubmitting, isSubmitted },
+  } = form;
 
   // Rules that compare two fields are re-checked when the field they depend on changes.
   const recheck = (...names: (keyof RegistrationForm)[]) => {
@@ -120,23 +121,18 @@ export function SignupForm({ onRegistered }: { onRegistered: (email: string) => 
             {...register('confirmEmail')}
           />
         </FormField>
-        <FormField id="signup-password" label="Password" error={e.password?.message} hint={PASSWORD_HINT}>
-          <PasswordInput
-            {...fieldProps('signup-password', e.password?.message)}
-            aria-describedby={e.password?.message ? 'signup-password-error' : 'signup-password-hint'}
-            autoComplete="new-password"
-            toggleLabel="Show password"
-            {...register('password', { onChange: () => recheck('confirmPassword') })}
-          />
-        </FormField>
-        <FormField id="signup-confirm-password" label="Confirm password" error={e.confirmPassword?.message}>
-          <PasswordInput
-            {...fieldProps('signup-confirm-password', e.confirmPassword?.message)}
-            autoComplete="new-password"
-            toggleLabel="Show confirm password"
-            {...register('confirmPassword')}
-          />
-        </FormField>
+        <PasswordPair
+          form={form}
+          password={{ name: 'password', id: 'signup-password', label: 'Password', toggleLabel: 'Show password' }}
+          repeat={{
+            name: 'confirmPassword',
+            id: 'signup-confirm-password',
+            label: 'Confirm password',
+            toggleLabel: 'Show confirm password',
+          }}
+          hint={PASSWORD_HINT}
+          onPasswordChange={() => recheck('confirmPassword')}
+        />
       </div>
 
       <div className="grid gap-1.5">

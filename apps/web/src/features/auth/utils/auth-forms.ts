@@ -1,5 +1,6 @@
-import { countryRule, nameRule, newPasswordIssues, organisationRule, yearOfBirthIssue } from '@portal/contract';
+import { countryRule, nameRule, organisationRule, yearOfBirthIssue } from '@portal/contract';
 import * as z from 'zod/mini';
+import { passwordPairIssuesAt, resetPasswordRules } from '@/components/form/password-pair-rules';
 
 /**
  * The sign-up and reset-password forms of spec/000 §2 and §5, with the
@@ -14,6 +15,13 @@ const emailEntryRule = z.string().check(
 );
 
 // The sign-in and forgot-password forms are in login-forms.ts, without zod.
+
+/** Both forms word their password pair as the reset form does (spec/000 §5 Reset password form). */
+const passwordIssues = (form: { email: string; password: string; confirmPassword: string }) =>
+  passwordPairIssuesAt(
+    resetPasswordRules({ password: form.password, repeat: form.confirmPassword, email: form.email }),
+    { password: 'password', repeat: 'confirmPassword' },
+  );
 
 export const registrationFormSchema = z
   .object({
@@ -36,10 +44,7 @@ export const registrationFormSchema = z
       if (yearIssue) ctx.addIssue({ code: 'custom', path: ['yearBorn'], message: yearIssue });
       if (form.confirmEmail.toLowerCase() !== form.email.toLowerCase())
         ctx.addIssue({ code: 'custom', path: ['confirmEmail'], message: 'Emails do not match' });
-      for (const message of newPasswordIssues(form.password, form.email))
-        ctx.addIssue({ code: 'custom', path: ['password'], message });
-      if (form.confirmPassword !== form.password)
-        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+      for (const issue of passwordIssues(form)) ctx.addIssue({ code: 'custom', ...issue });
       if (!form.termsAgreed)
         ctx.addIssue({
           code: 'custom',
@@ -58,10 +63,7 @@ export const resetPasswordFormSchema = z
   })
   .check(
     z.superRefine((form, ctx) => {
-      for (const message of newPasswordIssues(form.password, form.email))
-        ctx.addIssue({ code: 'custom', path: ['password'], message });
-      if (form.confirmPassword !== form.password)
-        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+      for (const issue of passwordIssues(form)) ctx.addIssue({ code: 'custom', ...issue });
     }),
   );
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
