@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 /**
- * Signs and verifies compact HS256 JSON Web Tokens synchronously with node:crypto (docs/decisions/037).
+ * Signs and verifies compact HS256 JSON Web Tokens synchronously with node:crypto (docs/decisions/037, 048).
  * Signing is `signHs256`: the header `{"alg":"HS256"}`, the claims as given, HMAC-SHA256 over both.
  * Verifying:
  * every authenticated request checks one; through WebCrypto the check was a trip to libuv's thread

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
  */
 export const ATTEMPT_TABLES: Readonly<Record<string, string>> = {
   rate_limits: 'counts every attempt against a limit, refused or not (lib/rate-limit.ts)',
-  login_failures: 'counts failed sign-ins, which is what a refused sign-in is (docs/decisions/003)',
+  login_failures: 'counts failed sign-ins, which is what a refused sign-in is (docs/decisions/026)',
 };
 
 function rowsOf<T>(result: unknown): T[] {

@@ -32,7 +32,7 @@ async function register(user: User, model: string, name: string): Promise<string
 }
 
 /**
- * A robot another account registered: UPDATE_TIME meters only registered robots (decision 008), and
+ * A robot another account registered: UPDATE_TIME meters only registered robots (decision 027), and
  * the caller cannot see this one, so the ledger records no model for it.
  */
 async function strangerRobot(): Promise<string> {

@@ -79,7 +79,7 @@ export class TimeService {
         return userTimeFromLedger(await repo.sums(tx, userId), ctx);
       }
       const entries = await this.openCurrentPeriod(tx, userId, ctx, now);
-      // No time left: the report is refused and nothing is written (docs/decisions/008, amended).
+      // No time left: the report is refused and nothing is written (docs/decisions/027, amending 008).
       if (userTimeFromLedger(entries, ctx).time_status === TimeStatus.Exhausted)
         throw new ApiError('PAYMENT', `minutes: ${TIME_WARNINGS.exhausted}`);
       const use = useEntry(entries, ctx, input.minutes);

@@ -42,7 +42,7 @@ async function history(user: SignedIn, days: number): Promise<UsageHistory> {
 }
 
 /**
- * A robot somebody else registered: UPDATE_TIME meters only registered robots (decision 008), and
+ * A robot somebody else registered: UPDATE_TIME meters only registered robots (decision 027), and
  * the caller cannot see this one, so the ledger records no model for it.
  */
 async function strangerRobot(): Promise<string> {
