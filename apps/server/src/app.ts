@@ -17,7 +17,7 @@ import type { Database, Db } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { CsrfTokens } from './lib/csrf.ts';
 import { errSerializer, reqSerializer, resSerializer } from './lib/log-safety.ts';
-import { batchedStdout } from './lib/log-stream.ts';
+import { logDestination } from './lib/log-stream.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { setHashCost, setHashLimits } from './lib/passwords.ts';
 import { portalConfigOf } from './lib/portal-config.ts';
@@ -79,10 +79,10 @@ export interface BuildOptions {
   store?: ArtifactStore;
 }
 
-/** One batched stdout for every app of the process. */
-let stdoutLog: ReturnType<typeof batchedStdout> | undefined;
+/** One buffered stdout for every app of the process. */
+let stdoutLog: ReturnType<typeof logDestination> | undefined;
 const sharedStdout = () => {
-  stdoutLog ??= batchedStdout();
+  stdoutLog ??= logDestination();
   return stdoutLog;
 };
 

@@ -1,33 +1,22 @@
+import pino from 'pino';
+
+/** Log lines wait at most this long before they are written... */
+export const LOG_BATCH_MS = 20;
+/** ...or until this much is pending (just under 16 KiB: pino's destination writes at most that a call, and wants less). */
+export const LOG_BATCH_BYTES = 16 * 1024 - 1;
+
 /**
- * The log's destination: stdout, written in batches instead of once per line. Writes to a pipe or
- * a file are synchronous system calls, and at a thousand requests a second one call per log line
- * cost a fifth of the server's throughput (docs/performance.md); one call per turn of the event
- * loop still made about one call for every two requests. Lines wait at most `maxDelayMs`, or
- * until `maxBytes` are pending; lines still pending when the process exits are written then.
+ * The log's destination (stdout unless told otherwise): pino's own buffered one, writing in batches
+ * instead of once per line. A write per line cost a fifth of the server's throughput at a thousand
+ * requests a second (docs/performance.md), and a write per turn of the event loop still made one for
+ * every two requests. Writes go out off the main thread; what is pending when the process exits is
+ * written then (pino does it), and a graceful stop flushes it first (lib/shutdown.ts).
  */
-export function batchedStdout(
-  out: { write(text: string): unknown } = process.stdout,
-  { maxDelayMs = 20, maxBytes = 16 * 1024 }: { maxDelayMs?: number; maxBytes?: number } = {},
-): { write(line: string): void } {
-  let pending: string[] = [];
-  let bytes = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending = [];
-    bytes = 0;
-    out.write(text);
-  };
-  process.once('exit', flush);
-  return {
-    write(line: string) {
-      pending.push(line);
-      bytes += line.length;
-      if (bytes >= maxBytes) flush();
-      else if (!timer) timer = setTimeout(flush, maxDelayMs).unref();
-    },
-  };
+export function logDestination(dest: number | string = 1) {
+  return pino.destination({
+    dest,
+    minLength: LOG_BATCH_BYTES,
+    periodicFlush: LOG_BATCH_MS,
+    sync: false,
+  });
 }

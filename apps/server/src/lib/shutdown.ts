@@ -7,7 +7,8 @@ import type { Database } from '../db/client.ts';
  * 1. `startDraining`: /readyz answers 503 (load balancers stop sending new requests) and every answer
  *    carries `Connection: close`, while requests are still served.
  * 2. `finishShutdown`: stops listening (new connections are refused), closes idle keep-alive sockets,
- *    waits for every request in flight to be answered in full, then closes the database.
+ *    waits for every request in flight to be answered in full, closes the database and writes the
+ *    log lines still pending.
  */
 export function startDraining(app: FastifyInstance): void {
   app.draining = true;
@@ -16,6 +17,18 @@ export function startDraining(app: FastifyInstance): void {
 export async function finishShutdown(app: FastifyInstance, database: Database): Promise<void> {
   await app.close();
   await database.close();
+  await flushLog(app);
+}
+
+/**
+ * Waits until the log's pending lines are written (lib/log-stream.ts buffers them and writes off the
+ * main thread): at exit pino writes what is still pending, but not a write already on its way.
+ */
+function flushLog(app: FastifyInstance): Promise<void> {
+  const log = app.log as { flush?: (done: (err?: Error) => void) => void };
+  if (typeof log.flush !== 'function') return Promise.resolve();
+  // An error here is the stream's (fsync is refused on a pipe): the lines are written by then.
+  return new Promise((resolve) => log.flush?.(() => resolve()));
 }
 
 /**
