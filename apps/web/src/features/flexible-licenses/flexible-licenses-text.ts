@@ -24,12 +24,10 @@ export const FLEX_TEXT = {
   confirmSyncTitle: 'Confirm Sync',
   confirmSyncBody: (count: string) =>
     `You are about to sync ${count}. This removes your existing flex licenses and replaces them with the new selection, updates your account, and activates the licenses for immediate pairing and use.`,
-  dontShowAgain: "Don't show this message again",
   confirmSync: 'Sync Licenses',
   confirmClearTitle: 'Confirm Clear All',
   confirmClearBody:
     'This removes all assigned flexible licenses. Robots using them will need to be paired again, and all slots are reset to empty.',
-  cancel: 'Cancel',
   updated: 'Successfully updated flexible robot licenses',
   updateFailed: 'Failed to update flexible robot licenses',
   updateFailedDetail: 'Failed to update robot licenses. Please try again.',
@@ -41,5 +39,5 @@ export const FLEX_TEXT = {
     'To pick up a license, focus it and press Space. Use the arrow keys to move it between the slots and the available licenses, Space to drop it, and Escape to cancel. Press Enter on a license in a slot to replace or remove it.',
 } as const;
 
-/** The local preference behind "Don't show this message again" (spec/001 §4). */
+/** The local preference behind Confirm Sync's "Don't show this message again" (spec/001 §4). */
 export const SKIP_SYNC_CONFIRM_KEY = 'flexLicensesSkipSyncConfirm';

@@ -1,6 +1,7 @@
 import { type Passkey, passkeyName } from '@portal/contract';
 import { KeyRoundIcon, Loader2Icon } from 'lucide-react';
 import * as React from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -125,51 +126,29 @@ function NameDialog({
 
 function RemovePasskey({ passkey, email }: { passkey: Passkey; email: string }) {
   const remove = useRemovePasskeyMutation(email);
-  const [open, setOpen] = React.useState(false);
 
   async function confirm() {
     try {
       await remove.mutateAsync(passkey.passkey_id);
       toast.success('Passkey Removed', { description: `"${passkey.name}" can no longer sign in to your account.` });
-      setOpen(false);
     } catch {
       toast.error('Failed to remove the passkey', { description: 'Please try again.', duration: ERROR_TOAST_MS });
+      return false;
     }
   }
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !remove.isPending && setOpen(next)}>
-      <DialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="outline" size="sm" aria-label={`Remove passkey ${passkey.name}`}>
           Remove
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Remove this passkey?</DialogTitle>
-          <DialogDescription>
-            "{passkey.name}" will no longer sign in to your account. You can also delete it from the device or password
-            manager that keeps it.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline" disabled={remove.isPending}>
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button
-            variant="destructive"
-            onClick={confirm}
-            disabled={remove.isPending}
-            aria-busy={remove.isPending || undefined}
-          >
-            {remove.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-            Remove passkey
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      }
+      title="Remove this passkey?"
+      description={`"${passkey.name}" will no longer sign in to your account. You can also delete it from the device or password manager that keeps it.`}
+      confirmLabel="Remove passkey"
+      onConfirm={confirm}
+    />
   );
 }
 

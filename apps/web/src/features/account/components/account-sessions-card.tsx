@@ -1,19 +1,9 @@
 import type { SignInSession } from '@portal/contract';
 import { Loader2Icon, MonitorIcon, SmartphoneIcon, TerminalSquareIcon } from 'lucide-react';
-import * as React from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { formatDateTime } from '@/lib/dates';
@@ -87,7 +77,6 @@ function SessionRow({ session, email }: { session: SignInSession; email: string 
 
 function SignOutEverywhereElse({ email, others }: { email: string; others: number }) {
   const mutation = useRevokeOtherSessionsMutation(email);
-  const [open, setOpen] = React.useState(false);
 
   async function confirm() {
     try {
@@ -95,48 +84,27 @@ function SignOutEverywhereElse({ email, others }: { email: string; others: numbe
       toast.success('Signed Out Everywhere Else', {
         description: revoked === 1 ? '1 other session is signed out.' : `${revoked} other sessions are signed out.`,
       });
-      setOpen(false);
     } catch {
       toast.error('Failed to sign out the other sessions', {
         description: 'Please try again.',
         duration: ERROR_TOAST_MS,
       });
+      return false;
     }
   }
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !mutation.isPending && setOpen(next)}>
-      <DialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="outline" disabled={others === 0}>
           Sign out everywhere else
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Sign out everywhere else?</DialogTitle>
-          <DialogDescription>
-            Every other session of your account, on the portal and in the Hub, is signed out at once. This browser stays
-            signed in.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline" disabled={mutation.isPending}>
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button
-            variant="destructive"
-            onClick={confirm}
-            disabled={mutation.isPending}
-            aria-busy={mutation.isPending || undefined}
-          >
-            {mutation.isPending && <Loader2Icon className="animate-spin" aria-hidden />}
-            Sign out {others === 1 ? '1 session' : `${others} sessions`}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      }
+      title="Sign out everywhere else?"
+      description="Every other session of your account, on the portal and in the Hub, is signed out at once. This browser stays signed in."
+      confirmLabel={`Sign out ${others === 1 ? '1 session' : `${others} sessions`}`}
+      onConfirm={confirm}
+    />
   );
 }
 

@@ -222,21 +222,13 @@ export function FlexBoard({ email, userId, slots, products, licenses }: FlexBoar
       <ConfirmSyncDialog
         open={confirm === 'sync'}
         count={filledSlotCount(working)}
-        onCancel={() => setConfirm(null)}
+        onClose={() => setConfirm(null)}
         onConfirm={(dontShowAgain) => {
           if (dontShowAgain) writeLocal(SKIP_SYNC_CONFIRM_KEY, 'true');
-          setConfirm(null);
           sync();
         }}
       />
-      <ConfirmClearDialog
-        open={confirm === 'clear'}
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => {
-          setConfirm(null);
-          clearAll();
-        }}
-      />
+      <ConfirmClearDialog open={confirm === 'clear'} onClose={() => setConfirm(null)} onConfirm={clearAll} />
     </DndContext>
   );
 }

@@ -1,8 +1,8 @@
 import type { FlexibleLicenseCard } from '@portal/contract';
 import * as React from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SearchField } from '@/components/form/search-field';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
@@ -11,7 +11,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
 import { searchLicenseCards } from '../flexible-licenses-cards';
 import { licenseCountText } from '../flexible-licenses-slots';
 import { FLEX_TEXT } from '../flexible-licenses-text';
@@ -108,36 +107,24 @@ export function ConfirmSyncDialog({
   open,
   count,
   onConfirm,
-  onCancel,
+  onClose,
 }: {
   open: boolean;
   count: number;
   onConfirm: (dontShowAgain: boolean) => void;
-  onCancel: () => void;
+  onClose: () => void;
 }) {
-  const [dontShow, setDontShow] = React.useState(false);
-  const checkboxId = React.useId();
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onCancel()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{FLEX_TEXT.confirmSyncTitle}</DialogTitle>
-          <DialogDescription>{FLEX_TEXT.confirmSyncBody(licenseCountText(count))}</DialogDescription>
-        </DialogHeader>
-        <div className="flex items-center gap-2">
-          <Checkbox id={checkboxId} checked={dontShow} onCheckedChange={(v) => setDontShow(v === true)} />
-          <Label htmlFor={checkboxId}>{FLEX_TEXT.dontShowAgain}</Label>
-        </div>
-        <DialogFooter>
-          <Button type="button" variant="outline" onClick={onCancel}>
-            {FLEX_TEXT.cancel}
-          </Button>
-          <Button type="button" onClick={() => onConfirm(dontShow)}>
-            {FLEX_TEXT.confirmSync}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={FLEX_TEXT.confirmSyncTitle}
+      description={FLEX_TEXT.confirmSyncBody(licenseCountText(count))}
+      offerDontShowAgain
+      confirmLabel={FLEX_TEXT.confirmSync}
+      variant="default"
+      onConfirm={({ dontShowAgain }) => onConfirm(dontShowAgain)}
+    />
   );
 }
 
@@ -145,28 +132,20 @@ export function ConfirmSyncDialog({
 export function ConfirmClearDialog({
   open,
   onConfirm,
-  onCancel,
+  onClose,
 }: {
   open: boolean;
   onConfirm: () => void;
-  onCancel: () => void;
+  onClose: () => void;
 }) {
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onCancel()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{FLEX_TEXT.confirmClearTitle}</DialogTitle>
-          <DialogDescription>{FLEX_TEXT.confirmClearBody}</DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button type="button" variant="outline" onClick={onCancel}>
-            {FLEX_TEXT.cancel}
-          </Button>
-          <Button type="button" variant="destructive" onClick={onConfirm}>
-            {FLEX_TEXT.clearAll}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={FLEX_TEXT.confirmClearTitle}
+      description={FLEX_TEXT.confirmClearBody}
+      confirmLabel={FLEX_TEXT.clearAll}
+      onConfirm={onConfirm}
+    />
   );
 }

@@ -2,19 +2,11 @@ import { type Robot, type RobotLicense, remainingDaysUntil } from '@portal/contr
 import { Link } from '@tanstack/react-router';
 import { ArrowLeftIcon, KeyRoundIcon, RefreshCwIcon, UnlinkIcon } from 'lucide-react';
 import * as React from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { RobotArtwork } from '@/components/robot-artwork';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { LOADER_DELAY_MS } from '@/config/constants';
 import { env } from '@/config/env';
 import { useDelayedFlag } from '@/hooks/use-delayed-flag';
@@ -143,38 +135,21 @@ function LicenseDetails({ license }: { license: RobotLicense }) {
   );
 }
 
-function UnpairButton({ onConfirm, pending }: { onConfirm: () => Promise<unknown>; pending: boolean }) {
-  const [open, setOpen] = React.useState(false);
+function UnpairButton({ onConfirm }: { onConfirm: () => Promise<unknown> }) {
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <Button variant="destructive" className="w-fit" onClick={() => setOpen(true)}>
-        <UnlinkIcon />
-        Unpair robot
-      </Button>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{MANAGE_TEXT.unpairTitle}</DialogTitle>
-          <DialogDescription>{MANAGE_TEXT.unpairBody}</DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Cancel</Button>
-          </DialogClose>
-          <Button
-            variant="destructive"
-            disabled={pending}
-            onClick={() => {
-              void onConfirm().then(
-                () => setOpen(false),
-                () => setOpen(false),
-              );
-            }}
-          >
-            {pending ? 'Unpairing...' : 'Unpair robot'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      trigger={
+        <Button variant="destructive" className="w-fit">
+          <UnlinkIcon />
+          Unpair robot
+        </Button>
+      }
+      title={MANAGE_TEXT.unpairTitle}
+      description={MANAGE_TEXT.unpairBody}
+      confirmLabel="Unpair robot"
+      pendingLabel="Unpairing..."
+      onConfirm={onConfirm}
+    />
   );
 }
 
@@ -249,7 +224,7 @@ function PairingCard({
         <UnusedNotice use={licenseUseOf(license, robot, Date.now())} className="mt-4" />
         <div className="mt-4 flex flex-wrap gap-2">
           {paired ? (
-            <UnpairButton onConfirm={doUnpair} pending={unpair.isPending} />
+            <UnpairButton onConfirm={doUnpair} />
           ) : (
             <Button variant="outline" onClick={() => void doRegenerate()} disabled={regenerate.isPending}>
               <RefreshCwIcon className={cn(regenerate.isPending && 'animate-spin')} />

@@ -2,17 +2,9 @@ import { isClientError } from '@portal/client';
 import { normalisedEmail, type SharedRobotEntry } from '@portal/contract';
 import { Loader2Icon, Share2Icon, UserXIcon } from 'lucide-react';
 import * as React from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -52,49 +44,34 @@ const FALLBACK_ERROR = 'An unexpected error occurred. Please try again.';
 const messageOf = (err: unknown) => (err instanceof Error && err.message ? err.message : FALLBACK_ERROR);
 
 function StopSharingButton({ entry, licenseId, email }: { entry: SharedRobotEntry; licenseId: string; email: string }) {
-  const [open, setOpen] = React.useState(false);
   const stop = useStopSharing(email);
   const recipient = entry.sharee_email;
 
   const confirm = () =>
     stop.mutateAsync({ licenseId, recipientEmail: recipient }).then(
       () => {
-        setOpen(false);
         toast.success(SHARE_TEXT.stopped(recipient));
       },
       (err: unknown) => {
-        setOpen(false);
         toast.error(SHARE_TEXT.stopFailed, { description: messageOf(err), duration: ERROR_TOAST_MS });
       },
     );
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <Button
-        variant="outline"
-        size="sm"
-        className="w-fit"
-        aria-label={`Stop sharing with ${recipient}`}
-        onClick={() => setOpen(true)}
-      >
-        <UserXIcon aria-hidden />
-        Stop sharing
-      </Button>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle className="break-all">{SHARE_TEXT.stopTitle(recipient)}</DialogTitle>
-          <DialogDescription>{SHARE_TEXT.stopBody}</DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Cancel</Button>
-          </DialogClose>
-          <Button variant="destructive" disabled={stop.isPending} onClick={() => void confirm()}>
-            {stop.isPending ? 'Stopping...' : 'Stop sharing'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      trigger={
+        <Button variant="outline" size="sm" className="w-fit" aria-label={`Stop sharing with ${recipient}`}>
+          <UserXIcon aria-hidden />
+          Stop sharing
+        </Button>
+      }
+      title={SHARE_TEXT.stopTitle(recipient)}
+      titleClassName="break-all"
+      description={SHARE_TEXT.stopBody}
+      confirmLabel="Stop sharing"
+      pendingLabel="Stopping..."
+      onConfirm={confirm}
+    />
   );
 }
 
