@@ -12,13 +12,14 @@ import type Stripe from 'stripe';
 import type { Db, Executor } from '../../db/client.ts';
 import type { BillingDetails, PaymentLine } from '../../db/tables/payment.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { mailDay } from '../../lib/mail-layout.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
-import { lifecycleMail, mailDate } from '../subscriptions/subscriptions.mails.ts';
 import { driverEnd } from '../subscriptions/subscriptions.repository.ts';
 import { type PlanTerms, planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import type { TimeService } from '../time/time.service.ts';
 import { isFreePlan, MINUTES_KEY } from './catalogue.ts';
+import { refundMail, renewalReceiptMail } from './payment.mails.ts';
 import type { PaymentProvider } from './payment.provider.ts';
 import { type CheckoutSessionRow, type PaymentRow, paymentRepository as repo } from './payment.repository.ts';
 
@@ -286,7 +287,7 @@ export class BillingService {
       providerRef: `py_sandbox_${randomBytes(12).toString('hex')}`,
       description: declined
         ? `Renewal failed: ${lines.map((l) => l.name).join(', ')}`
-        : `Renewal until ${mailDate(new Date(next))}`,
+        : `Renewal until ${mailDay(new Date(next))}`,
       lines,
       amount,
       currency,
@@ -479,23 +480,18 @@ export class BillingService {
   private async sendRefundMail(row: PaymentRow, refund: number, whole: boolean) {
     const user = await this.subs.userOf(row.userId);
     if (!user) return;
-    const money = formatPrice(refund, row.currency as Currency);
     try {
       await this.mailer.send(
-        lifecycleMail(
-          user.email,
-          `Your refund of ${money}`,
-          [
-            `We have refunded ${money} of your payment of ${formatPrice(row.amount, row.currency as Currency)} (${row.description}).`,
-            whole
-              ? 'As the whole payment was refunded, what it paid for has ended: licences stop working and bought minutes are taken back.'
-              : 'What the payment paid for is unchanged.',
-            this.provider.kind === 'sandbox'
-              ? 'Sandbox: no real money moved.'
-              : 'It reaches your card within 5 to 10 days.',
-          ],
-          { href: `${this.publicUrl}/dashboard/subscriptions/manage`, label: 'View subscriptions' },
-        ),
+        refundMail({
+          to: user.email,
+          refund,
+          amount: row.amount,
+          currency: row.currency,
+          description: row.description,
+          whole,
+          sandbox: this.provider.kind === 'sandbox',
+          manageUrl: `${this.publicUrl}/dashboard/subscriptions/manage`,
+        }),
       );
     } catch (err) {
       this.log?.warn({ err, payment: row.id }, 'refund mail failed');
@@ -506,23 +502,18 @@ export class BillingService {
   private async sendReceipt(row: PaymentRow, billing: BillingDetails | undefined) {
     const user = await this.subs.userOf(row.userId);
     if (!user) return;
-    const lines = row.lines.map(
-      (l) => `${l.quantity} × ${l.name} — ${formatPrice(l.unit_amount * l.quantity, row.currency as Currency)}`,
-    );
     try {
       await this.mailer.send(
-        lifecycleMail(
-          user.email,
-          'Your Robot Portal receipt',
-          [
-            `${row.description}.`,
-            ...lines,
-            `Total: ${formatPrice(row.amount, row.currency as Currency)}`,
-            ...(billing ? [`Billed to: ${billingLines(billing).join(', ')}`] : []),
-            ...(row.provider === 'sandbox' ? ['Sandbox: no real payment was taken.'] : []),
-          ],
-          { href: `${this.publicUrl}/dashboard/subscriptions/manage`, label: 'View subscriptions' },
-        ),
+        renewalReceiptMail({
+          to: user.email,
+          description: row.description,
+          lines: row.lines,
+          amount: row.amount,
+          currency: row.currency,
+          billing,
+          sandbox: row.provider === 'sandbox',
+          manageUrl: `${this.publicUrl}/dashboard/subscriptions/manage`,
+        }),
       );
     } catch (err) {
       this.log?.warn({ err, payment: row.id }, 'receipt mail failed');
@@ -543,19 +534,6 @@ export class BillingService {
     }
     return refs.length;
   }
-}
-
-/** The billing details as receipt lines: company and VAT number first when given. */
-export function billingLines(b: BillingDetails): string[] {
-  return [
-    b.company ?? '',
-    b.vatNumber ? `VAT ${b.vatNumber}` : '',
-    b.name,
-    b.email,
-    b.line1,
-    `${b.city} ${b.postcode}`.trim(),
-    b.country,
-  ].filter(Boolean);
 }
 
 /** The subscription an invoice bills (its parent in current API versions). */

@@ -4,7 +4,6 @@ import {
   type CheckoutLine,
   type Currency,
   canPurchaseTime,
-  formatPrice,
   type PaymentPrice,
   type PaymentProduct,
   type Purchase,
@@ -14,13 +13,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
 import type { BillingDetails, SessionLine } from '../../db/tables/payment.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { escapeHtml, type Mailer } from '../../lib/mailer.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import { planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import type { TimeService } from '../time/time.service.ts';
-import { type BillingService, billingLines } from './billing.service.ts';
+import type { BillingService } from './billing.service.ts';
 import { isFreePlan, kindOf, MINUTES_KEY } from './catalogue.ts';
+import { checkoutReceiptMail } from './payment.mails.ts';
 import { type PaymentProvider, withSessionId } from './payment.provider.ts';
 import { type CheckoutSessionRow, paymentRepository as repo } from './payment.repository.ts';
 import { sandboxSubscriptionId } from './sandbox.provider.ts';
@@ -435,38 +435,20 @@ export class PaymentService {
 
   /** The receipt: what was bought and the billing details. A mail failure never undoes a sale. */
   private async sendReceipt(session: CheckoutSessionRow, billing: BillingDetails | undefined): Promise<void> {
-    const rows = session.lines.map(
-      (l) => `${l.quantity} × ${l.name} — ${formatPrice(l.unit_amount * l.quantity, session.currency)}`,
-    );
-    const total = `Total: ${formatPrice(session.amount, session.currency)}`;
-    const address = billing ? billingLines(billing) : [];
-    const sandbox = session.provider === 'sandbox' ? 'Sandbox purchase: no real payment was taken.' : '';
-    const text = [
-      'Thank you for your purchase.',
-      sandbox,
-      '',
-      ...rows,
-      total,
-      '',
-      ...(address.length ? ['Billed to:', ...address] : []),
-      `Order: ${session.id}`,
-    ]
-      .filter((l, i, all) => l !== '' || all[i - 1] !== '')
-      .join('\n');
-    const html = `<p>Thank you for your purchase.</p>${sandbox ? `<p><strong>${escapeHtml(sandbox)}</strong></p>` : ''}<ul>${rows
-      .map((r) => `<li>${escapeHtml(r)}</li>`)
-      .join('')}</ul><p>${escapeHtml(total)}</p>${
-      address.length ? `<p>Billed to:<br>${address.map(escapeHtml).join('<br>')}</p>` : ''
-    }<p>Order: ${escapeHtml(session.id)}</p>`;
     try {
-      await this.mailer.send({
-        // The account's address, never one typed into the form: checkout must not mail strangers.
-        to: session.userEmail,
-        subject: 'Your Robot Portal receipt',
-        text,
-        html,
-        link: `${this.publicUrl}/dashboard`,
-      });
+      await this.mailer.send(
+        checkoutReceiptMail({
+          // The account's address, never one typed into the form: checkout must not mail strangers.
+          to: session.userEmail,
+          lines: session.lines,
+          amount: session.amount,
+          currency: session.currency,
+          billing,
+          sandbox: session.provider === 'sandbox',
+          order: session.id,
+          dashboardLink: `${this.publicUrl}/dashboard`,
+        }),
+      );
     } catch (err) {
       this.log?.warn({ err, session: session.id }, 'receipt mail failed');
     }

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { PRODUCT_NAME } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, pgErrorCode } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { escapeHtml, type Mail, type Mailer } from '../../lib/mailer.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
+import { acknowledgementMail } from './support.mails.ts';
 import { type SupportRequestRow, supportRepository } from './support.repository.ts';
 
 // No 0/O or 1/I: people read ticket ids out over the phone.
@@ -14,20 +14,6 @@ export function newTicketId(): string {
   let id = '';
   for (let i = 0; i < 8; i++) id += TICKET_ALPHABET[randomInt(TICKET_ALPHABET.length)];
   return `SR-${id.slice(0, 4)}-${id.slice(4)}`;
-}
-
-function acknowledgementMail(to: string, ticketId: string, subject: string): Mail {
-  const lines = [
-    `We have received your support request "${subject}".`,
-    `Your ticket id is ${ticketId}. Please quote it if you contact us about this request.`,
-    `— ${PRODUCT_NAME}`,
-  ];
-  return {
-    to,
-    subject: `[${ticketId}] ${PRODUCT_NAME} support request received`,
-    text: lines.join('\n\n'),
-    html: `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</body></html>`,
-  };
 }
 
 export interface SupportRequestInput {
