@@ -2,6 +2,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createApp } from './app';
 import { startErrorReporting } from './lib/error-reporting';
+import { handPageTitleToReact } from './lib/page-title';
 import { readSession } from './lib/session';
 import { warmStart } from './lib/warm-start';
 import './styles.css';
@@ -45,6 +46,7 @@ else {
   rootElement.replaceChildren();
   rootElement.removeAttribute('data-prerendered');
   rootElement.removeAttribute('inert');
+  handPageTitleToReact(document.head);
   const { router, element } = createApp();
   warmStart(router);
   createRoot(rootElement).render(element);

@@ -133,6 +133,7 @@ test.describe('page titles', () => {
     ] as const) {
       await page.goto(path);
       await expect(page, path).toHaveTitle(title);
+      await expect(page.locator('head > title'), path).toHaveCount(1);
     }
   });
 
@@ -145,6 +146,8 @@ test.describe('page titles', () => {
     await expectShell(page);
     await expect(page.getByRole('heading', { name: 'Robot Manager' })).toBeVisible();
     await expect(page).not.toHaveTitle(/Loading/);
+    // One <title>: index.html's gives way to the app's (lib/page-title.ts).
+    await expect(page.locator('head > title')).toHaveCount(1);
     await page.goto('/dashboard/faq');
     await expect(page).toHaveTitle('Robot Portal | FAQ');
     await page.getByRole('link', { name: 'Get Help' }).click();
@@ -158,6 +161,7 @@ test.describe('page titles', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page).not.toHaveTitle(/FAQ/);
     await expect(page).toHaveTitle(/^Robot Portal/);
+    await expect(page.locator('head > title')).toHaveCount(1);
   });
 });
 

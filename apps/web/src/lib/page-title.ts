@@ -12,3 +12,21 @@ export const LOADING_PAGE_TITLE = formatPageTitle('Loading...');
 export function pageHead(screenName?: string) {
   return { meta: [{ title: formatPageTitle(screenName) }] };
 }
+
+/**
+ * The page's own <title> (index.html's) names the tab until the app draws. React 19 adopts it only
+ * when it hydrates a page; drawing afresh, it puts a <title> of its own into the head beside it. So
+ * the page's title goes as soon as another is there: a document has one <title> (HTML allows one,
+ * and a second is what some assistive tools read).
+ */
+export function handPageTitleToReact(head: HTMLHeadElement): void {
+  const pageTitle = head.querySelector('title');
+  if (!pageTitle) return;
+  const observer = new MutationObserver(() => {
+    if ([...head.querySelectorAll('title')].some((title) => title !== pageTitle)) {
+      pageTitle.remove();
+      observer.disconnect();
+    }
+  });
+  observer.observe(head, { childList: true });
+}
