@@ -3,7 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Rolldown } from 'vite';
-import { SIGN_IN_PAGE, SIGNED_IN_START } from './page-model';
+import { SIGN_IN_PAGE, SIGNED_IN_START } from './page-model.ts';
 import {
   analyzeBundle,
   contractForTheBrowser,
@@ -11,7 +11,7 @@ import {
   PAGE_GROUPS,
   pageGroupOf,
   precompress,
-} from './vite-plugins';
+} from './vite-plugins.ts';
 
 const here = fileURLToPath(new URL('./', import.meta.url));
 /** The signed-in start and the sign-in page (page-model.ts), as the module ids rolldown gives. */
@@ -42,6 +42,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       // A route's loader travels with its component: the entry holds no screen's calls (and so none
       // of the contract's schemas), and a route still costs one request, not two in a row.
       codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
+      // Tests sit beside the route files they test (STYLE.md 9); they are not routes.
+      routeFileIgnorePattern: '\\.test\\.tsx?$',
     }),
     react(),
     contractForTheBrowser(),
@@ -81,6 +83,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // sign-in page, with other public pages, and what only it reaches (the shared parts
                 // first, so the dependencies they hold stay out of the signed-in chunk).
                 ...PAGE_GROUPS.map((group, i) => ({
+                  debugName: group,
                   name: (id: string, ctx: Rolldown.ChunkingContext) => (pageGroup(ctx)(id) === group ? group : null),
                   priority: 2 - i / PAGE_GROUPS.length,
                 })),
