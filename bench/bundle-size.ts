@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { SIGN_IN_PAGE, SIGNED_IN_START } from '../apps/web/page-model.ts';
+import { recordedCompression } from '../apps/web/vite-plugins.ts';
 
 /** One manifest entry as Vite writes it. */
 export interface ManifestChunk {
@@ -196,6 +197,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
   if (!existsSync(join(dist, '.vite/manifest.json'))) {
     console.error('no build: run npm run build first');
+    process.exit(1);
+  }
+  // The budgets are the release copies' sizes: `npm start`'s fast ones are a few per cent larger.
+  const compression = recordedCompression(dist);
+  if (compression !== 'release') {
+    console.error(
+      `apps/web/dist holds ${compression ? `${compression} (npm start's)` : 'unrecorded'} compressed copies, not the release build's: run npm run build first`,
+    );
     process.exit(1);
   }
   const sizes = measurePages(dist);

@@ -20,6 +20,7 @@ import lighthouse from 'lighthouse';
 // Lighthouse's own instance of its network and CPU model (a module it ships; no exports map).
 import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { recordedCompression } from '../apps/web/vite-plugins.ts';
 import { median } from './lib/stats.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -288,6 +289,19 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!process.argv.includes('--no-build')) {
     const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+  // Lighthouse weighs the bytes sent: `npm start`'s fast copies (docs/decisions/054) are not what
+  // production sends. (A copy made before builds recorded their compression passes as --against.)
+  const webDist = join(import.meta.dirname, '../apps/web/dist');
+  const notRelease = [
+    ...(recordedCompression(webDist) === 'release' ? [] : [webDist]),
+    ...(against && recordedCompression(against) === 'fast' ? [against] : []),
+  ];
+  if (notRelease.length > 0) {
+    console.error(
+      `${notRelease.join(' and ')}: not a release build (npm start's fast copies?): run npm run build first`,
+    );
+    process.exit(1);
   }
   if (against) {
     // A/B: one run per page and build in turn, `runs` times; the medians per build.

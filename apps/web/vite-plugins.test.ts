@@ -9,47 +9,57 @@ import {
   PRECOMPRESS_MIN_BYTES,
   pageGroupOf,
   precompress,
+  recordedCompression,
   withIconImports,
   withoutRequests,
 } from './vite-plugins';
 
-describe('precompress (the build writes .br and .gz copies, decisions 025 and 039)', () => {
-  it('each copy reads back as the file; the gzip copy beats zlib level 9; small and binary files get none', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'precompress-'));
-    try {
-      mkdirSync(join(dir, 'assets'));
-      // A script-like file that compresses, as a chunk does.
-      const script = Array.from({ length: 400 }, (_, i) => `export const v${i} = () => "value ${i % 17}";`).join('\n');
-      const files: Record<string, string | Buffer> = {
-        'assets/app.js': script,
-        'assets/tiny.js': 'x'.repeat(PRECOMPRESS_MIN_BYTES - 1),
-        'assets/photo.png': Buffer.alloc(4096, 7),
-        'index.html': `<!doctype html>${'<p>portal</p>'.repeat(200)}`,
-      };
-      for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
-      const plugin = precompress() as unknown as {
-        configResolved(c: { build: { outDir: string } }): void;
-        closeBundle(): Promise<void>;
-      };
-      plugin.configResolved({ build: { outDir: dir } });
-      await plugin.closeBundle();
-      for (const name of ['assets/app.js', 'index.html']) {
-        const body = readFileSync(join(dir, name));
-        const gz = readFileSync(join(dir, `${name}.gz`));
-        expect(gunzipSync(gz).equals(body), name).toBe(true);
-        expect(brotliDecompressSync(readFileSync(join(dir, `${name}.br`))).equals(body), name).toBe(true);
-        expect(gz.length, name).toBeLessThanOrEqual(gzipSync(body, { level: 9 }).length);
-        if (name.endsWith('.js')) expect(gz.length).toBeLessThan(gzipSync(body, { level: 9 }).length);
+describe('precompress (the build writes .br and .gz copies, decisions 025, 039 and 054)', () => {
+  it.each(['release', 'fast'] as const)(
+    '%s: each copy reads back as the file; small and binary files get none; the build records how it compressed',
+    async (compression) => {
+      const dir = mkdtempSync(join(tmpdir(), 'precompress-'));
+      try {
+        mkdirSync(join(dir, 'assets'));
+        // A script-like file that compresses, as a chunk does.
+        const script = Array.from({ length: 400 }, (_, i) => `export const v${i} = () => "value ${i % 17}";`).join(
+          '\n',
+        );
+        const files: Record<string, string | Buffer> = {
+          'assets/app.js': script,
+          'assets/tiny.js': 'x'.repeat(PRECOMPRESS_MIN_BYTES - 1),
+          'assets/photo.png': Buffer.alloc(4096, 7),
+          'index.html': `<!doctype html>${'<p>portal</p>'.repeat(200)}`,
+        };
+        for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
+        const plugin = precompress(compression) as unknown as {
+          configResolved(c: { build: { outDir: string } }): void;
+          closeBundle(): Promise<void>;
+        };
+        expect(recordedCompression(dir)).toBeUndefined();
+        plugin.configResolved({ build: { outDir: dir } });
+        await plugin.closeBundle();
+        for (const name of ['assets/app.js', 'index.html']) {
+          const body = readFileSync(join(dir, name));
+          const gz = readFileSync(join(dir, `${name}.gz`));
+          expect(gunzipSync(gz).equals(body), name).toBe(true);
+          expect(brotliDecompressSync(readFileSync(join(dir, `${name}.br`))).equals(body), name).toBe(true);
+          expect(gz.length, name).toBeLessThanOrEqual(gzipSync(body, { level: 9 }).length);
+          // zopfli's copy beats zlib's best; the fast copy is zlib's.
+          if (name.endsWith('.js') && compression === 'release')
+            expect(gz.length).toBeLessThan(gzipSync(body, { level: 9 }).length);
+        }
+        for (const name of ['assets/tiny.js', 'assets/photo.png'])
+          expect([existsSync(join(dir, `${name}.gz`)), existsSync(join(dir, `${name}.br`))], name).toEqual([
+            false,
+            false,
+          ]);
+        expect(recordedCompression(dir)).toBe(compression);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      for (const name of ['assets/tiny.js', 'assets/photo.png'])
-        expect([existsSync(join(dir, `${name}.gz`)), existsSync(join(dir, `${name}.br`))], name).toEqual([
-          false,
-          false,
-        ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
 
 const strip = (code: string) => withoutRequests(code, parseSync('contract.js', code).program);

@@ -1,6 +1,6 @@
 // Build-time plugins of the web app: precompression (always) and a bundle report (ANALYZE=1 only).
-// docs/decisions/025-precompressed-assets-and-page-budgets.md
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// docs/decisions/025-precompressed-assets-and-page-budgets.md, 054 (npm start's fast copies)
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -24,15 +24,55 @@ function filesUnder(dir: string): string[] {
  * entry chunk; fifteen iterations add 0.1% for 1.7x the time).
  */
 const ZOPFLI_ITERATIONS = 1;
+/**
+ * `npm start`'s brotli quality (docs/decisions/054): quality 5 costs ~1/50 of quality 11's time on
+ * the build's files for copies ~9% larger; below 5 the copies grow faster than the time falls.
+ */
+const FAST_BROTLI_QUALITY = 5;
 
 /**
- * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` next to every compressible file of the
- * build, so the server answers each request from disk without compressing anything. The gzip copy
- * is zopfli's: a deflate stream any gzip reader takes, 3-4% smaller than zlib's best, paid once at
- * build time (docs/decisions/039). index.html too: the server injects the deployment's
- * configuration into it and compresses that once.
+ * How the copies are made: `release` (`npm run build`: brotli 11 and zopfli, what CI, the benches
+ * and production serve) or `fast` (`npm start`: brotli 5 and zlib's gzip, in milliseconds instead of
+ * seconds; docs/decisions/054).
  */
-export function precompress(): Plugin {
+export type Compression = 'release' | 'fast';
+export const COMPRESSIONS: readonly Compression[] = ['release', 'fast'];
+/** Where the build records how its copies were made (under .vite, which the server never serves). */
+export const COMPRESSION_RECORD = '.vite/compression.json';
+
+/** The compression a build records in `dist`; undefined when it records none (not built, or built before the record). */
+export function recordedCompression(dist: string): Compression | undefined {
+  try {
+    const { compression } = JSON.parse(readFileSync(join(dist, COMPRESSION_RECORD), 'utf8')) as {
+      compression?: unknown;
+    };
+    return COMPRESSIONS.find((c) => c === compression);
+  } catch {
+    return undefined;
+  }
+}
+
+async function compressedCopies(body: Buffer, compression: Compression): Promise<{ br: Buffer; gz: Buffer }> {
+  const quality = compression === 'release' ? constants.BROTLI_MAX_QUALITY : FAST_BROTLI_QUALITY;
+  const br = brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+  const gz =
+    compression === 'release'
+      ? await gzipAsync(body, { numiterations: ZOPFLI_ITERATIONS })
+      : gzipSync(body, { level: 9 });
+  return { br, gz: Buffer.from(gz) };
+}
+
+/**
+ * Writes `<file>.br` and `<file>.gz` next to every compressible file of the build, so the server
+ * answers each request from disk without compressing anything. In a release build the brotli copy
+ * is quality 11 and the gzip copy zopfli's: a deflate stream any gzip reader takes, 3-4% smaller than
+ * zlib's best, paid once at build time (docs/decisions/039). index.html too: the server injects the
+ * deployment's configuration into it and compresses that once. The build records which it made in
+ * COMPRESSION_RECORD, so nothing measures or ships `npm start`'s copies for release ones.
+ */
+export function precompress(compression: Compression = 'release'): Plugin {
   let outDir = 'dist';
   return {
     name: 'portal-precompress',
@@ -45,17 +85,12 @@ export function precompress(): Plugin {
         if (!COMPRESSIBLE.test(file) || relative(outDir, file).startsWith('.vite')) continue;
         const body = readFileSync(file);
         if (body.length < PRECOMPRESS_MIN_BYTES) continue;
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(body, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-              [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-            },
-          }),
-        );
-        writeFileSync(`${file}.gz`, await gzipAsync(body, { numiterations: ZOPFLI_ITERATIONS }));
+        const { br, gz } = await compressedCopies(body, compression);
+        writeFileSync(`${file}.br`, br);
+        writeFileSync(`${file}.gz`, gz);
       }
+      mkdirSync(join(outDir, dirname(COMPRESSION_RECORD)), { recursive: true });
+      writeFileSync(join(outDir, COMPRESSION_RECORD), `${JSON.stringify({ compression })}\n`);
     },
   };
 }

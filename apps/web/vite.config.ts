@@ -6,6 +6,8 @@ import { defineConfig, type Rolldown } from 'vite';
 import { SIGN_IN_PAGE, SIGNED_IN_START } from './page-model.ts';
 import {
   analyzeBundle,
+  COMPRESSIONS,
+  type Compression,
   contractForTheBrowser,
   lucideIconImports,
   PAGE_GROUPS,
@@ -33,6 +35,16 @@ function pageGroup(ctx: Rolldown.ChunkingContext): (id: string) => string | null
   return groupOf;
 }
 
+/**
+ * PORTAL_COMPRESSION=fast: `npm start`'s build (scripts/start.mjs) makes its brotli and gzip copies
+ * fast; anything else builds the release copies (docs/decisions/054).
+ */
+function compressionOf(value = 'release'): Compression {
+  const compression = COMPRESSIONS.find((c) => c === value);
+  if (!compression) throw new Error(`PORTAL_COMPRESSION: ${value} is none of ${COMPRESSIONS.join(', ')}`);
+  return compression;
+}
+
 // `isSsrBuild`: the Node bundle prerender.ts builds to prerender the public pages (docs/decisions/038).
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
@@ -49,7 +61,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     contractForTheBrowser(),
     lucideIconImports(),
     tailwindcss(),
-    ...(isSsrBuild ? [] : [precompress()]),
+    ...(isSsrBuild ? [] : [precompress(compressionOf(process.env.PORTAL_COMPRESSION))]),
     ...(process.env.ANALYZE && !isSsrBuild ? [analyzeBundle()] : []),
   ],
   resolve: {
