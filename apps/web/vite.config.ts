@@ -45,6 +45,14 @@ function compressionOf(value = 'release'): Compression {
   return compression;
 }
 
+/**
+ * `vite` (npm run dev): its port (WEB_DEV_PORT), and the server's (PORT), which it forwards /api and
+ * /sandbox to with the page's Host header: the server answers only the hosts its PUBLIC_URL names,
+ * and `npm run dev` names this server's address there (scripts/dev.ts).
+ */
+const devPort = Number(process.env.WEB_DEV_PORT ?? 5173);
+const api = { target: `http://localhost:${process.env.PORT ?? 3000}`, changeOrigin: false };
+
 // `isSsrBuild`: the Node bundle prerender.ts builds to prerender the public pages (docs/decisions/038).
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
@@ -72,7 +80,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       { find: /^use-sync-external-store\/shim\/with-selector$/, replacement: 'use-sync-external-store/with-selector' },
     ],
   },
-  server: { port: 5173, proxy: { '/api': 'http://localhost:3000', '/sandbox': 'http://localhost:3000' } },
+  server: { port: devPort, strictPort: true, proxy: { '/api': api, '/sandbox': api } },
   // The prerendering bundle holds every library, built for the browser: TanStack Router then renders
   // the tree it renders in the browser, which is what hydration needs.
   ssr: { noExternal: true, resolve: { conditions: ['browser'], externalConditions: ['browser'] } },

@@ -196,6 +196,25 @@ describe('the built web app: precompressed files by Accept-Encoding', () => {
       expect((await get('/healthz')).headers['content-security-policy']).toBe(JSON_ANSWER_CSP);
     });
 
+    it("the pages' policy, whole: none of the relaxations `npm run dev`'s pages get (scripts/dev-csp.ts, decision 054)", async () => {
+      const csp = String((await get('/auth/login')).headers['content-security-policy']);
+      const hash = createHash('sha256').update(boot).digest('base64');
+      expect(csp.split('; ')).toEqual([
+        "default-src 'self'",
+        `script-src 'self' 'sha256-${hash}'`,
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob: https://www.gravatar.com",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "form-action 'self' http://127.0.0.1:* http://localhost:*",
+        "frame-ancestors 'none'",
+        "base-uri 'self'",
+        "object-src 'none'",
+      ]);
+      // What hot reload would need: scripts from anywhere inline or evaluated, and its WebSocket.
+      expect(csp).not.toMatch(/'unsafe-eval'|'strict-dynamic'|wss?:|script-src[^;]*'unsafe-inline'/);
+    });
+
     it('a page carries the policies that govern a document; a JSON answer does not (decision 043)', async () => {
       const page = (await get('/auth/login')).headers;
       const json = (await get('/healthz')).headers;

@@ -55,6 +55,29 @@ export function hostAllowed(host: string | undefined, allowed: readonly string[]
   });
 }
 
+/**
+ * The Content-Security-Policy of the web app's pages. `npm run dev` serves its pages with this policy
+ * plus what hot reload needs, added by scripts/dev-csp.ts and only there (docs/decisions/054):
+ * nothing here is relaxed for development.
+ */
+export function pageContentSecurityPolicy(opts: Pick<SecurityOptions, 'scriptHashes' | 'reportOrigin'>): string {
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...(opts.scriptHashes ?? [])].join(' '),
+    // Radix positions popovers with inline style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    // Avatars come from a Gravatar-compatible service (initials are the fallback).
+    "img-src 'self' data: blob: https://www.gravatar.com",
+    "font-src 'self' data:",
+    `connect-src 'self'${opts.reportOrigin ? ` ${opts.reportOrigin}` : ''}`,
+    // The hub sign-in posts the encrypted credentials to the hub's loopback listener (RFC 8252).
+    "form-action 'self' http://127.0.0.1:* http://localhost:*",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
 async function security(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
   const publicOrigin = new URL(opts.publicUrl).origin;
   const allowedHosts = [...opts.allowedHosts];
@@ -70,21 +93,7 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
     return url.origin === origin && url.protocol === `${protocol}:` && hostAllowed(url.host, allowedHosts, protocol);
   };
   const https = publicOrigin.startsWith('https:');
-  const csp = [
-    "default-src 'self'",
-    ["script-src 'self'", ...(opts.scriptHashes ?? [])].join(' '),
-    // Radix positions popovers with inline style attributes.
-    "style-src 'self' 'unsafe-inline'",
-    // Avatars come from a Gravatar-compatible service (initials are the fallback).
-    "img-src 'self' data: blob: https://www.gravatar.com",
-    "font-src 'self' data:",
-    `connect-src 'self'${opts.reportOrigin ? ` ${opts.reportOrigin}` : ''}`,
-    // The hub sign-in posts the encrypted credentials to the hub's loopback listener (RFC 8252).
-    "form-action 'self' http://127.0.0.1:* http://localhost:*",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "object-src 'none'",
-  ].join('; ');
+  const csp = pageContentSecurityPolicy(opts);
 
   // A JSON answer is no document: nothing in it may load or run, whatever opens it. Its policy says
   // so in a few bytes instead of the pages' ~500 (docs/decisions/041), and the headers that only
