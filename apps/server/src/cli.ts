@@ -12,6 +12,7 @@ import {
   formatPrice,
   MAX_FLEX_SLOTS,
   MAX_GRANT_DURATION_S,
+  ONE_DAY_S,
   OverrideKind,
   type OverrideKindValue,
   TIERS,
@@ -81,7 +82,6 @@ export interface CliContext {
   mailer?: Mailer;
 }
 
-const DAY_S = 86_400;
 const day = (ms: number) => (ms ? new Date(ms).toISOString().slice(0, 10) : '-');
 
 const isOverrideKind = (n: number): n is OverrideKindValue => (Object.values(OverrideKind) as number[]).includes(n);
@@ -200,7 +200,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const durationS =
         values.days === undefined
           ? DEFAULT_GRANT_DURATION_S
-          : wholeNumber(values.days, '--days', 1, MAX_GRANT_DURATION_S / DAY_S) * DAY_S;
+          : wholeNumber(values.days, '--days', 1, MAX_GRANT_DURATION_S / ONE_DAY_S) * ONE_DAY_S;
       const granted = await operators.grantSubscription(user, { tier: TIERS[index]!, overrideKind: kind, durationS });
       out(
         granted.uuid

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEVELOPMENT_PORTAL_CONFIG, PORTAL_CONFIG_ELEMENT_ID, portalConfigSchema } from '@portal/contract';
+import { DEVELOPMENT_PORTAL_CONFIG, ONE_DAY_S, PORTAL_CONFIG_ELEMENT_ID, portalConfigSchema } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { ConfigError, defaultAllowedHosts, isPlaceholderAddress, loadConfig, secretStrengthIssue } from './config.ts';
@@ -144,14 +144,14 @@ describe('limits are configuration (deliverable 4)', () => {
       LOGIN_ACCOUNT_FREE_FAILURES: 10,
       LOGIN_ACCOUNT_DELAY_S: 2,
       LOGIN_ACCOUNT_MAX_LOCK_S: 900,
-      LOGIN_FAILURE_MEMORY_S: 86_400,
+      LOGIN_FAILURE_MEMORY_S: ONE_DAY_S,
       LOGIN_KNOWN_ADDRESS_S: 2_592_000,
       REGISTER_MAILS_PER_RECIPIENT: 3,
-      REGISTER_MAIL_WINDOW_S: 86_400,
+      REGISTER_MAIL_WINDOW_S: ONE_DAY_S,
       RATE_REGISTERSIM_PER_ACCOUNT: 60,
       SHARE_INVITES_PER_SENDER: 20,
       SHARE_INVITES_PER_RECIPIENT: 5,
-      SHARE_INVITE_WINDOW_S: 86_400,
+      SHARE_INVITE_WINDOW_S: ONE_DAY_S,
       RATE_STOP_SHARE_PER_ACCOUNT: 30,
       BODY_LIMIT_BYTES: 262_144,
     });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { DEVELOPMENT_PORTAL_CONFIG, PRODUCT_NAME } from '@portal/contract';
+import { DEVELOPMENT_PORTAL_CONFIG, ONE_DAY_S, PRODUCT_NAME } from '@portal/contract';
 import { z } from 'zod';
 import { defaultHashConcurrency } from './lib/passwords.ts';
 
@@ -148,42 +148,42 @@ export const envSchema = z
         if (issue) ctx.addIssue({ code: 'custom', message: issue });
       })
       .optional(),
-    ACCESS_TOKEN_TTL_S: int(60, 86_400).default(900),
-    REFRESH_TOKEN_TTL_S: int(300, 90 * 86_400).default(7 * 86_400),
+    ACCESS_TOKEN_TTL_S: int(60, ONE_DAY_S).default(900),
+    REFRESH_TOKEN_TTL_S: int(300, 90 * ONE_DAY_S).default(7 * ONE_DAY_S),
     /** A rotated refresh token still works this long, so two tabs refreshing at once both succeed. */
     REFRESH_REUSE_GRACE_S: int(0, 300).default(30),
     /** Failed sign-ins from one address at one account before that address is locked out of it (code 45). */
     LOGIN_MAX_FAILURES: int(1, 1000).default(5),
-    LOCKOUT_S: int(1, 86_400).default(15 * 60),
+    LOCKOUT_S: int(1, ONE_DAY_S).default(15 * 60),
     /** Failures at one account from every address together before the account-wide delay starts (docs/decisions/026). */
     LOGIN_ACCOUNT_FREE_FAILURES: int(1, 10_000).default(10),
     /** The first account-wide delay; it doubles with each further failure. */
     LOGIN_ACCOUNT_DELAY_S: int(1, 3_600).default(2),
     /** The longest account-wide delay (a code-45 lock); a password reset ends it. */
-    LOGIN_ACCOUNT_MAX_LOCK_S: int(1, 86_400).default(15 * 60),
+    LOGIN_ACCOUNT_MAX_LOCK_S: int(1, ONE_DAY_S).default(15 * 60),
     /** Failures are forgotten after this long without another one. */
-    LOGIN_FAILURE_MEMORY_S: int(60, 30 * 86_400).default(86_400),
+    LOGIN_FAILURE_MEMORY_S: int(60, 30 * ONE_DAY_S).default(ONE_DAY_S),
     /** An address that signed in to an account this recently is not held by that account's account-wide delay. */
-    LOGIN_KNOWN_ADDRESS_S: int(0, 365 * 86_400).default(30 * 86_400),
+    LOGIN_KNOWN_ADDRESS_S: int(0, 365 * ONE_DAY_S).default(30 * ONE_DAY_S),
     RATE_LOGIN_PER_ADDRESS: int(1, 1_000_000).default(60),
     RATE_FORGOT_PER_ADDRESS: int(1, 1_000_000).default(20),
     RATE_FORGOT_PER_ACCOUNT: int(1, 1_000_000).default(3),
     RATE_REGISTER_PER_ADDRESS: int(1, 1_000_000).default(20),
     /** Registration mails (verification or "already registered") one address gets per REGISTER_MAIL_WINDOW_S. */
     REGISTER_MAILS_PER_RECIPIENT: int(1, 1_000).default(3),
-    REGISTER_MAIL_WINDOW_S: int(60, 30 * 86_400).default(86_400),
+    REGISTER_MAIL_WINDOW_S: int(60, 30 * ONE_DAY_S).default(ONE_DAY_S),
     /** Robots (REGISTERSIM) one account may register per hour. */
     RATE_REGISTERSIM_PER_ACCOUNT: int(1, 1_000_000).default(60),
     /** Shares one owner may start, and share mails one address may get, per SHARE_INVITE_WINDOW_S (docs/decisions/023). */
     SHARE_INVITES_PER_SENDER: int(1, 1_000_000).default(20),
     SHARE_INVITES_PER_RECIPIENT: int(1, 1_000_000).default(5),
-    SHARE_INVITE_WINDOW_S: int(60, 30 * 86_400).default(86_400),
+    SHARE_INVITE_WINDOW_S: int(60, 30 * ONE_DAY_S).default(ONE_DAY_S),
     /** STOPSHAREDLICENSE calls one account may make per hour. */
     RATE_STOP_SHARE_PER_ACCOUNT: int(1, 1_000_000).default(30),
     /** The largest request body accepted, in bytes (413 past it). */
     BODY_LIMIT_BYTES: int(1024, 16 * 1024 * 1024).default(256 * 1024),
-    VERIFY_TOKEN_TTL_S: int(60, 30 * 86_400).default(2 * 86_400),
-    RESET_TOKEN_TTL_S: int(60, 7 * 86_400).default(60 * 60),
+    VERIFY_TOKEN_TTL_S: int(60, 30 * ONE_DAY_S).default(2 * ONE_DAY_S),
+    RESET_TOKEN_TTL_S: int(60, 7 * ONE_DAY_S).default(60 * 60),
     ARGON2_MEMORY_KIB: int(1024, 1_048_576).default(19_456),
     ARGON2_TIME_COST: int(1, 10).default(2),
     /** Password hashes at once (docs/decisions/024); default one less than the cores, at least 1. */
@@ -221,9 +221,9 @@ export const envSchema = z
     /** How long a signed download link works. */
     DOWNLOAD_LINK_TTL_S: int(30, 3_600).default(300),
     /** how often the subscription lifecycle job runs (docs/decisions/019); 0 turns it off */
-    LIFECYCLE_INTERVAL_S: int(0, 86_400).default(600),
+    LIFECYCLE_INTERVAL_S: int(0, ONE_DAY_S).default(600),
     /** how often the retention job prunes and anonymises (docs/decisions/027); 0 turns it off */
-    RETENTION_INTERVAL_S: int(0, 7 * 86_400).default(3_600),
+    RETENTION_INTERVAL_S: int(0, 7 * ONE_DAY_S).default(3_600),
     /** Live events (docs/decisions/031): how long a stream ticket can be redeemed. */
     EVENT_TICKET_TTL_S: int(5, 300).default(30),
     /** Seconds between heartbeats of an event stream; each also ends streams whose session is over. */

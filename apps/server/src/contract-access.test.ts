@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AssetType, assets, license, payment, robots, security, useraction } from '@portal/contract';
+import { AssetType, assets, license, ONE_DAY_S, payment, robots, security, useraction } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { billingPage, buy, PLAN, payments, planRow } from './modules/subscriptions/subscriptions.test-helpers.ts';
@@ -198,7 +198,7 @@ beforeAll(async () => {
   )('SHARELICENSE', {
     license_id: paired.licenseId,
     recipient_email: c.email,
-    duration: 86_400,
+    duration: ONE_DAY_S,
   });
   expect(shared.status, JSON.stringify(shared.body)).toBe(200);
   const unpaired = await grantLicense(t, a.id, 'Nao');

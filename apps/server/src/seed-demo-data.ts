@@ -6,6 +6,8 @@ import {
   creditEntry,
   type LedgerContext,
   type LedgerEntry,
+  ONE_DAY_MS,
+  ONE_DAY_S,
   OverrideKind,
   openPeriod,
   type SubscriptionStatus,
@@ -30,8 +32,6 @@ import { subscriptionRepository } from './modules/subscriptions/subscriptions.re
 import { type LedgerWrite, timeRepository } from './modules/time/time.repository.ts';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
 import { buildServices } from './services.ts';
-
-const DAY_MS = 86_400_000;
 
 /** How long ago the demo account bought its yearly Standard plan. */
 export const DEMO_PLAN_DAYS_AGO = 60;
@@ -96,7 +96,7 @@ async function seedLedger(tx: Executor, userId: string, now: Date, steps: readon
   const entries: LedgerEntry[] = [];
   const writes: LedgerWrite[] = [];
   steps.forEach((step, i) => {
-    const at = new Date(now.getTime() - step.daysAgo * DAY_MS);
+    const at = new Date(now.getTime() - step.daysAgo * ONE_DAY_MS);
     const ctx: LedgerContext = {
       tier: step.tier,
       anchorMs: step.anchor.getTime(),
@@ -144,7 +144,7 @@ async function seedPurchases(
     }>;
   },
 ) {
-  const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  const ago = (days: number) => new Date(now.getTime() - days * ONE_DAY_MS);
   const catalogue = new Map(loadCatalogue().products.map((p) => [p.id, p]));
   const customerId = `cus_sandbox_demo${randomBytes(6).toString('hex')}`;
   const billing = {
@@ -232,7 +232,7 @@ async function seedPurchases(
     status: 'active',
     overrideKind: OverrideKind.None,
     startsAt: ago(DEMO_PLAN_DAYS_AGO),
-    endsAt: new Date(ago(DEMO_PLAN_DAYS_AGO).getTime() + 365 * DAY_MS),
+    endsAt: new Date(ago(DEMO_PLAN_DAYS_AGO).getTime() + 365 * ONE_DAY_MS),
     stripeId: planRef,
     stripeCustomerId: customerId,
     productId: 'prod_standard',
@@ -253,7 +253,7 @@ async function seedPurchases(
     ],
     ago(400),
   );
-  const year = 365 * 86_400;
+  const year = 365 * ONE_DAY_S;
   const more = [
     // Ended 35 days ago, not renewed.
     { model: 'Artus_Hand', assetId: 'driver-artus-hand', daysAgo: 400, status: 'expired' },
@@ -310,7 +310,7 @@ export async function seedDemoData(
   demo: { id: string; email: string; joinedAt: Date },
 ): Promise<{ pairCode: string; colleagueEmail: string }> {
   const now = clock.now();
-  const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  const ago = (days: number) => new Date(now.getTime() - days * ONE_DAY_MS);
   const { licenses, assets: files } = buildServices({ db, clock, config, mailer: noMailer });
   const colleagueEmail = `colleague@${demo.email.split('@')[1] ?? 'robot-portal.local'}`;
   // Nobody signs in as the colleague: the password is random and never shown.
@@ -464,7 +464,7 @@ export async function seedDemoData(
       recipientId: demo.id,
       recipientEmail: demo.email,
       startsAt: ago(5),
-      endsAt: new Date(now.getTime() + 85 * DAY_MS),
+      endsAt: new Date(now.getTime() + 85 * ONE_DAY_MS),
       createdAt: ago(5),
     });
 

@@ -1,3 +1,4 @@
+import { ONE_DAY_MS } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
@@ -32,7 +33,7 @@ export async function seedDemo(
   // The account and its data are made together or not at all.
   const data = await db.transaction(async (tx) => {
     const demo = await userRepository.insert(tx, {
-      joinedAt: new Date(clock.now().getTime() - DEMO_JOINED_DAYS_AGO * 86_400_000),
+      joinedAt: new Date(clock.now().getTime() - DEMO_JOINED_DAYS_AGO * ONE_DAY_MS),
       email,
       passwordHash,
       name: 'Demo User',

@@ -1,4 +1,4 @@
-import { ApiError } from '@portal/contract';
+import { ApiError, ONE_DAY_MS } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../db/client.ts';
@@ -6,8 +6,6 @@ import { rateLimits } from '../db/schema.ts';
 import { freshDatabase, type TestApp, testApp } from '../test/harness.ts';
 import { manualClock } from './clock.ts';
 import { RateLimiter } from './rate-limit.ts';
-
-const DAY_MS = 86_400_000;
 
 let database: Database;
 beforeAll(async () => {
@@ -26,7 +24,7 @@ describe('rate-limit windows', () => {
     try {
       const { limiter } = t.app.services;
       await limiter.hit('prune-test:old', 10, 60, 'too many');
-      t.clock.advance(2 * DAY_MS);
+      t.clock.advance(2 * ONE_DAY_MS);
       await limiter.hit('prune-test:new', 10, 60, 'too many');
       expect(await countOf('prune-test:old')).toBe(1);
       await limiter.prune();
@@ -44,7 +42,7 @@ describe('rate-limit windows', () => {
     try {
       t = await testApp(database);
       await t.app.services.limiter.hit('prune-test:periodic', 10, 60, 'too many');
-      t.clock.advance(2 * DAY_MS);
+      t.clock.advance(2 * ONE_DAY_MS);
       expect(await countOf('prune-test:periodic')).toBe(1);
       vi.advanceTimersByTime(t.config.RETENTION_INTERVAL_S * 1000);
       await vi.waitFor(async () => expect(await countOf('prune-test:periodic')).toBe(0), { timeout: 5_000 });

@@ -1,4 +1,4 @@
-import { ApiError } from '@portal/contract';
+import { ApiError, ONE_DAY_S } from '@portal/contract';
 import { lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
@@ -49,7 +49,7 @@ export class RateLimiter {
   }
 
   /** Drops windows that ended long ago; called now and then, never on a request's path. */
-  async prune(olderThanS = 86_400): Promise<void> {
+  async prune(olderThanS = ONE_DAY_S): Promise<void> {
     await this.db
       .delete(rateLimits)
       .where(lt(rateLimits.windowStart, new Date(this.clock.now().getTime() - olderThanS * 1000)));

@@ -1,4 +1,4 @@
-import { LICENSE_AGREEMENT_VERSION } from '@portal/contract';
+import { LICENSE_AGREEMENT_VERSION, ONE_DAY_S } from '@portal/contract';
 
 /**
  * One well-formed request per mounted action (the contract accepts it), with the caller's names
@@ -125,7 +125,7 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
     email: n.email,
     license_id: n.licenseId,
     recipient_email: n.recipient,
-    duration: 86_400,
+    duration: ONE_DAY_S,
   }),
   '/api/license STOPSHAREDLICENSE': (n) => ({ email: n.email, license_id: n.licenseId, recipient_email: n.recipient }),
   '/api/license GETSHAREDLICENSES': (n) => ({ email: n.email }),

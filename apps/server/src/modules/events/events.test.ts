@@ -6,6 +6,7 @@ import {
   events,
   type LiveEvent,
   license,
+  ONE_DAY_S,
   robots,
   type StreamMessage,
   useraction,
@@ -221,7 +222,7 @@ describe('events', () => {
     )('SHARELICENSE', {
       license_id: licenseId,
       recipient_email: sharee.email,
-      duration: 86_400,
+      duration: ONE_DAY_S,
     });
     expect(shared.status, JSON.stringify(shared.body)).toBe(200);
     for (const s of [ownerStream, shareeStream]) await s.waitFor(about('share.started', { license_id: licenseId }));

@@ -1,4 +1,4 @@
-import { ErrorCodes, license, robots, useraction } from '@portal/contract';
+import { ErrorCodes, license, ONE_DAY_S, robots, useraction } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   as,
@@ -32,8 +32,6 @@ type Lic = {
 };
 type Entry = { sharee_email: string; license: Lic };
 
-const DAY_S = 86_400;
-
 async function registerRobot(user: SignedIn, model = 'Pepper') {
   const res = await as(
     t,
@@ -54,7 +52,7 @@ async function pairedOwner(durationS?: number) {
   return { owner, licenseId, robotId };
 }
 
-const share = (owner: SignedIn, licenseId: string, email: string, duration = 7 * DAY_S) =>
+const share = (owner: SignedIn, licenseId: string, email: string, duration = 7 * ONE_DAY_S) =>
   as(t, owner, license)('SHARELICENSE', { license_id: licenseId, recipient_email: email, duration });
 
 const sharesOf = async (owner: SignedIn) => {
@@ -123,7 +121,7 @@ describe('SHARELICENSE', () => {
     const [seen, ...others] = await sharedWith(recipient);
     expect(others).toEqual([]);
     expect(seen).toMatchObject({ robot_id: robotId, pair_code: '', paired_status: true });
-    expect(seen?.robot_license.duration).toBe(7 * DAY_S);
+    expect(seen?.robot_license.duration).toBe(7 * ONE_DAY_S);
     const robotsSeen = await as(t, recipient, robots)('GetRobots', { robot_licenses: [{ robot_id: robotId }] });
     expect(robotsSeen.body.robots).toEqual([expect.objectContaining({ robot_id: robotId, hardware_hash: '' })]);
     // Read-only: the recipient can neither change the robot nor its license, nor share it on.
@@ -160,7 +158,7 @@ describe('SHARELICENSE', () => {
 
   it('never outlasts the license', async () => {
     const { owner, licenseId } = await pairedOwner(3_600);
-    const res = await share(owner, licenseId, (await signIn(t)).email, 30 * DAY_S);
+    const res = await share(owner, licenseId, (await signIn(t)).email, 30 * ONE_DAY_S);
     expect((res.body.sharees_robots as Entry[])[0]?.license.robot_license.duration).toBeLessThanOrEqual(3_600);
   });
 
@@ -238,13 +236,13 @@ describe('SHARELICENSE', () => {
     const body: Record<string, unknown> = { license_id: licenseId, recipient_email: recipient.email, duration: 3600 };
     if (kind === 'self') body.recipient_email = owner.email;
     if (kind === 'twice' || kind === 'twice-upper') {
-      expect((await share(owner, licenseId, recipient.email, DAY_S)).status).toBe(200);
+      expect((await share(owner, licenseId, recipient.email, ONE_DAY_S)).status).toBe(200);
       if (kind === 'twice-upper') body.recipient_email = recipient.email.toUpperCase();
     }
     if (kind === 'malformed') body.recipient_email = 'not-an-email';
     if (kind === 'zero') body.duration = 0;
     if (kind === 'fraction') body.duration = 1.5;
-    if (kind === 'too-long') body.duration = 366 * DAY_S + 1;
+    if (kind === 'too-long') body.duration = 366 * ONE_DAY_S + 1;
     if (kind === 'unpaired') body.license_id = (await grantLicense(t, owner.id)).licenseId;
     if (kind === 'ended') t.clock.advance(121_000);
     if (kind === 'foreign') body.license_id = (await pairedOwner()).licenseId;

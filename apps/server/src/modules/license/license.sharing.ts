@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError, type SharedRobotEntry } from '@portal/contract';
+import { ApiError, ONE_DAY_S, type SharedRobotEntry } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -13,7 +13,7 @@ import type { Account, LicenseService } from './license.service.ts';
 
 /** The defaults of the configuration's SHARE_INVITE_WINDOW_S, SHARE_INVITES_PER_SENDER and
  * SHARE_INVITES_PER_RECIPIENT. The window of the two invitation caps: one day (docs/decisions/023). */
-export const SHARE_INVITE_WINDOW_S = 24 * 60 * 60;
+export const SHARE_INVITE_WINDOW_S = ONE_DAY_S;
 /** Shares one owner may start per window: each one mails its recipient. */
 export const SHARE_INVITES_PER_SENDER = 20;
 /** Share mails one address may get per window, from every owner together. */

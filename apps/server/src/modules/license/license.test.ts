@@ -1,4 +1,4 @@
-import { ErrorCodes, license, PAIR_CODE_LENGTH, robots } from '@portal/contract';
+import { ErrorCodes, license, ONE_DAY_S, PAIR_CODE_LENGTH, robots } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   as,
@@ -297,9 +297,9 @@ describe('BUYASSET', () => {
   it('grants an asset license and, for a robot driver, an unpaired robot license with a code', async () => {
     const user = await signIn(t);
     const asset = await driverAsset(t, 'Tiago++');
-    const res = await asOperator(t, license)('BUYASSET', { email: user.email, asset_id: asset, duration: 86_400 });
+    const res = await asOperator(t, license)('BUYASSET', { email: user.email, asset_id: asset, duration: ONE_DAY_S });
     expect(res.status).toBe(200);
-    expect(res.body.asset_license).toMatchObject({ asset_id: asset, asset_license: { duration: 86_400 } });
+    expect(res.body.asset_license).toMatchObject({ asset_id: asset, asset_license: { duration: ONE_DAY_S } });
     const seen = await licensesOf(user);
     expect(seen.asset_licenses).toHaveLength(1);
     expect(seen.robot_licenses).toEqual([

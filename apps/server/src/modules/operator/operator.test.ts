@@ -1,4 +1,4 @@
-import { DEFAULT_GRANT_DURATION_S, operator, time, type UserTime } from '@portal/contract';
+import { DEFAULT_GRANT_DURATION_S, ONE_DAY_MS, ONE_DAY_S, operator, time, type UserTime } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   as,
@@ -35,7 +35,7 @@ describe('GrantSubscription', () => {
       email: user.email.toUpperCase(),
       tier: 'Pro Subscription',
       override_kind: 0,
-      duration_s: 30 * 86_400,
+      duration_s: 30 * ONE_DAY_S,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const now = t.clock.now().getTime();
@@ -44,12 +44,12 @@ describe('GrantSubscription', () => {
       tier: 'Pro',
       subscription_tier: 'Pro Subscription',
       override_kind: 0,
-      duration: 30 * 86_400,
+      duration: 30 * ONE_DAY_S,
     });
     const summary = res.body.subscription as { uuid: string; start_date: number; end_date: number };
     expect(summary.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(Math.abs(summary.start_date - now)).toBeLessThan(5_000);
-    expect(summary.end_date - summary.start_date).toBe(30 * 86_400_000);
+    expect(summary.end_date - summary.start_date).toBe(30 * ONE_DAY_MS);
 
     const userTime = await check(user);
     expect(userTime.has_infinite_time).toBe(true);

@@ -4,6 +4,7 @@ import {
   type Currency,
   formatPrice,
   type LifecycleRun,
+  ONE_DAY_MS,
   type OperatorPayment,
   type PaymentProduct,
 } from '@portal/contract';
@@ -23,15 +24,14 @@ import { refundMail, renewalReceiptMail } from './payment.mails.ts';
 import type { PaymentProvider } from './payment.provider.ts';
 import { type CheckoutSessionRow, type PaymentRow, paymentRepository as repo } from './payment.repository.ts';
 
-const DAY_MS = 86_400_000;
 const INTERVAL_MS: Record<PlanTerms['interval'], number> = {
-  day: DAY_MS,
-  week: 7 * DAY_MS,
-  month: 30 * DAY_MS,
-  year: 365 * DAY_MS,
+  day: ONE_DAY_MS,
+  week: 7 * ONE_DAY_MS,
+  month: 30 * ONE_DAY_MS,
+  year: 365 * ONE_DAY_MS,
 };
 /** A sandbox subscription whose renewal failed ends (expired) this long after its period ended. */
-export const PAYMENT_RETRY_WINDOW_MS = 7 * DAY_MS;
+export const PAYMENT_RETRY_WINDOW_MS = 7 * ONE_DAY_MS;
 
 export interface BillingPeers {
   subscriptions: SubscriptionService;

@@ -4,6 +4,7 @@ import {
   type CheckoutLine,
   type Currency,
   canPurchaseTime,
+  ONE_DAY_S,
   type PaymentPrice,
   type PaymentProduct,
   type Purchase,
@@ -26,13 +27,13 @@ import { type CheckoutSessionRow, paymentRepository as repo } from './payment.re
 import { sandboxSubscriptionId } from './sandbox.provider.ts';
 
 /** A robot-driver license sold is a yearly subscription (spec/001 §3 duration in seconds). */
-export const DRIVER_TERM_S = 365 * 86_400;
+export const DRIVER_TERM_S = 365 * ONE_DAY_S;
 
 const INTERVAL_S: Record<NonNullable<SessionLine['interval']>, number> = {
-  day: 86_400,
-  week: 7 * 86_400,
-  month: 30 * 86_400,
-  year: 365 * 86_400,
+  day: ONE_DAY_S,
+  week: 7 * ONE_DAY_S,
+  month: 30 * ONE_DAY_S,
+  year: 365 * ONE_DAY_S,
 };
 
 export interface PaymentPeers {

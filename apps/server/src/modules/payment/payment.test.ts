@@ -1,4 +1,4 @@
-import { payment } from '@portal/contract';
+import { ONE_DAY_S, payment } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { robotDriverSubscriptions } from '../../db/schema.ts';
@@ -190,7 +190,7 @@ describe('the sandbox checkout', () => {
     for (const l of licenses) {
       expect(l.paired_status).toBe(false);
       expect(l.pair_code).toMatch(/\S{6,}/);
-      expect(l.robot_license.duration).toBe(365 * 86_400);
+      expect(l.robot_license.duration).toBe(365 * ONE_DAY_S);
     }
     const rows = await t.app.deps.db
       .select()
@@ -198,7 +198,7 @@ describe('the sandbox checkout', () => {
       .where(eq(robotDriverSubscriptions.userId, user.id));
     expect(rows.map((r) => r.status)).toEqual(['active', 'active']);
     expect(rows.map((r) => r.robotLicenseId).sort()).toEqual(licenses.map((l) => l.robot_license.license_id).sort());
-    expect(rows[0]?.durationS).toBe(365 * 86_400);
+    expect(rows[0]?.durationS).toBe(365 * ONE_DAY_S);
 
     const receipt = t.mailer.lastTo(user.email);
     expect(receipt?.text).toContain('Ada Lovelace');

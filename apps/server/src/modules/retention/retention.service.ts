@@ -1,4 +1,4 @@
-import { addYearsUtc, DATA_RETENTION_YEARS } from '@portal/contract';
+import { addYearsUtc, DATA_RETENTION_YEARS, ONE_DAY_MS } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { retentionRepository as repo } from './retention.repository.ts';
@@ -6,7 +6,7 @@ import { retentionRepository as repo } from './retention.repository.ts';
 /** The advisory lock that makes one instance at a time run the job. */
 export const RETENTION_LOCK = 'portal:retention';
 /** Rate-limit windows older than this count nothing (the longest window is an hour). */
-const RATE_LIMIT_KEEP_MS = 86_400_000;
+const RATE_LIMIT_KEEP_MS = ONE_DAY_MS;
 
 export interface RetentionRun {
   /** another instance held the lock: this run did nothing */

@@ -1,4 +1,4 @@
-import { addYearsUtc, robots, support, time, useraction } from '@portal/contract';
+import { addYearsUtc, ONE_DAY_MS, robots, support, time, useraction } from '@portal/contract';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -33,8 +33,6 @@ import { RETENTION_LOCK } from './retention.service.ts';
  */
 
 const t = useTestApp();
-const DAY_MS = 86_400_000;
-
 const run = () => t.app.services.retention.run();
 const db = () => t.app.deps.db;
 const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
@@ -106,7 +104,7 @@ describe('the retention job', () => {
     // Eight days on: the sessions (7 days), the reset token (an hour) and the rate-limit windows are
     // gone; the sign-in they showed is kept on the account. Sign-in failures and known addresses are
     // kept for the known-address window (30 days, docs/decisions/026).
-    t.clock.set(new Date(start + 8 * DAY_MS));
+    t.clock.set(new Date(start + 8 * ONE_DAY_MS));
     const week = await run();
     expect(week.pruned).toMatchObject({ sessions: 2, email_tokens: 2, login_failures: 0 });
     expect(week.pruned.refresh_tokens).toBeGreaterThanOrEqual(2);
@@ -124,9 +122,9 @@ describe('the retention job', () => {
     expect(seen?.email).toBe(dormant.email);
 
     // Nearly two years on, one account is used again; then the two years pass for the other.
-    t.clock.set(new Date(addYearsUtc(start, 2) - 30 * DAY_MS));
+    t.clock.set(new Date(addYearsUtc(start, 2) - 30 * ONE_DAY_MS));
     active = await relogin(t, active);
-    t.clock.set(new Date(addYearsUtc(start, 2) + DAY_MS));
+    t.clock.set(new Date(addYearsUtc(start, 2) + ONE_DAY_MS));
     const later = await run();
     expect(later.anonymised.users).toBe(1);
     expect(await dormantFailures()).toEqual([]);
@@ -189,7 +187,7 @@ describe('the retention job', () => {
     expect(granted.status, JSON.stringify(granted.body)).toBe(200);
 
     // Two years and a month on: its sessions ended long ago, nothing else is in force.
-    t.clock.set(new Date(addYearsUtc(start, 2) + 30 * DAY_MS));
+    t.clock.set(new Date(addYearsUtc(start, 2) + 30 * ONE_DAY_MS));
     await run();
     expect((await userRow(holder.id))?.email).toBe(holder.email);
 
@@ -222,7 +220,7 @@ describe('the retention job', () => {
     )('UPDATE_TIME', { robot_id: robotId, minutes, idempotency_key: hardwareHash() });
     expect(dial.status, JSON.stringify(dial.body)).toBe(200);
 
-    t.clock.set(new Date(addYearsUtc(start, 4) + 60 * DAY_MS));
+    t.clock.set(new Date(addYearsUtc(start, 4) + 60 * ONE_DAY_MS));
     await run();
     expect((await userRow(holder.id))?.email).toBe(`anonymised-${holder.id}@${ANONYMISED_DOMAIN}`);
   });

@@ -1,4 +1,4 @@
-import { EMPTY_GEO_RANGE, geoBoundingBox, robots, time } from '@portal/contract';
+import { EMPTY_GEO_RANGE, geoBoundingBox, ONE_DAY_MS, ONE_DAY_S, robots, time } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { licenseShares, robotLicenses, robots as robotsTable } from '../../db/schema.ts';
@@ -20,7 +20,6 @@ afterAll(async () => {
   await database.close();
 });
 
-const DAY_MS = 86_400_000;
 const at = (iso: string) => new Date(iso);
 
 async function robot(owner: SignedIn, name: string, registeredAt: Date, config: Record<string, unknown> = {}) {
@@ -47,7 +46,7 @@ async function licence(
   startsAt: Date,
   extra: Partial<typeof robotLicenses.$inferInsert> = {},
 ) {
-  const durationS = 30 * 86_400;
+  const durationS = 30 * ONE_DAY_S;
   const [row] = await t.app.deps.db
     .insert(robotLicenses)
     .values({
@@ -97,25 +96,25 @@ describe('GetRobots answers the spec shape', () => {
     const now = t.clock.now().getTime();
     const a = await signIn(t, { email: uniqueEmail('robots-a') });
     const b = await signIn(t, { email: uniqueEmail('robots-b') });
-    const start = new Date(now - 2 * DAY_MS);
+    const start = new Date(now - 2 * ONE_DAY_MS);
     const first = await robot(a, 'First on', at('2026-01-02T03:04:05.678Z'), {
       modalities: ['camera'],
       firmware: '2.1',
     });
-    const second = await robot(a, 'Second', new Date(now - DAY_MS));
+    const second = await robot(a, 'Second', new Date(now - ONE_DAY_MS));
     const l1 = await licence(a, first.id, start, {
       isFlexible: true,
       resellerInfo: { reseller_id: 'r-1', reseller_name: 'Acme Robots' } as never,
     });
     // b's robots: one shared with a (a stopped share of it and an older live share too), one not shared.
-    const sharedRobot = await robot(b, 'Shared on', new Date(now - 3 * DAY_MS));
-    const hidden = await robot(b, 'Hidden', new Date(now - 4 * DAY_MS));
+    const sharedRobot = await robot(b, 'Shared on', new Date(now - 3 * ONE_DAY_MS));
+    const hidden = await robot(b, 'Hidden', new Date(now - 4 * ONE_DAY_MS));
     const l3 = await licence(b, sharedRobot.id, start);
     await licence(b, hidden.id, start);
-    const shareStart = new Date(now - DAY_MS);
-    const shareEnd = new Date(now + 5 * DAY_MS + 499);
-    await share(l3.id, b, a, new Date(now - 2 * DAY_MS), new Date(now + DAY_MS), true);
-    await share(l3.id, b, a, new Date(now - 2 * DAY_MS), new Date(now + 2 * DAY_MS));
+    const shareStart = new Date(now - ONE_DAY_MS);
+    const shareEnd = new Date(now + 5 * ONE_DAY_MS + 499);
+    await share(l3.id, b, a, new Date(now - 2 * ONE_DAY_MS), new Date(now + ONE_DAY_MS), true);
+    await share(l3.id, b, a, new Date(now - 2 * ONE_DAY_MS), new Date(now + 2 * ONE_DAY_MS));
     await share(l3.id, b, a, shareStart, shareEnd);
 
     const ownerLicence = {
@@ -124,8 +123,8 @@ describe('GetRobots answers the spec shape', () => {
       robot_license: {
         license_id: l1.id,
         start_date: start.getTime(),
-        duration: 30 * 86_400,
-        end_date: start.getTime() + 30 * DAY_MS,
+        duration: 30 * ONE_DAY_S,
+        end_date: start.getTime() + 30 * ONE_DAY_MS,
         reseller_info: { reseller_id: 'r-1', reseller_name: 'Acme Robots' },
       },
       robot_make: 'Pepper',
@@ -155,7 +154,7 @@ describe('GetRobots answers the spec shape', () => {
       name: 'Second',
       hardware_hash: second.hardwareHash,
       license: { license_id: '' },
-      join_date: now - DAY_MS,
+      join_date: now - ONE_DAY_MS,
       robot_config: {},
       robot_state: { available: false },
       pair_code: '',
@@ -185,7 +184,7 @@ describe('GetRobots answers the spec shape', () => {
           name: 'Shared on',
           hardware_hash: '',
           license: { license_id: l3.id },
-          join_date: now - 3 * DAY_MS,
+          join_date: now - 3 * ONE_DAY_MS,
           robot_config: {},
           robot_state: { available: true },
           pair_code: '',
@@ -219,7 +218,7 @@ describe('GetRobots answers the spec shape', () => {
 
     // b sees its own two robots; once a's share ends, a no longer sees b's robot.
     expect(((await getRobots(b)).body.robots as unknown[]).length).toBe(2);
-    t.clock.advance(6 * DAY_MS);
+    t.clock.advance(6 * ONE_DAY_MS);
     const later = await signIn(t);
     expect((await getRobots(later, [sharedRobot.id])).body.robots).toEqual([]);
   });
@@ -231,7 +230,7 @@ describe('GetRobots statements', () => {
     const now = t.clock.now().getTime();
     for (let i = 0; i < licences; i++) {
       const r = await robot(owner, `R${i}`, new Date(now - i * 1000));
-      await licence(owner, r.id, new Date(now - DAY_MS));
+      await licence(owner, r.id, new Date(now - ONE_DAY_MS));
     }
     return owner;
   }
@@ -261,11 +260,11 @@ describe('last seen, positions and geo_range (issue 15)', () => {
     const owner = await signIn(t);
     const sharee = await signIn(t);
     const now = t.clock.now();
-    const north = await robot(owner, 'North', new Date(now.getTime() - DAY_MS));
-    const south = await robot(owner, 'South', new Date(now.getTime() - DAY_MS));
-    const silent = await robot(owner, 'Silent', new Date(now.getTime() - DAY_MS));
-    const l = await licence(owner, north.id, new Date(now.getTime() - DAY_MS));
-    await share(l.id, owner, sharee, new Date(now.getTime() - DAY_MS), new Date(now.getTime() + DAY_MS));
+    const north = await robot(owner, 'North', new Date(now.getTime() - ONE_DAY_MS));
+    const south = await robot(owner, 'South', new Date(now.getTime() - ONE_DAY_MS));
+    const silent = await robot(owner, 'Silent', new Date(now.getTime() - ONE_DAY_MS));
+    const l = await licence(owner, north.id, new Date(now.getTime() - ONE_DAY_MS));
+    await share(l.id, owner, sharee, new Date(now.getTime() - ONE_DAY_MS), new Date(now.getTime() + ONE_DAY_MS));
     const update = as(t, owner, robots);
     const points = [
       [north, { lat: 57.15, lon: -2.09 }],

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { auth, type SignInSession, security, useraction } from '@portal/contract';
+import { auth, ONE_DAY_MS, type SignInSession, security, useraction } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { compactDecrypt, importJWK, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -395,7 +395,7 @@ describe('security emails', () => {
 describe('retention', () => {
   it('an account anonymised after two dormant years keeps no passkey that could sign in to it', async () => {
     const { key } = await withPasskey();
-    t.clock.advance(3 * 365 * 86_400_000);
+    t.clock.advance(3 * 365 * ONE_DAY_MS);
     const run = await t.app.services.retention.run();
     expect(run.anonymised.users).toBeGreaterThan(0);
     const res = await passkeySignIn(key.authenticate(await signInOptions()));

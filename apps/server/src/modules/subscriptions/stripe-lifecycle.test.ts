@@ -1,4 +1,4 @@
-import { payment, useraction } from '@portal/contract';
+import { ONE_DAY_MS, ONE_DAY_S, payment, useraction } from '@portal/contract';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
@@ -6,7 +6,6 @@ import { GOOD_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { checkout, line, PUBLIC, SUCCESS, startStripeApp } from '../payment/payment.test-helpers.ts';
 import type { StandIn } from '../payment/stripe-stand-in.ts';
 import {
-  DAY_MS,
   fillSlots,
   listed,
   mails,
@@ -84,7 +83,7 @@ async function buyPlan(user: SignedIn, product: string, lookupKey: string) {
   const { session_id } = res.body.session as { session_id: string };
   const n = next();
   const subId = `sub_life_${n}`;
-  stripeSubscription(subId, lookupKey, nowS() + 30 * 86_400);
+  stripeSubscription(subId, lookupKey, nowS() + 30 * ONE_DAY_S);
   standIn.invoices.set(`in_first_${n}`, {
     object: 'invoice',
     id: `in_first_${n}`,
@@ -154,7 +153,7 @@ describe('Stripe lifecycle', () => {
     const user = await signIn(t);
     const subId = await buyPlan(user, 'prod_pro', 'price_pro_monthly_gbp');
     await fillSlots(t, user, ['driver-pepper', 'driver-nao', 'driver-rhino']);
-    const sub = stripeSubscription(subId, 'price_standard_monthly_gbp', nowS() + 30 * 86_400);
+    const sub = stripeSubscription(subId, 'price_standard_monthly_gbp', nowS() + 30 * ONE_DAY_S);
     await webhook('customer.subscription.updated', sub);
     expect(await tierName(t, user)).toBe('Standard Subscription');
     expect(await slotAmount(t, user)).toBe(1);
@@ -174,7 +173,7 @@ describe('Stripe lifecycle', () => {
       lines: {
         object: 'list',
         data: [
-          { description: 'Standard Subscription', quantity: 1, amount: 1500, period: { end: nowS() + 60 * 86_400 } },
+          { description: 'Standard Subscription', quantity: 1, amount: 1500, period: { end: nowS() + 60 * ONE_DAY_S } },
         ],
       },
       ...extra,
@@ -268,11 +267,11 @@ describe('Stripe lifecycle', () => {
   it('a subscription past its end with no event from Stripe expires after the grace', async () => {
     const user = await signIn(t);
     const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
-    t.clock.advance(32 * DAY_MS);
+    t.clock.advance(32 * ONE_DAY_MS);
     await ops(t)('RunLifecycle', {});
     const again = await relogin(t, user);
     expect((await planRow(t, again)).status).toBe('active');
-    t.clock.advance(2 * DAY_MS);
+    t.clock.advance(2 * ONE_DAY_MS);
     const run = await ops(t)('RunLifecycle', {});
     expect((run.body.run as { ended: number }).ended).toBeGreaterThanOrEqual(1);
     expect((await listed(t, await relogin(t, user))).user_subscriptions[0]?.status).toBe('expired');

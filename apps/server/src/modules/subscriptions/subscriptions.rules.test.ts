@@ -1,9 +1,9 @@
+import { ONE_DAY_MS } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { entitlementOf, type TierRow } from './subscriptions.rules.ts';
 
 const now = new Date('2026-06-01T00:00:00Z');
-const day = 86_400_000;
-const at = (days: number) => new Date(now.getTime() + days * day);
+const at = (days: number) => new Date(now.getTime() + days * ONE_DAY_MS);
 
 const row = (patch: Partial<TierRow> & { name?: string }): TierRow & { name: string } => ({
   name: 'row',

@@ -1,4 +1,5 @@
 import {
+  ONE_DAY_MS,
   OverrideKind,
   type OverrideKindValue,
   type PaymentProduct,
@@ -33,14 +34,13 @@ import {
 
 export type { TierInfo } from './subscriptions.repository.ts';
 
-const DAY_MS = 86_400_000;
 /** Reminders go out this many days before a driver licence or a yearly plan renews or ends. */
 export const REMINDER_DAYS = [30, 7] as const;
 /**
  * A subscription Stripe still calls active this long after its period ended, with no renewal
  * event, is taken as expired (a webhook was lost); the sandbox renews on time itself.
  */
-export const MISSED_RENEWAL_GRACE_MS = 3 * DAY_MS;
+export const MISSED_RENEWAL_GRACE_MS = 3 * ONE_DAY_MS;
 
 /** A plan as the catalogue describes it: what a plan subscription row copies. */
 export interface PlanTerms {
@@ -576,7 +576,7 @@ export class SubscriptionService {
    */
   async sendReminders(): Promise<number> {
     const now = this.clock.now();
-    const { plans, drivers } = await repo.endingBefore(this.db, now, new Date(now.getTime() + 30 * DAY_MS));
+    const { plans, drivers } = await repo.endingBefore(this.db, now, new Date(now.getTime() + 30 * ONE_DAY_MS));
     const products = await this.peers.products();
     const licenses = new Map(
       (
@@ -607,7 +607,7 @@ export class SubscriptionService {
     let sent = 0;
     for (const c of candidates) {
       const left = c.endsAt.getTime() - now.getTime();
-      const days = left <= 7 * DAY_MS ? 7 : 30;
+      const days = left <= 7 * ONE_DAY_MS ? 7 : 30;
       const key = `reminder:${days}:${c.id}:${c.endsAt.getTime()}`;
       if (!(await repo.claimNotice(this.db, key, c.userId, now))) continue;
       const user = await repo.user(this.db, c.userId);

@@ -15,8 +15,6 @@ import { GOOD_FORM, line, openPage, PUBLIC, postForm, sessionOf } from '../payme
 
 /** Shared by the subscription tests: buying plans in the sandbox, its billing page, reading state back. */
 
-export const DAY_MS = 86_400_000;
-
 export const PLAN = {
   standardMonthly: line('prod_standard', 'price_standard_monthly_gbp'),
   standardYearly: line('prod_standard', 'price_standard_yearly_gbp'),

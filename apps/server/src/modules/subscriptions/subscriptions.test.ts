@@ -1,4 +1,4 @@
-import { license, payment, robots, time, useraction } from '@portal/contract';
+import { license, ONE_DAY_MS, ONE_DAY_S, payment, robots, time, useraction } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { robotLicenses } from '../../db/schema.ts';
@@ -19,7 +19,6 @@ import {
   active,
   billingPage,
   buy,
-  DAY_MS,
   endPeriod,
   fillSlots,
   listed,
@@ -73,7 +72,7 @@ describe('a plan purchase', () => {
     });
     expect(plan.stripe_id).toMatch(/^sub_sandbox_/);
     // 30 days of the monthly price: created_at + duration is the period's end (spec/001 §9).
-    expect(plan.duration).toBe(30 * 86_400);
+    expect(plan.duration).toBe(30 * ONE_DAY_S);
     expect(await active(t, user)).toMatchObject({ user_subscriptions: [{ uuid: plan.uuid }], overrideReason: 99 });
     const one = await as(t, user, payment)('GetSubscription', { subscription_id: plan.stripe_id });
     expect(one.body.subscription).toMatchObject({ subscription_id: plan.stripe_id, status: 'active' });
@@ -162,14 +161,14 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     let user = await signIn(t);
     await buy(t, user, [PLAN.standardMonthly]);
     const plan = await planRow(t, user);
-    user = await later(user, 31 * DAY_MS);
+    user = await later(user, 31 * ONE_DAY_MS);
     expect(await tierName(t, user)).toBe('Lite Subscription');
     const first = await runLifecycle(t);
     expect(first.renewed).toBeGreaterThanOrEqual(1);
     await runLifecycle(t);
     const renewed = await planRow(t, user);
     expect(renewed.status).toBe('active');
-    expect(renewed.duration).toBe(60 * 86_400);
+    expect(renewed.duration).toBe(60 * ONE_DAY_S);
     expect(await tierName(t, user)).toBe('Standard Subscription');
     expect((await payments(t, user)).filter((p) => p.kind === 'renewal')).toHaveLength(1);
     expect(renewed.uuid).toBe(plan.uuid);
@@ -202,7 +201,7 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     const billing = await billingPage(t, user);
     await billing.post('card', { ...GOOD_CARD, card_number: DECLINING_CARD });
     await endPeriod(t, plan.stripe_id);
-    user = await later(user, 8 * DAY_MS);
+    user = await later(user, 8 * ONE_DAY_MS);
     await runLifecycle(t);
     const row = (await listed(t, user)).user_subscriptions.find((s) => s.uuid === plan.uuid);
     expect(row?.status).toBe('expired');
@@ -236,17 +235,17 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     let user = await signIn(t);
     await buy(t, user, [PLAN.pepper]);
     const [driver] = (await listed(t, user)).robot_driver_subscriptions;
-    expect(driver).toMatchObject({ status: 'active', duration: 365 * 86_400 });
+    expect(driver).toMatchObject({ status: 'active', duration: 365 * ONE_DAY_S });
     const billing = await billingPage(t, user);
     expect((await billing.post('cancel', { subscription: driver?.stripe_id ?? '' })).statusCode).toBe(303);
-    user = await later(user, 366 * DAY_MS);
+    user = await later(user, 366 * ONE_DAY_MS);
     expect((await runLifecycle(t)).ended).toBeGreaterThanOrEqual(1);
     const [after] = (await listed(t, user)).robot_driver_subscriptions;
     expect(after?.status).toBe('cancelled');
     // The licence ended with its subscription (created_at + duration), so the Robot Manager no
     // longer lists it.
     const [lic] = await ownLicenseRows(user.id);
-    expect(lic?.endsAt.getTime()).toBe((driver?.created_at ?? 0) + 365 * 86_400_000);
+    expect(lic?.endsAt.getTime()).toBe((driver?.created_at ?? 0) + 365 * ONE_DAY_MS);
     expect(await robotLicensesOf(t, user)).toEqual([]);
     expect(mails(t, user, /stopped working/)[0]?.text).toContain('Pepper driver licence');
   });
@@ -258,7 +257,7 @@ describe('renewal, payment failure, cancellation and expiry', () => {
       email: user.email,
       tier: 'Standard Subscription',
       override_kind: 0,
-      duration_s: 86_400,
+      duration_s: ONE_DAY_S,
     });
     expect(grant.status, JSON.stringify(grant.body)).toBe(200);
     expect(await tierName(t, user)).toBe('Standard Subscription');
@@ -267,7 +266,7 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     expect(activeNow.overrideReason).toBe(0);
     expect(activeNow.user_subscriptions.map((s) => s.subscription_tier)).toEqual(['Standard Subscription']);
 
-    user = await later(user, 2 * DAY_MS);
+    user = await later(user, 2 * ONE_DAY_MS);
     await runLifecycle(t);
     const rows = (await listed(t, user)).user_subscriptions;
     expect(rows.find((s) => s.overrideReason === 0)?.status).toBe('expired');
@@ -282,20 +281,20 @@ describe('reminders', () => {
     const user = await signIn(t);
     await buy(t, user, [PLAN.standardYearly]);
     const reminders = () => mails(t, user, /renews on/);
-    t.clock.advance(336 * DAY_MS);
+    t.clock.advance(336 * ONE_DAY_MS);
     await runLifecycle(t);
     await runLifecycle(t);
     expect(reminders()).toHaveLength(1);
     expect(reminders()[0]?.text).toContain('in 30 days');
-    t.clock.advance(23 * DAY_MS);
+    t.clock.advance(23 * ONE_DAY_MS);
     await runLifecycle(t);
     await runLifecycle(t);
     expect(reminders()).toHaveLength(2);
     expect(reminders()[1]?.text).toContain('in 7 days');
     // The next period gets its own reminders.
-    t.clock.advance(7 * DAY_MS);
+    t.clock.advance(7 * ONE_DAY_MS);
     await runLifecycle(t);
-    t.clock.advance(336 * DAY_MS);
+    t.clock.advance(336 * ONE_DAY_MS);
     await runLifecycle(t);
     expect(reminders()).toHaveLength(3);
   });
@@ -306,7 +305,7 @@ describe('reminders', () => {
     await buy(t, user, [PLAN.standardMonthly]);
     const [driver] = (await listed(t, user)).robot_driver_subscriptions;
     await (await billingPage(t, user)).post('cancel', { subscription: driver?.stripe_id ?? '' });
-    t.clock.advance(360 * DAY_MS);
+    t.clock.advance(360 * ONE_DAY_MS);
     await runLifecycle(t);
     const ends = mails(t, user, /driver licence ends on/);
     expect(ends).toHaveLength(1);
@@ -395,7 +394,7 @@ describe('account deletion', () => {
     )('SHARELICENSE', {
       license_id: lic?.robot_license.license_id,
       recipient_email: friend.email,
-      duration: 86_400,
+      duration: ONE_DAY_S,
     });
     expect(shared.status, JSON.stringify(shared.body)).toBe(200);
     const seen = async () =>

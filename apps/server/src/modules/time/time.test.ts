@@ -1,6 +1,7 @@
 import {
   addYearsUtc,
   license,
+  ONE_DAY_MS,
   robots,
   type TierName,
   time,
@@ -69,7 +70,7 @@ async function subscribe(user: SignedIn, tier: TierName, app: TestApp = t) {
     tier,
     overrideKind: 1,
     now: app.clock.now(),
-    endsAt: new Date(app.clock.now().getTime() + 365 * 86_400_000),
+    endsAt: new Date(app.clock.now().getTime() + 365 * ONE_DAY_MS),
   });
 }
 

@@ -1,4 +1,13 @@
-import { license, robots, time, type UsageHistory, usageRange, YEARLY_ALLOCATION_MINUTES } from '@portal/contract';
+import {
+  license,
+  ONE_DAY_MS,
+  ONE_DAY_S,
+  robots,
+  time,
+  type UsageHistory,
+  usageRange,
+  YEARLY_ALLOCATION_MINUTES,
+} from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   as,
@@ -17,14 +26,13 @@ import { timeRepository } from './time.repository.ts';
 /** GET_USAGE_HISTORY: dial time used per UTC day and robot (docs/decisions/029). */
 const t = useTestApp();
 
-const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 let keys = 0;
 
 /** Moves the test clock forward to `minutes` past the next UTC midnight. */
 function nextUtcDayAt(minutes: number) {
   const now = t.clock.now().getTime();
-  t.clock.set(new Date(Math.floor(now / DAY_MS) * DAY_MS + DAY_MS + minutes * MINUTE_MS));
+  t.clock.set(new Date(Math.floor(now / ONE_DAY_MS) * ONE_DAY_MS + ONE_DAY_MS + minutes * MINUTE_MS));
 }
 const today = () => new Date(t.clock.now()).toISOString().slice(0, 10);
 
@@ -102,11 +110,11 @@ describe('GET_USAGE_HISTORY', () => {
     await dial(user, robot, 4);
     const minutesIn = async (days: number) => (await history(user, days)).total_minutes;
 
-    t.clock.advance(29 * DAY_MS); // the dial's day is the first of the last 30
+    t.clock.advance(29 * ONE_DAY_MS); // the dial's day is the first of the last 30
     expect([await minutesIn(30), await minutesIn(90), await minutesIn(365)]).toEqual([4, 4, 4]);
-    t.clock.advance(DAY_MS);
+    t.clock.advance(ONE_DAY_MS);
     expect([await minutesIn(30), await minutesIn(90), await minutesIn(365)]).toEqual([0, 4, 4]);
-    t.clock.advance(60 * DAY_MS);
+    t.clock.advance(60 * ONE_DAY_MS);
     expect([await minutesIn(30), await minutesIn(90), await minutesIn(365)]).toEqual([0, 0, 4]);
     const h = await history(user, 365);
     expect(h.from).toBe(usageRange(t.clock.now().getTime(), 365).from);
@@ -172,7 +180,7 @@ describe('GET_USAGE_HISTORY', () => {
     )('SHARELICENSE', {
       license_id: licenseId,
       recipient_email: user.email,
-      duration: 7 * 86_400,
+      duration: 7 * ONE_DAY_S,
     });
     expect(shared.status, JSON.stringify(shared.body)).toBe(200);
     await dial(user, robot, 11);

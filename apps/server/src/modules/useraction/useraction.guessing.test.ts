@@ -1,4 +1,4 @@
-import { COMMON_PASSWORD_MESSAGE, ErrorCodes, useraction } from '@portal/contract';
+import { COMMON_PASSWORD_MESSAGE, ErrorCodes, ONE_DAY_MS, useraction } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
 import type { Database } from '../../db/client.ts';
@@ -227,7 +227,7 @@ describe('registration mails (finding 10)', () => {
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(answers[0]?.status).toBe(200);
     expect(t.mailer.sent.filter((m) => m.to === owner.email)).toHaveLength(2);
-    t.clock.advance(86_400_000);
+    t.clock.advance(ONE_DAY_MS);
     await t.api.call(useraction, 'UserRegister', registration(owner.email), { ip: nextIp() });
     expect(t.mailer.sent.filter((m) => m.to === owner.email)).toHaveLength(3);
   });

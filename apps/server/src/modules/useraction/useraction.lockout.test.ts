@@ -1,3 +1,4 @@
+import { ONE_DAY_MS, ONE_DAY_S } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { accountDelayS, accountKey, type FailureState, type LockoutPolicy, lockedNow } from './useraction.lockout.ts';
 
@@ -7,8 +8,8 @@ const policy: LockoutPolicy = {
   LOGIN_ACCOUNT_FREE_FAILURES: 10,
   LOGIN_ACCOUNT_DELAY_S: 2,
   LOGIN_ACCOUNT_MAX_LOCK_S: 900,
-  LOGIN_FAILURE_MEMORY_S: 86_400,
-  LOGIN_KNOWN_ADDRESS_S: 30 * 86_400,
+  LOGIN_FAILURE_MEMORY_S: ONE_DAY_S,
+  LOGIN_KNOWN_ADDRESS_S: 30 * ONE_DAY_S,
 };
 
 describe('accountDelayS', () => {
@@ -49,7 +50,7 @@ describe('lockedNow', () => {
       'the account delayed, the address signed in a day ago',
       {
         account: row({ source: '*', lockedUntil: later }),
-        address: row({ lastSuccessAt: new Date(now.getTime() - 86_400_000) }),
+        address: row({ lastSuccessAt: new Date(now.getTime() - ONE_DAY_MS) }),
       },
       false,
     ],
@@ -57,7 +58,7 @@ describe('lockedNow', () => {
       'the account delayed, the address signed in 31 days ago',
       {
         account: row({ source: '*', lockedUntil: later }),
-        address: row({ lastSuccessAt: new Date(now.getTime() - 31 * 86_400_000) }),
+        address: row({ lastSuccessAt: new Date(now.getTime() - 31 * ONE_DAY_MS) }),
       },
       true,
     ],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '@portal/contract';
+import { ApiError, ONE_DAY_MS } from '@portal/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
@@ -148,7 +148,7 @@ export class PasswordGuard {
   async succeeded(db: Executor, key: string, source: string, state: FailureState): Promise<void> {
     const now = this.clock.now();
     const row = state.address;
-    const fresh = row?.lastSuccessAt && now.getTime() - row.lastSuccessAt.getTime() < 86_400_000;
+    const fresh = row?.lastSuccessAt && now.getTime() - row.lastSuccessAt.getTime() < ONE_DAY_MS;
     if (row && row.failures === 0 && !row.lockedUntil && fresh) return;
     await db
       .insert(loginFailures)

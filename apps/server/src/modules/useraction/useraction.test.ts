@@ -1,4 +1,4 @@
-import { auth, ErrorCodes, useraction } from '@portal/contract';
+import { auth, ErrorCodes, ONE_DAY_MS, useraction } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { freshDatabase, GOOD_PASSWORD, seedUser, type TestApp, testApp, uniqueEmail } from '../../test/harness.ts';
@@ -275,7 +275,7 @@ describe('sessions', () => {
       tokenPair: { refresh_token: `${s.pair.refresh_token}x` },
     });
     expect(forged.status).toBe(401);
-    t.clock.advance(8 * 86_400_000);
+    t.clock.advance(8 * ONE_DAY_MS);
     const expired = await t.api.call(auth, 'refresh-access-token', {
       tokenPair: { refresh_token: s.pair.refresh_token },
     });
