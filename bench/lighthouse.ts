@@ -6,9 +6,10 @@
 // --reports writes each run's whole Lighthouse report (JSON: the LCP element and its phases, long
 // tasks, main-thread breakdown, render-blocking resources) to DIR. --lantern prints, for each run,
 // how Lighthouse's model (Lantern) simulated the LCP: every request and main-thread task it counted,
-// with its simulated start and end (docs/decisions/047 says how to read it). --against measures another web
-// build (a copy of an earlier apps/web/dist) A/B with this one: two servers of the same server build,
-// runs alternating between them, so both see the same machine load (TBT follows the CPU Lighthouse sees).
+// with its simulated start and end (how to read it: docs/performance.md, decision 047's section).
+// --against measures another web build (a copy of an earlier apps/web/dist) A/B with this one: two servers
+// of the same server build, runs alternating between them, so both see the same machine load (TBT follows
+// the CPU Lighthouse sees).
 // As a module, `runLighthouse({ baseUrl, pages, runs })` measures a portal already running.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
