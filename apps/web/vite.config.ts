@@ -80,6 +80,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       { find: /^use-sync-external-store\/shim\/with-selector$/, replacement: 'use-sync-external-store/with-selector' },
     ],
   },
+  // strictPort: the server's PUBLIC_URL names this port, so on another one every API call would be refused.
   server: { port: devPort, strictPort: true, proxy: { '/api': api, '/sandbox': api } },
   // The prerendering bundle holds every library, built for the browser: TanStack Router then renders
   // the tree it renders in the browser, which is what hydration needs.
