@@ -164,21 +164,25 @@ export class EventService implements EventPublisher {
    * session was revoked or expired, or whose account was disabled, are ended. One query for all.
    */
   sweep(): Promise<void> {
-    this.sweeping ??= (async () => {
-      try {
-        const streams = [...this.byUser.values()].flatMap((set) => [...set]);
-        if (streams.length === 0) return;
-        const live = await repo.liveSessions(this.db, [...new Set(streams.map((s) => s.sessionId))], this.clock.now());
-        for (const stream of streams)
-          if (live.has(stream.sessionId)) stream.write(SSE_HEARTBEAT);
-          else this.close(stream);
-      } catch (err) {
-        this.options.log?.warn({ err }, 'event stream sweep failed');
-      } finally {
-        this.sweeping = undefined;
-      }
-    })();
+    // Cleared in a callback of its own: a sweep that ends at once (no stream open) must not leave
+    // `sweeping` set, or no sweep would run again (issue 33).
+    this.sweeping ??= this.sweepOnce().finally(() => {
+      this.sweeping = undefined;
+    });
     return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    try {
+      const streams = [...this.byUser.values()].flatMap((set) => [...set]);
+      if (streams.length === 0) return;
+      const live = await repo.liveSessions(this.db, [...new Set(streams.map((s) => s.sessionId))], this.clock.now());
+      for (const stream of streams)
+        if (live.has(stream.sessionId)) stream.write(SSE_HEARTBEAT);
+        else this.close(stream);
+    } catch (err) {
+      this.options.log?.warn({ err }, 'event stream sweep failed');
+    }
   }
 
   /** Starts listening and the heartbeat (on the app's ready). Without `listen`, only publishes. */

@@ -11,7 +11,7 @@ import {
   type StreamMessage,
   useraction,
 } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { type Database, fromPglite, openPostgres } from '../../db/client.ts';
 import { manualClock } from '../../lib/clock.ts';
@@ -47,6 +47,7 @@ import { robotRepository } from '../robots/robots.repository.ts';
 const CONFIG = { EVENT_STREAMS_PER_USER: '2', EVENT_TICKET_TTL_S: '30' };
 
 let drop: (() => Promise<void>) | undefined;
+let databaseUrl: string | undefined;
 let databases: Database[] = [];
 let a: TestApp;
 let b: TestApp;
@@ -56,10 +57,27 @@ const logLines: string[] = [];
 /** every ticket and access token the tests used, none of which may reach a log */
 const secrets: string[] = [];
 
+/** An instance serving streams over real HTTP on a port of its own, on the database. */
+async function listeningInstance(
+  database: Database,
+  logger: Parameters<typeof buildApp>[0]['logger'] = false,
+): Promise<{ t: TestApp; base: string }> {
+  const config = testConfig({ ...roboticsConfig(CONFIG), LOG_LEVEL: logger ? 'info' : 'silent' });
+  const clock = manualClock();
+  const mailer = memoryMailer();
+  const app = await buildApp({ config, database, clock, mailer, logger });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    t: { app, clock, mailer, config, api: new ApiClient(app, clock) },
+    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+  };
+}
+
 beforeAll(async () => {
   if (TEST_DATABASE_URL) {
     const empty = await emptyPostgresDatabase(TEST_DATABASE_URL);
     drop = empty.drop;
+    databaseUrl = empty.url;
     databases = [openPostgres(empty.url, 4), openPostgres(empty.url, 4)];
   } else {
     const shared = fromPglite(new PGlite());
@@ -67,21 +85,14 @@ beforeAll(async () => {
   }
   await databases[0]?.migrate();
   a = await testApp(databases[0] as Database, roboticsConfig(CONFIG));
-  // B logs at info, as production does, into an array the last test reads.
-  const config = testConfig({ ...roboticsConfig(CONFIG), LOG_LEVEL: 'info' });
-  const clock = manualClock();
-  const mailer = memoryMailer();
-  const app = await buildApp({
-    config,
-    database: databases[1] as Database,
-    clock,
-    mailer,
-    logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } },
+  // B logs at info, as production does, into an array the last test reads. Streams are read from B
+  // over real HTTP; A is called in process.
+  const listening = await listeningInstance(databases[1] as Database, {
+    level: 'info',
+    stream: { write: (line: string) => logLines.push(line) },
   });
-  b = { app, clock, mailer, config, api: new ApiClient(app, clock) };
-  // Streams are read from B over real HTTP; A is called in process.
-  await b.app.listen({ port: 0, host: '127.0.0.1' });
-  baseB = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
+  b = listening.t;
+  baseB = listening.base;
 });
 
 afterAll(async () => {
@@ -99,10 +110,10 @@ async function ticket(on: TestApp, user: SignedIn) {
   return body;
 }
 
-/** A stream of the user opened on B (the ticket asked of `issuer`), once it says it is ready. */
-async function streamOf(user: SignedIn, issuer: TestApp = b): Promise<TestStream> {
+/** A stream of the user opened on B (or `base`; the ticket asked of `issuer`), once it says it is ready. */
+async function streamOf(user: SignedIn, issuer: TestApp = b, base = baseB): Promise<TestStream> {
   const { stream_path } = await ticket(issuer, user);
-  const stream = await openStream(`${baseB}${stream_path}`);
+  const stream = await openStream(`${base}${stream_path}`);
   expect(stream.status, stream.body).toBe(200);
   await stream.waitFor((m) => m.kind === 'ready');
   return stream;
@@ -306,5 +317,31 @@ describe('a stream ends with its session', () => {
     b.clock.advance(b.config.REFRESH_TOKEN_TTL_S * 1000 + 1000);
     await b.app.services.events.sweep();
     await expiring.ended;
+  });
+});
+
+describe('heartbeats', () => {
+  it('run whatever the number of open streams: a stream opened after an idle period gets one', async () => {
+    // The heartbeat is an interval: faked, so the test moves it instead of waiting for it.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    // An instance of its own, whose heartbeat starts under the fake interval.
+    const database = databaseUrl ? openPostgres(databaseUrl, 2) : (databases[1] as Database);
+    const c = await listeningInstance(database);
+    try {
+      const beatMs = c.t.config.EVENT_HEARTBEAT_S * 1000;
+      // Idle: beats with no stream open.
+      await vi.advanceTimersByTimeAsync(3 * beatMs);
+      const user = await signIn(a);
+      const stream = await streamOf(user, a, c.base);
+      const beat = stream.nextHeartbeat();
+      await vi.advanceTimersByTimeAsync(beatMs);
+      await beat;
+      expect(stream.heartbeats).toBe(1);
+      stream.close();
+    } finally {
+      await closeApp(c.t);
+      if (database !== databases[1]) await database.close();
+      vi.useRealTimers();
+    }
   });
 });
