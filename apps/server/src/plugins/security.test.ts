@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { ErrorCodes, useraction } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
@@ -144,5 +145,128 @@ describe('X-Forwarded-For only from the named proxy (finding 1)', () => {
     for (let i = 0; i < 4; i++) expect((await login(PROXY, `198.51.100.${100 + i}`)).status).toBe(401);
     // a second proxy hop inside the trusted CIDR is skipped too
     expect((await login(PROXY, '198.51.100.200, 10.30.4.5')).status).toBe(401);
+  });
+});
+
+/**
+ * One request written as is on a socket, so the request line reaches the server spelled as given
+ * (inject and fetch normalise it); answers the status and the body.
+ */
+function rawRequest(port: number, head: string, body = ''): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`${head}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    });
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+      resolve({ status, body: answer.slice(answer.indexOf('\r\n\r\n') + 4) });
+    });
+  });
+}
+
+describe('CSRF, Origin and Host are checked on the routed request, however the request line spells it (issue 33)', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await testApp(database);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await t.app.close();
+  });
+
+  const body = () => JSON.stringify({ action: 'login', user: { email: uniqueEmail(), password: 'Whatever-1!' } });
+  const post = (target: string, headers: Record<string, string>) =>
+    rawRequest(
+      port,
+      [
+        `POST ${target} HTTP/1.1`,
+        `host: localhost:${port}`,
+        'content-type: application/json',
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ].join('\r\n'),
+      body(),
+    );
+  const token = async () =>
+    String((await t.app.inject({ method: 'GET', url: '/api/useraction' })).headers['x-csrf-token']);
+
+  // Each spelling the router takes to POST /api/useraction is refused like the plain path (403);
+  // the ones it routes nowhere answer 404 and run nothing; an absolute form naming a host that is
+  // not ours is not served (421). {port} stands for the server's port.
+  const spellings: [string, string, 403 | 404 | 421][] = [
+    ['the plain path', '/api/useraction', 403],
+    ['a percent-encoded letter', '/%61pi/useraction', 403],
+    ['every letter percent-encoded', '/%61%70%69/%75%73%65%72%61%63%74%69%6f%6e', 403],
+    ['percent escapes in both segments', '/%61pi/%75seraction', 403],
+    ['the absolute form', 'http://localhost:{port}/api/useraction', 403],
+    ['the absolute form in capitals', 'HTTP://LOCALHOST:{port}/api/useraction', 403],
+    ['the absolute form, encoded', 'http://localhost:{port}/%61pi/useraction', 403],
+    ['the absolute form naming another host', 'http://elsewhere.example/api/useraction', 421],
+    ['a query', '/api/useraction?action=login', 403],
+    ['a doubled slash inside', '/api//useraction', 404],
+    ['a trailing slash', '/api/useraction/', 404],
+    ['a semicolon parameter', '/api/useraction;x=1', 404],
+    ['the action in mixed case', '/api/UserAction', 404],
+    ['a doubled leading slash', '//api/useraction', 404],
+    ['the prefix in capitals', '/API/useraction', 404],
+    ['the prefix in mixed case', '/Api/useraction', 404],
+    ['an encoded slash', '/api%2Fuseraction', 404],
+    ['a dot segment', '/./api/useraction', 404],
+    ['a dot-dot segment', '/x/../api/useraction', 404],
+  ];
+  const target = (spelling: string) => spelling.replace('{port}', String(port));
+
+  it.each(spellings)('%s (%s) without x-csrf-token: %i', async (_name, spelling, status) => {
+    const answer = await post(target(spelling), {});
+    expect(answer.status).toBe(status);
+    expect(JSON.parse(answer.body).error).toMatchObject(
+      status === 403
+        ? {
+            Code: ErrorCodes.CSRF.code,
+            Description: 'x-csrf-token: header missing (fetch one with GET /api/useraction)',
+          }
+        : { Code: (status === 404 ? ErrorCodes.NOT_FOUND : ErrorCodes.FORBIDDEN).code },
+    );
+  });
+
+  it.each(spellings)('%s (%s) with a token and a foreign Origin: %i', async (_name, spelling, status) => {
+    const answer = await post(target(spelling), { origin: 'https://evil.example', 'x-csrf-token': await token() });
+    expect(answer.status).toBe(status);
+    expect(JSON.parse(answer.body).error).toMatchObject(
+      status === 403
+        ? { Code: ErrorCodes.CSRF.code, Description: 'origin: https://evil.example may not call this API' }
+        : { Code: (status === 404 ? ErrorCodes.NOT_FOUND : ErrorCodes.FORBIDDEN).code },
+    );
+  });
+
+  it('a routed spelling with a token and our Origin reaches the action', async () => {
+    const answer = await post('/%61pi/useraction', { origin: t.config.PUBLIC_URL, 'x-csrf-token': await token() });
+    expect(answer.status).toBe(401);
+  });
+
+  const get = (target: string, host: string) =>
+    rawRequest(port, [`GET ${target} HTTP/1.1`, `host: ${host}`].join('\r\n'));
+
+  it.each([
+    ['/healthz', 200],
+    ['/%68ealthz', 200],
+    ['http://10.1.2.3/readyz', 200],
+    ['/api/useraction', 421],
+    ['/%61pi/useraction', 421],
+  ])('GET %s with a foreign Host: %i (only the health probes answer any Host)', async (target, status) => {
+    expect((await get(target, '10.1.2.3')).status).toBe(status);
+  });
+
+  it('the absolute form names a host too: both it and the Host header must be ours', async () => {
+    expect((await get(`http://localhost:${port}/api/useraction`, `localhost:${port}`)).status).toBe(200);
+    expect((await get(`http://localhost:${port}/api/useraction`, 'rebound.evil.example')).status).toBe(421);
+    expect((await get('http://rebound.evil.example/api/useraction', `localhost:${port}`)).status).toBe(421);
   });
 });

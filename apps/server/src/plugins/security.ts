@@ -38,6 +38,15 @@ export const JSON_ANSWER_CSP = "default-src 'none'; frame-ancestors 'none'";
 const HOST_VERDICTS_MAX = 64;
 
 /**
+ * The host of an absolute-form request target (`http://host:port/path`), as it is written; undefined
+ * for the usual origin form (`/path`), and empty for a target that is neither.
+ */
+export function absoluteFormHost(target: string): string | undefined {
+  if (target.startsWith('/')) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target)?.[1] ?? '';
+}
+
+/**
  * Whether a Host header names one of the allowed hosts. An entry without a port allows the name on
  * any port; the default port of the protocol may be left out of the header (`example.com` is
  * `example.com:443` over https).
@@ -141,10 +150,20 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
 
   app.addHook('onRequest', (request, _reply, done) => {
     const protocol = request.protocol;
-    if (!PROBES.has(request.url.split('?')[0] ?? '') && !hostServed(request.host, protocol))
-      throw new ApiError('FORBIDDEN', `host: ${request.host || '(none)'} is not served here`, { status: 421 });
+    // Every check here reads the route the router chose, never the request line: the router decodes
+    // `/%61pi/useraction` and takes the absolute form `http://host/api/useraction` to the same route
+    // as `/api/useraction`, which a test of the raw line would let through (issue 33).
+    const route = request.routeOptions.url;
+    if (!PROBES.has(route ?? '')) {
+      if (!hostServed(request.host, protocol))
+        throw new ApiError('FORBIDDEN', `host: ${request.host || '(none)'} is not served here`, { status: 421 });
+      // An absolute form names the host in the request line too (RFC 9112 reads that one): both must be ours.
+      const lineHost = absoluteFormHost(request.originalUrl);
+      if (lineHost !== undefined && !hostServed(lineHost, protocol))
+        throw new ApiError('FORBIDDEN', `host: ${lineHost || '(none)'} is not served here`, { status: 421 });
+    }
 
-    if (request.method === 'POST' && request.url.startsWith('/api/') && request.routeOptions.config?.csrf !== false) {
+    if (request.method === 'POST' && route?.startsWith('/api/') && request.routeOptions.config?.csrf !== false) {
       const origin = request.headers.origin;
       if (origin && !originAllowed(origin, protocol))
         throw new ApiError('CSRF', `origin: ${origin} may not call this API`);
