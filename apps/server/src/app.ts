@@ -142,6 +142,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: withSafeSerializers(opts.logger ?? loggerOptions(config.LOG_LEVEL)),
     logController: new OneLinePerRequest(config.LOG_REQUESTS),
     // Only the named proxy's X-Forwarded-For is read (config.ts refuses `true`; docs/decisions/026).
+    // Its X-Forwarded-Host too, but only with TRUST_FORWARDED_HOST: the security plugin drops it otherwise.
     ...(config.TRUST_PROXY === false ? {} : { trustProxy: trustProxyOption(config.TRUST_PROXY) }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: () => crypto.randomUUID(),
@@ -236,6 +237,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     clock,
     publicUrl: config.PUBLIC_URL,
     allowedHosts: config.ALLOWED_HOSTS,
+    trustForwardedHost: config.TRUST_FORWARDED_HOST,
     reportOrigin: config.SENTRY_DSN ? new URL(config.SENTRY_DSN).origin : undefined,
   });
   await app.register(sessionsPlugin, { sessions: services.sessions });

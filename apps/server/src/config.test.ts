@@ -85,6 +85,17 @@ describe('TRUST_PROXY names the proxy (finding 1)', () => {
   });
 });
 
+describe('TRUST_FORWARDED_HOST (issue 33)', () => {
+  it('is off by default, and on only with TRUST_PROXY', () => {
+    expect(loadConfig(dev({ TRUST_PROXY: '1' })).TRUST_FORWARDED_HOST).toBe(false);
+    expect(loadConfig(dev({ TRUST_PROXY: '1', TRUST_FORWARDED_HOST: 'true' })).TRUST_FORWARDED_HOST).toBe(true);
+    expect(refusal(dev({ TRUST_FORWARDED_HOST: 'true' }))).toContain(
+      '  TRUST_FORWARDED_HOST: is true but TRUST_PROXY is not set',
+    );
+    expect(refusal(dev({ TRUST_PROXY: '1', TRUST_FORWARDED_HOST: 'maybe' }))).toMatch(/^ {2}TRUST_FORWARDED_HOST: /m);
+  });
+});
+
 describe('ALLOWED_HOSTS (finding 12)', () => {
   it.each([
     ['http://localhost:3000', ['localhost:3000', '127.0.0.1:3000', '[::1]:3000']],

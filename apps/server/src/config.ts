@@ -199,6 +199,12 @@ export const envSchema = z
     DEMO_PASSWORD: z.string().min(8).default('Demo-Robot-2026!'),
     SEED_DEMO: bool.optional(),
     TRUST_PROXY: trustProxySchema.default(false),
+    /**
+     * Whether the proxy named by TRUST_PROXY writes X-Forwarded-Host itself (and drops a client's):
+     * only then is it read, for the Host check and request.host alike; otherwise it is ignored
+     * (docs/operations.md#sign-in-accounts-and-limits).
+     */
+    TRUST_FORWARDED_HOST: bool.default(false),
     /** The hosts (Host header) the portal answers for; by default PUBLIC_URL's (docs/decisions/026). */
     ALLOWED_HOSTS: allowedHostsSchema.optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -305,6 +311,12 @@ export const envSchema = z
         message: 'set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or neither (the sandbox)',
       });
     s3Issues(env, ctx);
+    if (env.TRUST_FORWARDED_HOST && env.TRUST_PROXY === false)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_FORWARDED_HOST'],
+        message: 'is true but TRUST_PROXY is not set: X-Forwarded-Host is read only from the proxy TRUST_PROXY names',
+      });
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
     if (env.NODE_ENV === 'production') productionAddressIssues(env, ctx);

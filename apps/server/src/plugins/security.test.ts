@@ -1,9 +1,13 @@
 import { connect } from 'node:net';
 import { ErrorCodes, useraction } from '@portal/contract';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
+import { manualClock } from '../lib/clock.ts';
+import { CsrfTokens } from '../lib/csrf.ts';
 import { freshDatabase, type TestApp, testApp, uniqueEmail } from '../test/harness.ts';
-import { hostAllowed } from './security.ts';
+import { errorsPlugin } from './errors.ts';
+import { hostAllowed, securityPlugin } from './security.ts';
 
 describe('hostAllowed', () => {
   const defaults = ['localhost:3999', '127.0.0.1:3999', '[::1]:3999'];
@@ -145,6 +149,101 @@ describe('X-Forwarded-For only from the named proxy (finding 1)', () => {
     for (let i = 0; i < 4; i++) expect((await login(PROXY, `198.51.100.${100 + i}`)).status).toBe(401);
     // a second proxy hop inside the trusted CIDR is skipped too
     expect((await login(PROXY, '198.51.100.200, 10.30.4.5')).status).toBe(401);
+  });
+});
+
+describe('X-Forwarded-Host is read only with TRUST_FORWARDED_HOST (issue 33)', () => {
+  // TRUST_PROXY=1: the peer is the proxy, and the proxy passes on what the client wrote.
+  const PROXY = { remoteAddress: '10.20.0.1' };
+  const csrf = (t: TestApp, headers: Record<string, string>) =>
+    t.app.inject({ method: 'GET', url: '/api/useraction', headers, ...PROXY });
+
+  describe('TRUST_PROXY=1 alone', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await testApp(database, { ALLOWED_HOSTS: '', TRUST_PROXY: '1' });
+    });
+    afterAll(async () => {
+      await t.app.close();
+    });
+
+    it('a rebound Host with a forged X-Forwarded-Host naming ours answers 421', async () => {
+      const res = await csrf(t, { host: 'rebound.evil.example:3999', 'x-forwarded-host': 'localhost:3999' });
+      expect(res.statusCode).toBe(421);
+      expect(res.json().error.Description).toBe('host: rebound.evil.example:3999 is not served here');
+    });
+
+    it('our Host with a forged X-Forwarded-Host is served: the header is not read at all', async () => {
+      const res = await csrf(t, { host: 'localhost:3999', 'x-forwarded-host': 'rebound.evil.example:3999' });
+      expect(res.statusCode).toBe(200);
+    });
+  });
+
+  describe('TRUST_PROXY=1 and TRUST_FORWARDED_HOST=true', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await testApp(database, { ALLOWED_HOSTS: '', TRUST_PROXY: '1', TRUST_FORWARDED_HOST: 'true' });
+    });
+    afterAll(async () => {
+      await t.app.close();
+    });
+
+    it('the host the proxy writes is checked, and its own Host to the portal is not', async () => {
+      expect((await csrf(t, { host: 'portal-backend:3000', 'x-forwarded-host': 'localhost:3999' })).statusCode).toBe(
+        200,
+      );
+      expect(
+        (await csrf(t, { host: 'localhost:3999', 'x-forwarded-host': 'rebound.evil.example:3999' })).statusCode,
+      ).toBe(421);
+    });
+
+    it('from the proxy named by address only: a client that reaches the portal directly is not believed', async () => {
+      const named = await testApp(database, {
+        ALLOWED_HOSTS: '',
+        TRUST_PROXY: '10.20.0.1',
+        TRUST_FORWARDED_HOST: 'true',
+      });
+      try {
+        const forged = { host: 'rebound.evil.example:3999', 'x-forwarded-host': 'localhost:3999' };
+        expect((await csrf(named, forged)).statusCode).toBe(200);
+        const direct = await named.app.inject({
+          method: 'GET',
+          url: '/api/useraction',
+          headers: forged,
+          remoteAddress: '198.51.100.7',
+        });
+        expect(direct.statusCode).toBe(421);
+      } finally {
+        await named.app.close();
+      }
+    });
+  });
+
+  it('every reader of request.host and request.hostname sees the Host header unless TRUST_FORWARDED_HOST', async () => {
+    const hostsSeen = async (trustForwardedHost: boolean) => {
+      const app = Fastify({ trustProxy: (_address: string, hop: number) => hop < 1 });
+      await app.register(errorsPlugin);
+      await app.register(securityPlugin, {
+        csrf: new CsrfTokens('a-secret-for-the-csrf-tokens-of-this-test-only'),
+        clock: manualClock(),
+        publicUrl: 'https://portal.acme.co.uk',
+        allowedHosts: ['portal.acme.co.uk', 'portal-backend:3000'],
+        trustForwardedHost,
+      });
+      app.get('/seen', async (request) => ({ host: request.host, hostname: request.hostname }));
+      try {
+        const res = await app.inject({
+          method: 'GET',
+          url: '/seen',
+          headers: { host: 'portal-backend:3000', 'x-forwarded-host': 'portal.acme.co.uk' },
+        });
+        return res.json();
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await hostsSeen(false)).toEqual({ host: 'portal-backend:3000', hostname: 'portal-backend' });
+    expect(await hostsSeen(true)).toEqual({ host: 'portal.acme.co.uk', hostname: 'portal.acme.co.uk' });
   });
 });
 

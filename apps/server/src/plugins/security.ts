@@ -24,6 +24,11 @@ export interface SecurityOptions {
   publicUrl: string;
   /** the hosts (Host header) the portal answers for: `name` (any port) or `name:port` */
   allowedHosts: readonly string[];
+  /**
+   * TRUST_FORWARDED_HOST: the trusted proxy writes X-Forwarded-Host, so request.host may be taken
+   * from it; otherwise the header is dropped before anything reads it.
+   */
+  trustForwardedHost?: boolean;
   /** error reporting ingest, allowed as a connect-src */
   reportOrigin?: string | undefined;
   /** the web pages' inline scripts, allowed by their hashes (lib/web-pages.ts, docs/decisions/038) */
@@ -148,7 +153,14 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
     return verdict;
   };
 
+  const trustForwardedHost = opts.trustForwardedHost === true;
   app.addHook('onRequest', (request, _reply, done) => {
+    // Under TRUST_PROXY, Fastify's request.host is the last X-Forwarded-Host, and a proxy that does
+    // not write that header passes on the client's. Unless TRUST_FORWARDED_HOST says the proxy
+    // writes it, it goes here, before anything reads it: the Host check below, and every other
+    // reader of request.host and request.hostname, see the Host header (issue 33).
+    if (!trustForwardedHost && request.raw.headers['x-forwarded-host'] !== undefined)
+      delete request.raw.headers['x-forwarded-host'];
     const protocol = request.protocol;
     // Every check here reads the route the router chose, never the request line: the router decodes
     // `/%61pi/useraction` and takes the absolute form `http://host/api/useraction` to the same route
