@@ -99,6 +99,7 @@ test.describe('change password', () => {
       await page.getByRole('button', { name: 'Change password', exact: true }).click();
       await expect(field(page, row.field)).toHaveAccessibleDescription(row.message);
       await expect(page.getByRole('alert').filter({ hasText: row.message })).toBeVisible();
+      if (row.rule === 'repeat must match') await screenshots(page, 'account-change-password-mismatch');
       // Nothing was sent: the password is unchanged.
       expect(await signInWorks(user.email, user.password)).toBe(true);
     });

@@ -59,6 +59,7 @@ test('forgot password, reset from the emailed link, then sign in with the new pa
   await expect(password).not.toHaveAccessibleDescription(/./);
   await confirm.fill(`${NEW_PASSWORD}x`);
   await expect(confirm).toHaveAccessibleDescription('Passwords do not match');
+  await screenshots(page, 'auth-reset-mismatch');
   await confirm.fill(NEW_PASSWORD);
   await expect(confirm).not.toHaveAccessibleDescription(/./);
 

@@ -262,6 +262,7 @@ test.describe('Flexible License Management', () => {
     const clear = page.getByRole('dialog', { name: 'Confirm Clear All' });
     await expect(clear).toContainText('removes all assigned flexible licenses');
     await expectAccessible(page);
+    await screenshots(page, 'flex-confirm-clear');
     await clear.getByRole('button', { name: 'Clear All' }).click();
     await expect(page.getByText('Successfully cleared flexible robot licenses')).toBeVisible();
     await expect(page.getByTestId('slot-card')).toHaveCount(0);

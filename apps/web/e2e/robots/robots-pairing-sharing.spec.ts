@@ -71,6 +71,7 @@ test('grant, pair with the hub, share, unpair and regenerate', async ({ page, br
   await page.getByRole('button', { name: 'Unpair robot' }).click();
   const dialog = page.getByRole('dialog', { name: 'Unpair this robot?' });
   await expectAccessible(page);
+  await screenshots(page, 'robots-unpair-dialog');
   await dialog.getByRole('button', { name: 'Unpair robot' }).click();
   await expect(dialog).toBeHidden();
   const newCode = page.getByTestId('pair-code');

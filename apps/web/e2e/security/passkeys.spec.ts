@@ -109,6 +109,9 @@ test('a passkey is added, signs in to the portal and the hub, is renamed and rem
 
   await passkeys(page).getByRole('button', { name: 'Remove passkey Desk key', exact: true }).click();
   const remove = page.getByRole('dialog', { name: 'Remove this passkey?' });
+  await expect(remove).toContainText('"Desk key" will no longer sign in to your account.');
+  await expectAccessible(page);
+  await screenshots(page, 'security-passkey-remove-dialog');
   await remove.getByRole('button', { name: 'Remove passkey', exact: true }).click();
   await expectToast(page, 'Passkey Removed');
   await expect(page.getByText('You have no passkeys yet.', { exact: false })).toBeVisible();

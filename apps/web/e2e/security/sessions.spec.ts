@@ -80,6 +80,9 @@ test('one browser signs the other out, one session and then everywhere else', as
     await expect(sessions(page).getByRole('listitem')).toHaveCount(2);
     await page.getByRole('button', { name: 'Sign out everywhere else', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Sign out everywhere else?' });
+    await expect(confirm).toContainText('This browser stays signed in.');
+    await expectAccessible(page);
+    await screenshots(page, 'security-sign-out-everywhere-dialog');
     await confirm.getByRole('button', { name: 'Sign out 1 session', exact: true }).click();
     await expectToast(page, 'Signed Out Everywhere Else', '1 other session is signed out.');
     await expect(sessions(page).getByRole('listitem')).toHaveCount(1);

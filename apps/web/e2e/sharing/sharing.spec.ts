@@ -65,6 +65,7 @@ test('share a robot with a second user, who sees it under SHARED ROBOTS (not cli
   const dialog = page.getByRole('dialog', { name: `Stop sharing with ${colleague.email}?` });
   await expect(dialog).toBeVisible();
   await expectAccessible(page);
+  await screenshots(page, 'sharing-stop-dialog');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(entry).toHaveCount(1);
