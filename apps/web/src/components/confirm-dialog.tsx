@@ -23,8 +23,10 @@ export interface ConfirmChoice {
 }
 
 export interface ConfirmDialogProps {
-  /** The button that opens the dialog, and gets the focus back when it closes. Without one the
-   * dialog is opened through `open` and gives the focus back to what had it. */
+  /**
+   * The button that opens the dialog and gets the focus back when it closes. Without one, the owner
+   * opens it through `open`, and the focus goes back to what had it before.
+   */
   trigger?: React.ReactElement;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
@@ -45,7 +47,7 @@ export interface ConfirmDialogProps {
    * The action, run once a confirmation. It reports its own outcome (toasts). While a promise it
    * returns is pending, both buttons are disabled and the dialog cannot be closed; when it settles
    * the dialog closes, unless it answered `false` (a refusal the person can correct and retry) or
-   * rejected.
+   * rejected (an action is expected to catch and report its own failures).
    */
   onConfirm: (choice: ConfirmChoice) => unknown;
 }
