@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVELOPMENT_PORTAL_CONFIG, ONE_DAY_S, PORTAL_CONFIG_ELEMENT_ID, portalConfigSchema } from '@portal/contract';
@@ -122,7 +123,7 @@ describe('ALLOWED_HOSTS (finding 12)', () => {
   });
 });
 
-describe('JWT_SECRET strength (finding 13)', () => {
+describe('JWT_SECRET strength (finding 13; issue 33: runs, repeats and sequences)', () => {
   it.each([
     ['a random base64url secret', 'q3J9x0V_kTz8bW2mLr5YcN1pHs7uEa4GdF6iOjKv', undefined],
     ['the test secret', 'test-secret-that-is-long-enough-for-hs256-signing', undefined],
@@ -130,9 +131,20 @@ describe('JWT_SECRET strength (finding 13)', () => {
     ['a placeholder', 'change-me-change-me-change-me-change-me', 'looks like a placeholder'],
     ['a documented example', 'your-jwt-secret-goes-here-1234567890', 'looks like a placeholder'],
     ['a bare word', 'secretsecretsecretsecretsecretsecret', 'looks like a placeholder'],
-    ['one character repeated', 'a'.repeat(64), 'is too predictable'],
-    ['a short unit repeated', 'ab12'.repeat(16), 'is too predictable'],
-    ['digits only', '12345678901234567890123456789012', 'is too predictable'],
+    ['one character repeated', 'a'.repeat(64), 'is too predictable (too few distinct characters)'],
+    ['a short unit repeated', 'ab12'.repeat(16), 'is too predictable (too few distinct characters)'],
+    ['digits only', '12345678901234567890123456789012', 'is too predictable (too few distinct characters)'],
+    // 148 and 128 bits by their character frequencies alone: both started a production server.
+    [
+      'the alphabet and its start again',
+      'abcdefghijklmnopqrstuvwxyzabcdef',
+      'is too predictable (it holds a sequence)',
+    ],
+    ['the hexadecimal digits twice', '0123456789abcdef0123456789abcdef', 'is too predictable (it holds a repeat)'],
+    ['a random stretch twice', 'Kx7qP2vN9mR4tW8yKx7qP2vN9mR4tW8y', 'is too predictable (it holds a repeat)'],
+    ['sequences backwards', 'zyxwvutsrqponmlkjihgfedcba9876543210', 'is too predictable (it holds a sequence)'],
+    ['keyboard rows', 'qwertyuiopasdfghjklzxcvbnm1234567890', 'is too predictable (it holds a keyboard walk'],
+    ['a word, then a run', 'Tr0ub4dor&3-bcdefghijklmnopqrstuvwxyz', 'is too predictable (it holds a sequence)'],
   ])('%s', (_label, secret, issue) => {
     const found = secretStrengthIssue(secret);
     if (issue === undefined) expect(found).toBeUndefined();
@@ -144,6 +156,34 @@ describe('JWT_SECRET strength (finding 13)', () => {
     expect(refusal(production({ JWT_SECRET: 'change-me-change-me-change-me-change-me' }))).toMatch(
       /^ {2}JWT_SECRET: looks like a placeholder/m,
     );
+    for (const secret of ['abcdefghijklmnopqrstuvwxyzabcdef', '0123456789abcdef0123456789abcdef'])
+      expect(refusal(production({ JWT_SECRET: secret }))).toMatch(/^ {2}JWT_SECRET: is too predictable \(it holds/m);
+  });
+
+  it.each([
+    ['openssl rand -base64 32', () => randomBytes(32).toString('base64')],
+    ['openssl rand -hex 32', () => randomBytes(32).toString('hex')],
+    ['openssl rand -base64 48', () => randomBytes(48).toString('base64')],
+  ])('what %s makes is accepted (100 of them)', (_command, generate) => {
+    for (let i = 0; i < 100; i++) {
+      const secret = generate();
+      expect([secret, secretStrengthIssue(secret)]).toEqual([secret, undefined]);
+    }
+  });
+
+  it('the development secret made into DATA_DIR is accepted, by the same rule as a configured one', () => {
+    const root = mkdtempSync(join(tmpdir(), 'portal-secret-'));
+    try {
+      for (let i = 0; i < 20; i++) {
+        const dataDir = join(root, String(i));
+        const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir });
+        expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8')).toBe(config.JWT_SECRET);
+        expect(secretStrengthIssue(config.JWT_SECRET)).toBeUndefined();
+        expect(refusal(production({ JWT_SECRET: config.JWT_SECRET }))).toBeUndefined();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DEVELOPMENT_PORTAL_CONFIG, ONE_DAY_S, PRODUCT_NAME } from '@portal/contract';
+import { type OptionsGraph, ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { z } from 'zod';
 import { defaultHashConcurrency } from './lib/passwords.ts';
 
@@ -29,23 +31,68 @@ export function isPlaceholderAddress(address: string): boolean {
 
 /**
  * JWT_SECRET keys every token, CSRF token, pairing code and download link: a secret that is short,
- * a placeholder copied from an example, or of few distinct characters is refused. The estimate is
- * the length times the entropy of the secret's own character frequencies; a random base64url secret
- * of 32 characters scores about 150 bits, a repeated word far less.
+ * a placeholder copied from an example, of few distinct characters, or made of runs, repeats,
+ * sequences or keyboard walks is refused. The estimate is the length times the entropy of the
+ * secret's own character frequencies; a random base64url secret of 32 characters scores about 150
+ * bits, a repeated word far less. Frequencies cannot see order, so `abcdefghijklmnopqrstuvwxyzabcdef`
+ * scores 148 bits by them: zxcvbn-ts's matchers find the patterned stretches, each counts the bits
+ * of zxcvbn's guess estimate for it, and only the rest counts by its frequencies (issue 33).
  */
 export const JWT_SECRET_MIN_BITS = 120;
 const PLACEHOLDER_SECRET =
   /change[-_ .]?(me|this|it)|replace[-_ .]?me|your[-_ .]?(jwt[-_ .]?)?secret|secret[-_ .]?key|placeholder|example|dummy|^(secret|password|jwt)/i;
 
+/** The zxcvbn-ts patterns a secret must not lean on, and how a refusal names them. */
+const SECRET_PATTERNS: Readonly<Record<string, string>> = {
+  repeat: 'a repeat',
+  sequence: 'a sequence',
+  spatial: 'a keyboard walk',
+};
+
+/**
+ * zxcvbn-ts without dictionaries (words are the placeholder test's business): its repeat, sequence,
+ * spatial, date and separator matchers, and its guess estimates. The keyboard layouts come from
+ * @zxcvbn-ts/language-common, loaded on first use as lib/common-passwords.ts loads its list.
+ */
+let patternMatcher: ZxcvbnFactory | undefined;
+function secretPatterns(secret: string) {
+  if (!patternMatcher) {
+    const { adjacencyGraphs } = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as {
+      adjacencyGraphs: OptionsGraph;
+    };
+    patternMatcher = new ZxcvbnFactory({ graphs: adjacencyGraphs });
+  }
+  return patternMatcher.check(secret).sequence;
+}
+
+/** Bits by a text's own character frequencies (length times entropy), and its distinct characters. */
+function frequencyBits(text: string): { bits: number; distinct: number } {
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / text.length) * Math.log2(n / text.length);
+  return { bits: perChar * text.length, distinct: counts.size };
+}
+
 export function secretStrengthIssue(secret: string): string | undefined {
   if (secret.length < 32) return 'must be at least 32 characters';
   if (PLACEHOLDER_SECRET.test(secret)) return 'looks like a placeholder; generate one, e.g. openssl rand -base64 48';
-  const counts = new Map<string, number>();
-  for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let perChar = 0;
-  for (const n of counts.values()) perChar -= (n / secret.length) * Math.log2(n / secret.length);
-  if (counts.size < 12 || perChar * secret.length < JWT_SECRET_MIN_BITS)
+  const whole = frequencyBits(secret);
+  if (whole.distinct < 12 || whole.bits < JWT_SECRET_MIN_BITS)
     return 'is too predictable (too few distinct characters); generate one, e.g. openssl rand -base64 48';
+  let rest = '';
+  let patternBits = 0;
+  const found = new Set<string>();
+  for (const match of secretPatterns(secret)) {
+    const name = SECRET_PATTERNS[match.pattern];
+    if (name === undefined) rest += match.token;
+    else {
+      patternBits += Math.log2(Number(match.guesses));
+      found.add(name);
+    }
+  }
+  if (found.size && frequencyBits(rest).bits + patternBits < JWT_SECRET_MIN_BITS)
+    return `is too predictable (it holds ${[...found].join(' and ')}); generate one, e.g. openssl rand -base64 48`;
   return undefined;
 }
 

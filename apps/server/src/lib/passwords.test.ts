@@ -74,7 +74,7 @@ describe('HashGate: hashes at once are bounded, the rest queue, past the queue 5
 describe('HASH_CONCURRENCY and HASH_QUEUE_MAX in the configuration', () => {
   const base = {
     NODE_ENV: 'test',
-    JWT_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuv',
+    JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
     DATA_DIR: '/tmp/portal-test-data',
   };
   const refusal = (env: Record<string, string>) => {
