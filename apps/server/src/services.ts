@@ -51,8 +51,6 @@ export interface ServiceDeps {
  */
 export function buildServices({ config, db, clock, mailer, store, provider, log, listen }: ServiceDeps) {
   const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
-  const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S);
-  const limiter = new RateLimiter(db, clock);
   // Changes to robots, licenses and shares are published in their own transactions (docs/decisions/031).
   const events = new EventService(db, clock, {
     ticketTtlS: config.EVENT_TICKET_TTL_S,
@@ -61,6 +59,11 @@ export function buildServices({ config, db, clock, mailer, store, provider, log,
     listen,
     log,
   });
+  // A session that ends is announced in the same transaction: its streams end on every instance.
+  const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S, (ex, ids) =>
+    events.sessionsEnded(ex, ids),
+  );
+  const limiter = new RateLimiter(db, clock);
   const afterAnswer = new AfterAnswer((err, what) => log?.warn({ err }, `${what} failed`));
   let beforeDelete: ((userId: string) => Promise<unknown>) | undefined;
   // Verifying an address claims the shares waiting for it; sharing is built after accounts, which it asks.

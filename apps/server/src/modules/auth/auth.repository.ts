@@ -111,9 +111,9 @@ export const authRepository = {
       .orderBy(desc(sql`coalesce(${sessions.lastUsedAt}, ${sessions.createdAt})`), desc(sessions.createdAt));
   },
 
-  /** Revokes one live session of a user; answers whether there was one. */
+  /** Revokes one live session of a user; answers its id, or none when the user had no such live session. */
   async revokeOwnedSession(db: Executor, userId: string, sessionId: string, reason: string, at: Date) {
-    const rows = await db
+    return db
       .update(sessions)
       .set({ revokedAt: at, revokedReason: reason })
       .where(
@@ -125,24 +125,25 @@ export const authRepository = {
         ),
       )
       .returning({ id: sessions.id });
-    return rows.length === 1;
   },
 
+  /** Revokes a session unless it was already; answers its id if this revoked it. */
   async revokeSession(db: Executor, sessionId: string, reason: string, at: Date) {
-    await db
+    return db
       .update(sessions)
       .set({ revokedAt: at, revokedReason: reason })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
   },
 
-  /** Answers how many sessions it ended. */
+  /** Revokes a user's sessions (but one); answers those it revoked that had not expired yet. */
   async revokeUserSessions(
     db: Executor,
     userId: string,
     reason: string,
     at: Date,
     exceptSessionId?: string,
-  ): Promise<number> {
+  ): Promise<{ id: string }[]> {
     const where = exceptSessionId
       ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, exceptSessionId))
       : and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
@@ -151,7 +152,7 @@ export const authRepository = {
       .set({ revokedAt: at, revokedReason: reason })
       .where(where)
       .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
-    return rows.filter((r) => r.expiresAt > at).length;
+    return rows.filter((r) => r.expiresAt > at).map((r) => ({ id: r.id }));
   },
 
   /** What authenticating an access token needs: is its session alive, and whose is it. */

@@ -26,6 +26,12 @@ export interface LiveSession {
   lastUsedAt: Date;
 }
 
+/**
+ * Told, in the transaction that ends them, which sessions just ended (the live event streams of
+ * those sessions end on every instance at once; docs/decisions/031).
+ */
+export type SessionsEnded = (ex: Executor, sessionIds: string[]) => Promise<void>;
+
 export interface Caller {
   userId: string;
   email: string;
@@ -49,7 +55,14 @@ export class Sessions {
     private readonly tokens: TokenService,
     private readonly clock: Clock,
     private readonly graceS: number,
+    private readonly onEnded: SessionsEnded = async () => {},
   ) {}
+
+  /** Tells which of these sessions ended, if any. */
+  private async ended(ex: Executor, rows: readonly { id: string }[]): Promise<void> {
+    const ids = rows.map((r) => r.id);
+    if (ids.length) await this.onEnded(ex, ids);
+  }
 
   private async sign(
     user: { id: string; email: string },
@@ -130,7 +143,7 @@ export class Sessions {
       const user = { id: row.userId, email: row.email };
       if (row.rotatedAt) {
         if (now.getTime() - row.rotatedAt.getTime() > this.graceS * 1000) {
-          await repo.revokeSession(tx, row.sessionId, 'refresh token reuse', now);
+          await this.ended(tx, await repo.revokeSession(tx, row.sessionId, 'refresh token reuse', now));
           return { kind: 'reused' as const };
         }
         const live = await repo.liveRefreshToken(tx, row.sessionId);
@@ -161,13 +174,20 @@ export class Sessions {
       if (claims === 'invalid') throw new ApiError('UNAUTHENTICATED', INVALID);
       return { userId: '' };
     }
-    await repo.revokeSession(this.db, claims.sid, reason, this.clock.now());
+    await this.db.transaction(async (tx) =>
+      this.ended(tx, await repo.revokeSession(tx, claims.sid, reason, this.clock.now())),
+    );
     return { userId: claims.sub };
   }
 
-  /** Ends every session of a user (but one); answers how many live ones it ended. */
-  revokeAll(db: Executor, userId: string, reason: string, exceptSessionId?: string): Promise<number> {
-    return repo.revokeUserSessions(db, userId, reason, this.clock.now(), exceptSessionId);
+  /**
+   * Ends every session of a user (but one); answers how many live ones it ended. They are told
+   * ended through `db`: in the caller's transaction when it is one, so only when it commits.
+   */
+  async revokeAll(db: Executor, userId: string, reason: string, exceptSessionId?: string): Promise<number> {
+    const ended = await repo.revokeUserSessions(db, userId, reason, this.clock.now(), exceptSessionId);
+    await this.ended(db, ended);
+    return ended.length;
   }
 
   /** The user's live sessions, the most recently used first. */
@@ -178,7 +198,11 @@ export class Sessions {
 
   /** Ends one live session of the user; false when the user has no live session of that id. */
   revokeOwn(userId: string, sessionId: string, reason: string): Promise<boolean> {
-    return repo.revokeOwnedSession(this.db, userId, sessionId, reason, this.clock.now());
+    return this.db.transaction(async (tx) => {
+      const ended = await repo.revokeOwnedSession(tx, userId, sessionId, reason, this.clock.now());
+      await this.ended(tx, ended);
+      return ended.length === 1;
+    });
   }
 
   /** The caller behind an access token, if its session is still alive. */

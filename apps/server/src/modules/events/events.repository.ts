@@ -88,8 +88,8 @@ export const eventRepository = {
       .filter((id): id is string => Boolean(id));
   },
 
-  /** NOTIFY on the events channel; PostgreSQL delivers it when the transaction commits, and drops it if it rolls back. */
-  async notify(db: Executor, payload: string): Promise<void> {
-    await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`);
+  /** NOTIFY on a channel (the events one unless told); PostgreSQL delivers it when the transaction commits, and drops it if it rolls back. */
+  async notify(db: Executor, payload: string, channel: string = EVENTS_CHANNEL): Promise<void> {
+    await db.execute(sql`select pg_notify(${channel}, ${payload})`);
   },
 };

@@ -2,7 +2,9 @@ import type { LiveEvent } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   decodeNotification,
+  decodeSessionEnds,
   encodeNotifications,
+  encodeSessionEnds,
   NOTIFY_MAX_BYTES,
   type Notification,
   routeEvent,
@@ -60,6 +62,32 @@ describe('decodeNotification', () => {
   ])('reads back %s as it was sent', (_name, event) => {
     const [payload] = encodeNotifications(event, [uuid(7)]);
     expect(decodeNotification(payload as string)).toEqual({ event, users: [uuid(7)] });
+  });
+});
+
+describe('session ends', () => {
+  it.each([
+    ['no session: nothing to send', 0, 0],
+    ['one session', 1, 1],
+    ['a user signed in 150 times', 150, 1],
+    ['250', 250, 2],
+    ['1,000', 1_000, 5],
+  ])('%s (%i) takes %i payloads, each under the limit, every session once', (_name, count, payloads) => {
+    const ids = Array.from({ length: count }, (_, i) => uuid(i));
+    const out = encodeSessionEnds([...ids, ...ids.slice(0, 3)]);
+    expect(out).toHaveLength(payloads);
+    for (const p of out) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(NOTIFY_MAX_BYTES);
+    expect(out.flatMap((p) => decodeSessionEnds(p) ?? [])).toEqual(ids);
+  });
+
+  it.each([
+    ['not JSON', 'session'],
+    ['null', 'null'],
+    ['no list', JSON.stringify({ s: uuid(1) })],
+    ['ids not strings', JSON.stringify({ s: [1] })],
+    ["an event's payload", encodeNotifications(availability, [uuid(1)])[0] as string],
+  ])('reads nothing from %s', (_name, payload) => {
+    expect(decodeSessionEnds(payload)).toBeUndefined();
   });
 });
 

@@ -9,6 +9,13 @@ import { EVENT_KINDS, type LiveEvent, type StreamMessage } from '@portal/contrac
 /** The channel every instance LISTENs on. */
 export const EVENTS_CHANNEL = 'portal_events';
 
+/**
+ * The channel on which the sessions that just ended are announced (signed out, revoked from the
+ * security centre, ended by a password change or reset, by an operator, or with their account), so
+ * that every instance ends their streams at once instead of at its next heartbeat.
+ */
+export const SESSION_ENDS_CHANNEL = 'portal_session_ends';
+
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; this leaves room to spare. */
 export const NOTIFY_MAX_BYTES = 7_900;
 
@@ -41,28 +48,35 @@ function wire(event: LiveEvent, users: string[]): Wire {
 }
 
 /**
+ * Ids cut into lists, each of which fits `maxBytes` once written as a JSON array into a payload
+ * whose other parts take `baseBytes`. Each id is kept once.
+ */
+function chunkIds(ids: readonly string[], baseBytes: number, maxBytes: number): string[][] {
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let size = baseBytes;
+  for (const id of new Set(ids)) {
+    // an id adds itself in quotes, and a comma unless it is the first
+    const cost = (first: boolean) => Buffer.byteLength(id) + 2 + (first ? 0 : 1);
+    if (chunk.length && size + cost(false) > maxBytes) {
+      chunks.push(chunk);
+      chunk = [];
+      size = baseBytes;
+    }
+    size += cost(chunk.length === 0);
+    chunk.push(id);
+  }
+  if (chunk.length) chunks.push(chunk);
+  return chunks;
+}
+
+/**
  * The payloads of one event for these users: as few as fit NOTIFY_MAX_BYTES each (a license shared
  * with hundreds of users takes several). No users, no payloads.
  */
 export function encodeNotifications(event: LiveEvent, users: readonly string[], maxBytes = NOTIFY_MAX_BYTES): string[] {
-  const unique = [...new Set(users)];
-  const payloads: string[] = [];
   const base = Buffer.byteLength(JSON.stringify(wire(event, [])));
-  let chunk: string[] = [];
-  let size = base;
-  for (const user of unique) {
-    // an id adds itself in quotes, and a comma unless it is the first
-    const cost = (first: boolean) => Buffer.byteLength(user) + 2 + (first ? 0 : 1);
-    if (chunk.length && size + cost(false) > maxBytes) {
-      payloads.push(JSON.stringify(wire(event, chunk)));
-      chunk = [];
-      size = base;
-    }
-    size += cost(chunk.length === 0);
-    chunk.push(user);
-  }
-  if (chunk.length) payloads.push(JSON.stringify(wire(event, chunk)));
-  return payloads;
+  return chunkIds(users, base, maxBytes).map((chunk) => JSON.stringify(wire(event, chunk)));
 }
 
 const KINDS = new Set<string>(EVENT_KINDS);
@@ -84,6 +98,24 @@ export function decodeNotification(payload: string): Notification | undefined {
     ...(typeof w.a === 'boolean' ? { available: w.a } : {}),
   };
   return { event, users: w.u };
+}
+
+/** The payloads announcing that these sessions ended: `{"s":[ids]}`, each under `maxBytes`. */
+export function encodeSessionEnds(sessionIds: readonly string[], maxBytes = NOTIFY_MAX_BYTES): string[] {
+  const base = Buffer.byteLength(JSON.stringify({ s: [] }));
+  return chunkIds(sessionIds, base, maxBytes).map((chunk) => JSON.stringify({ s: chunk }));
+}
+
+/** The session ids of a payload of SESSION_ENDS_CHANNEL; undefined for anything else. */
+export function decodeSessionEnds(payload: string): string[] | undefined {
+  let w: unknown;
+  try {
+    w = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  const ids = w && typeof w === 'object' ? (w as { s?: unknown }).s : undefined;
+  return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : undefined;
 }
 
 /** An open stream, as routing sees it. */

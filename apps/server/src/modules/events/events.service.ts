@@ -6,9 +6,12 @@ import type { Caller } from '../auth/auth.sessions.ts';
 import { eventRepository as repo } from './events.repository.ts';
 import {
   decodeNotification,
+  decodeSessionEnds,
   EVENTS_CHANNEL,
   encodeNotifications,
+  encodeSessionEnds,
   routeEvent,
+  SESSION_ENDS_CHANNEL,
   SSE_HEARTBEAT,
   sseFrame,
 } from './events.rules.ts';
@@ -48,7 +51,19 @@ export interface EventOptions {
   log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void } | undefined;
 }
 
+/** Ended sessions an instance remembers having heard of, at most (a stream being opened as its session ends). */
+const ENDED_REMEMBERED = 10_000;
+
 export const TOO_MANY_STREAMS = 'Too many live event streams are open for this account. Close a tab and try again.';
+
+function addTo(index: Map<string, Set<OpenStream>>, key: string, stream: OpenStream): void {
+  let set = index.get(key);
+  if (!set) {
+    set = new Set();
+    index.set(key, set);
+  }
+  set.add(stream);
+}
 
 const hashOf = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
 
@@ -59,10 +74,17 @@ const hashOf = (ticket: string) => createHash('sha256').update(ticket).digest('h
  */
 export class EventService implements EventPublisher {
   private readonly byUser = new Map<string, Set<OpenStream>>();
-  private stopListening: (() => Promise<void>) | undefined;
+  private readonly bySession = new Map<string, Set<OpenStream>>();
+  /**
+   * Sessions this instance heard had ended, the latest ENDED_REMEMBERED: a stream whose ticket was
+   * redeemed just before its session ended may be attached just after the announcement was heard.
+   */
+  private readonly endedLately = new Set<string>();
+  private stopListening: (() => Promise<void>)[] = [];
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private sweeping: Promise<void> | undefined;
   private listens = 0;
+  private sessionListens = 0;
 
   constructor(
     private readonly db: Db,
@@ -79,6 +101,14 @@ export class EventService implements EventPublisher {
   async publish(ex: Executor, event: LiveEvent, opts: { also?: readonly string[] } = {}): Promise<void> {
     const users = await this.recipients(ex, { robotId: event.robot_id, licenseId: event.license_id });
     for (const payload of encodeNotifications(event, [...users, ...(opts.also ?? [])])) await repo.notify(ex, payload);
+  }
+
+  /**
+   * Announces that these sessions ended, in the transaction that ended them (delivered when it
+   * commits): every instance ends their streams at once, without waiting for its heartbeat.
+   */
+  async sessionsEnded(ex: Executor, sessionIds: readonly string[]): Promise<void> {
+    for (const payload of encodeSessionEnds(sessionIds)) await repo.notify(ex, payload, SESSION_ENDS_CHANNEL);
   }
 
   // ---- tickets ----
@@ -124,12 +154,12 @@ export class EventService implements EventPublisher {
   /** Holds a stream open and routes the user's events to it; answers how to let it go. */
   attach(stream: OpenStream): () => void {
     this.checkRoom(stream.userId);
-    let set = this.byUser.get(stream.userId);
-    if (!set) {
-      set = new Set();
-      this.byUser.set(stream.userId, set);
+    if (this.endedLately.has(stream.sessionId)) {
+      stream.end();
+      return () => {};
     }
-    set.add(stream);
+    addTo(this.byUser, stream.userId, stream);
+    addTo(this.bySession, stream.sessionId, stream);
     this.send(stream, { kind: 'ready' });
     return () => this.detach(stream);
   }
@@ -138,6 +168,9 @@ export class EventService implements EventPublisher {
     const set = this.byUser.get(stream.userId);
     if (!set?.delete(stream)) return;
     if (set.size === 0) this.byUser.delete(stream.userId);
+    const ofSession = this.bySession.get(stream.sessionId);
+    ofSession?.delete(stream);
+    if (ofSession?.size === 0) this.bySession.delete(stream.sessionId);
   }
 
   private send(stream: OpenStream, message: StreamMessage): void {
@@ -157,6 +190,22 @@ export class EventService implements EventPublisher {
       return;
     }
     for (const stream of routeEvent(notification, this.byUser)) this.send(stream, notification.event);
+  }
+
+  /** A payload heard on the session-ends channel: this instance's streams of those sessions end now. */
+  endSessions(payload: string): void {
+    const ids = decodeSessionEnds(payload);
+    if (!ids) {
+      this.options.log?.warn({ bytes: payload.length }, 'unreadable session-end notification ignored');
+      return;
+    }
+    for (const id of ids) {
+      this.endedLately.delete(id);
+      this.endedLately.add(id);
+      if (this.endedLately.size > ENDED_REMEMBERED)
+        this.endedLately.delete(this.endedLately.values().next().value as string);
+      for (const stream of [...(this.bySession.get(id) ?? [])]) this.close(stream);
+    }
   }
 
   /**
@@ -188,18 +237,29 @@ export class EventService implements EventPublisher {
   /** Starts listening and the heartbeat (on the app's ready). Without `listen`, only publishes. */
   async start(): Promise<void> {
     const { listen } = this.options;
-    if (!listen || this.stopListening) return;
-    this.stopListening = await listen(
-      EVENTS_CHANNEL,
-      (payload) => this.deliver(payload),
-      () => {
-        // After a reconnect, events sent meanwhile are lost: every stream is told to read again.
-        this.listens += 1;
-        if (this.listens > 1) {
-          this.options.log?.warn({ streams: this.openStreams }, 'event listener reconnected; streams told to resync');
-          for (const set of this.byUser.values()) for (const stream of set) this.send(stream, { kind: 'resync' });
-        }
-      },
+    if (!listen || this.stopListening.length) return;
+    this.stopListening.push(
+      await listen(
+        EVENTS_CHANNEL,
+        (payload) => this.deliver(payload),
+        () => {
+          // After a reconnect, events sent meanwhile are lost: every stream is told to read again.
+          this.listens += 1;
+          if (this.listens > 1) {
+            this.options.log?.warn({ streams: this.openStreams }, 'event listener reconnected; streams told to resync');
+            for (const set of this.byUser.values()) for (const stream of set) this.send(stream, { kind: 'resync' });
+          }
+        },
+      ),
+      await listen(
+        SESSION_ENDS_CHANNEL,
+        (payload) => this.endSessions(payload),
+        () => {
+          // Sessions that ended meanwhile were not heard of: every stream's session is checked now.
+          this.sessionListens += 1;
+          if (this.sessionListens > 1) void this.sweep();
+        },
+      ),
     );
     this.heartbeat = setInterval(() => void this.sweep(), this.options.heartbeatS * 1000);
     this.heartbeat.unref();
@@ -210,8 +270,8 @@ export class EventService implements EventPublisher {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     for (const set of [...this.byUser.values()]) for (const stream of [...set]) this.close(stream);
-    const stop = this.stopListening;
-    this.stopListening = undefined;
-    await stop?.().catch(() => {});
+    const stops = this.stopListening;
+    this.stopListening = [];
+    await Promise.all(stops.map((stop) => stop().catch(() => {})));
   }
 }

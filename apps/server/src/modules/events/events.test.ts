@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import {
+  auth,
   ErrorCodes,
   EVENT_STREAM_PATH,
   events,
@@ -9,9 +10,11 @@ import {
   ONE_DAY_S,
   robots,
   type StreamMessage,
+  security,
+  type TokenPair,
   useraction,
 } from '@portal/contract';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { type Database, fromPglite, openPostgres } from '../../db/client.ts';
 import { manualClock } from '../../lib/clock.ts';
@@ -36,6 +39,7 @@ import {
   testConfig,
 } from '../../test/harness.ts';
 import { emptyPostgresDatabase, TEST_DATABASE_URL } from '../../test/postgres.ts';
+import { authRepository } from '../auth/auth.repository.ts';
 import { robotRepository } from '../robots/robots.repository.ts';
 
 /**
@@ -44,7 +48,9 @@ import { robotRepository } from '../robots/robots.repository.ts';
  * Writes go to A, streams are read on B, so every delivery here crossed the database.
  */
 
-const CONFIG = { EVENT_STREAMS_PER_USER: '2', EVENT_TICKET_TTL_S: '30' };
+// The heartbeat at its longest (5 minutes): a stream that ends during a test was ended by what the
+// test did, never by a sweep the test did not ask for.
+const CONFIG = { EVENT_STREAMS_PER_USER: '2', EVENT_TICKET_TTL_S: '30', EVENT_HEARTBEAT_S: '300' };
 
 let drop: (() => Promise<void>) | undefined;
 let databaseUrl: string | undefined;
@@ -299,8 +305,8 @@ describe('events', () => {
   });
 });
 
-describe('a stream ends with its session', () => {
-  it('when the session is revoked, and when it expires; live ones get heartbeats meanwhile', async () => {
+describe('a stream ends with its session at the heartbeat', () => {
+  it('when it was revoked unheard of (a listener reconnecting), and when it expires; live ones get heartbeats meanwhile', async () => {
     const user = await seedUser(a);
     const sessions = [];
     for (let i = 0; i < 2; i++) {
@@ -308,7 +314,9 @@ describe('a stream ends with its session', () => {
       sessions.push({ pair, signedIn: { id: user.id, email: user.email, token: pair.access_token } });
     }
     const [revoked, expiring] = [await streamOf(sessions[0]!.signedIn), await streamOf(sessions[1]!.signedIn)];
-    await a.api.client.call(useraction, 'logout', { token_pair: sessions[0]!.pair, user: { email: user.email } });
+    // Revoked in the database without the announcement: only the sweep can find it.
+    const sid = JSON.parse(Buffer.from(sessions[0]!.pair.access_token.split('.')[1] ?? '', 'base64url').toString()).sid;
+    await authRepository.revokeSession(a.app.deps.db, sid, 'test: not announced', a.clock.now());
     const beat = expiring.nextHeartbeat();
     await b.app.services.events.sweep();
     await revoked.ended;
@@ -317,6 +325,157 @@ describe('a stream ends with its session', () => {
     b.clock.advance(b.config.REFRESH_TOKEN_TTL_S * 1000 + 1000);
     await b.app.services.events.sweep();
     await expiring.ended;
+  });
+});
+
+describe('a session that ends loses its streams at once, on every instance (issue 33)', () => {
+  interface Session {
+    pair: TokenPair;
+    signedIn: SignedIn;
+    /** the session's id, as its access token names it */
+    sid: string;
+  }
+  interface Sessions {
+    user: { id: string; email: string };
+    /** the session the action ends, whose stream is open on B */
+    victim: Session;
+    /** another session of the same user, the one acting where it is signed in */
+    other: Session;
+  }
+
+  const sidOf = (token: string) =>
+    (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
+
+  async function session(user: { id: string; email: string }): Promise<Session> {
+    const pair = await login(user.email);
+    return { pair, signedIn: { ...user, token: pair.access_token }, sid: sidOf(pair.access_token) };
+  }
+
+  const ok = async (answer: Promise<{ status: number; body: unknown }>) => {
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  const NEW_PASSWORD = 'Another-Pass-88%';
+
+  // Each way a session ends, done on A; whether the user's other session lives on.
+  const LIVES_ON = 'the other session lives on';
+  const BOTH_END = 'both sessions end';
+  const ways: [string, typeof LIVES_ON | typeof BOTH_END, (s: Sessions) => Promise<unknown>][] = [
+    [
+      'logout',
+      LIVES_ON,
+      (s) => a.api.client.call(useraction, 'logout', { token_pair: s.victim.pair, user: { email: s.user.email } }),
+    ],
+    [
+      'revoke-token-pair',
+      LIVES_ON,
+      (s) =>
+        a.api.client.call(auth, 'revoke-token-pair', { tokenPair: { refresh_token: s.victim.pair.refresh_token } }),
+    ],
+    [
+      'RevokeSession from the other session',
+      LIVES_ON,
+      (s) => ok(as(a, s.other.signedIn, security)('RevokeSession', { sign_in_id: s.victim.sid })),
+    ],
+    [
+      'RevokeOtherSessions from the other session',
+      LIVES_ON,
+      (s) => ok(as(a, s.other.signedIn, security)('RevokeOtherSessions')),
+    ],
+    [
+      'UserUpdatePassword from the other session',
+      LIVES_ON,
+      (s) =>
+        ok(
+          a.api.call(useraction, 'UserUpdatePassword', {
+            token: s.other.signedIn.token,
+            tokentype: 1,
+            user: { email: s.user.email, password: GOOD_PASSWORD },
+            password: NEW_PASSWORD,
+          }),
+        ),
+    ],
+    [
+      'a rotated refresh token used again after the grace window',
+      LIVES_ON,
+      async (s) => {
+        const refresh = () =>
+          a.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: s.victim.pair.refresh_token } });
+        await ok(refresh());
+        a.clock.advance((a.config.REFRESH_REUSE_GRACE_S + 1) * 1000);
+        expect((await refresh()).status).toBe(401);
+      },
+    ],
+    [
+      'a password reset',
+      BOTH_END,
+      async (s) => {
+        await ok(a.api.call(useraction, 'UserForgotPassword', { user: { email: s.user.email } }, { ip: nextIp() }));
+        const token = String(a.mailer.lastTo(s.user.email)?.link).split('/').at(-1);
+        await ok(
+          a.api.call(useraction, 'UserChangePassword', {
+            user: { email: s.user.email },
+            token,
+            tokentype: 2,
+            password: NEW_PASSWORD,
+          }),
+        );
+      },
+    ],
+    ['an operator disabling the account', BOTH_END, (s) => a.app.services.operators.setDisabled(s.user, true)],
+    ['an operator signing the account out', BOTH_END, (s) => a.app.services.operators.revokeSessions(s.user)],
+    [
+      'UserDelete from the other session',
+      BOTH_END,
+      (s) =>
+        ok(
+          a.api.call(useraction, 'UserDelete', {
+            token: s.other.signedIn.token,
+            user: { email: s.user.email, password: GOOD_PASSWORD },
+          }),
+        ),
+    ],
+  ];
+
+  // Earlier tests move B's clock; the sessions here are A's, so B reads the time A does.
+  beforeEach(() => b.clock.set(a.clock.now()));
+
+  it.each(ways)('%s: its stream ends and its access token is refused at once; %s', async (_name, outcome, act) => {
+    const seeded = await seedUser(a);
+    const user = { id: seeded.id, email: seeded.email };
+    const [victim, other] = [await session(user), await session(user)];
+    const [victimStream, otherStream] = [await streamOf(victim.signedIn), await streamOf(other.signedIn)];
+
+    await act({ user, victim, other });
+    // No heartbeat runs meanwhile (CONFIG): the announcement ends the stream on B.
+    await victimStream.ended;
+    expect((await as(a, victim.signedIn, events)('OpenEventStream')).status).toBe(401);
+
+    if (outcome === BOTH_END) await otherStream.ended;
+    else {
+      // The other session's stream is still served: an event sent after the end reaches it.
+      const robotId = await registerRobot(other.signedIn);
+      await otherStream.waitFor(about('robot.registered', { robot_id: robotId }));
+      otherStream.close();
+    }
+  });
+
+  it('a stream whose ticket was redeemed as its session ended is ended as it is attached', async () => {
+    const user = await seedUser(a);
+    const { sid } = await session(user);
+    const service = b.app.services.events;
+    service.endSessions(JSON.stringify({ s: [sid] }));
+    let ended = false;
+    const written: string[] = [];
+    service.attach({
+      userId: user.id,
+      sessionId: sid,
+      write: (text) => written.push(text),
+      end: () => {
+        ended = true;
+      },
+    });
+    expect({ ended, written }).toEqual({ ended: true, written: [] });
   });
 });
 

@@ -90,12 +90,15 @@ export class SecurityService {
       throw new ApiError('NOT_FOUND', 'sign_in_id: you have no live session with this id');
   }
 
+  /** The sessions end and are announced ended in one transaction, so their streams end when it commits. */
   revokeOtherSessions(caller: Caller): Promise<number> {
-    return this.deps.sessions.revokeAll(
-      this.deps.db,
-      caller.userId,
-      'signed out everywhere else from the security centre',
-      caller.sessionId,
+    return this.deps.db.transaction((tx) =>
+      this.deps.sessions.revokeAll(
+        tx,
+        caller.userId,
+        'signed out everywhere else from the security centre',
+        caller.sessionId,
+      ),
     );
   }
 
