@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LOGOUT_BROADCAST_REPEATS_MS } from '@/config/constants';
 import { AuthProvider } from '@/lib/auth';
 import { storeSession } from '@/lib/session';
 import { failure, fakeServer, OK, tokenPair, user } from '@/test/fake-server';
@@ -11,6 +12,9 @@ const signedIn = () => ({ json: { user: user({ email: EMAIL }), token_pair: toke
 
 beforeEach(() => {
   storeSession(tokenPair(), user({ email: EMAIL }), true);
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 async function openDialog() {
@@ -81,6 +85,9 @@ describe('Danger Zone (spec/000 §5 Delete account)', () => {
   });
 
   it('deletes, closes the dialog and signs out; closing clears what was typed', async () => {
+    // The sign-out repeats its broadcast to other tabs on timers: fake ones are run out here, so
+    // none is left to reach a later test file in this worker.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const onSignedOut = vi.fn();
     const server = fakeServer({
       'get-self': signedIn,
@@ -106,5 +113,6 @@ describe('Danger Zone (spec/000 §5 Delete account)', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     await vi.waitFor(() => expect(onSignedOut).toHaveBeenCalledTimes(1));
     expect(server.count('UserDelete')).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(Math.max(...LOGOUT_BROADCAST_REPEATS_MS)));
   });
 });
