@@ -5,7 +5,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
+import { COSEALG, decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { AfterAnswer } from '../../lib/after-answer.ts';
@@ -45,6 +45,13 @@ function toPasskey(row: PasskeyRow): Passkey {
  * passkeys (WebAuthn through @simplewebauthn/server) and the security emails. Challenges live in the
  * database, so any instance finishes a ceremony another began; each is used once.
  */
+/**
+ * The signature algorithms a new passkey may use: EdDSA, ES256, RS256, whatever the runtime. The library's
+ * default puts ML-DSA-44 first where Node.js supports it (24 does, 22 does not): a passkey made so would stop
+ * working on a server that runs an older Node, and its signatures exceed the contract's bound.
+ */
+export const PASSKEY_ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
+
 export class SecurityService {
   constructor(
     private readonly deps: {
@@ -170,6 +177,7 @@ export class SecurityService {
       // A passkey: kept on the authenticator (discoverable), so signing in needs no email, and
       // verified (a PIN or biometrics), so it is a whole sign-in, not a second factor.
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     });
     await this.newChallenge(options.challenge, 'register', caller.userId);
     return options;

@@ -179,6 +179,19 @@ function passkeySignIn(credential: unknown, body: Record<string, unknown> = {}, 
 }
 
 describe('passkeys', () => {
+  it('offers EdDSA, ES256 and RS256 only, whatever the runtime supports (no ML-DSA: Node 24 has it, 22 does not)', async () => {
+    const user = await seedUser(t);
+    const pair = await login(user.email);
+    const options = await call('PasskeyRegistrationOptions', pair.access_token);
+    expect(options.status, JSON.stringify(options.body)).toBe(200);
+    const params = (options.body.options as { pubKeyCredParams: { alg: number; type: string }[] }).pubKeyCredParams;
+    expect(params).toEqual([
+      { alg: -8, type: 'public-key' },
+      { alg: -7, type: 'public-key' },
+      { alg: -257, type: 'public-key' },
+    ]);
+  });
+
   it('adds a passkey (with a mail), lists, renames and removes it', async () => {
     const { user, pair, passkeyId } = await withPasskey('Work laptop');
     const mail = t.mailer.lastTo(user.email);
