@@ -234,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(securityPlugin, {
     scriptHashes: web?.scriptHashes ?? [],
     csrf: new CsrfTokens(config.JWT_SECRET),
+    csrfPrevious: config.JWT_SECRET_PREVIOUS ? new CsrfTokens(config.JWT_SECRET_PREVIOUS) : undefined,
     clock,
     publicUrl: config.PUBLIC_URL,
     allowedHosts: config.ALLOWED_HOSTS,

@@ -187,6 +187,26 @@ describe('JWT_SECRET strength (finding 13; issue 33: runs, repeats and sequences
   });
 });
 
+describe('JWT_SECRET_PREVIOUS (docs/decisions/058)', () => {
+  const PREVIOUS = 'previous-secret-that-is-long-enough-for-hs256';
+  it('is unset by default, and taken by the same rule as JWT_SECRET', () => {
+    expect(loadConfig(production()).JWT_SECRET_PREVIOUS).toBeUndefined();
+    expect(loadConfig(production({ JWT_SECRET_PREVIOUS: PREVIOUS })).JWT_SECRET_PREVIOUS).toBe(PREVIOUS);
+    expect(refusal(production({ JWT_SECRET_PREVIOUS: 'abcdefghijklmnopqrstuvwxyzabcdef' }))).toMatch(
+      /^ {2}JWT_SECRET_PREVIOUS: is too predictable/m,
+    );
+    expect(refusal(production({ JWT_SECRET_PREVIOUS: 'short' }))).toMatch(
+      /^ {2}JWT_SECRET_PREVIOUS: must be at least 32 characters/m,
+    );
+  });
+
+  it('is refused when it is JWT_SECRET itself', () => {
+    expect(refusal(production({ JWT_SECRET_PREVIOUS: SECRET }))).toContain(
+      '  JWT_SECRET_PREVIOUS: is JWT_SECRET itself',
+    );
+  });
+});
+
 describe('limits are configuration (deliverable 4)', () => {
   it('every limit has its documented default', () => {
     expect(loadConfig(dev({}))).toMatchObject({

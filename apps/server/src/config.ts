@@ -176,6 +176,11 @@ export function defaultAllowedHosts(publicUrl: string): string[] {
   return [...new Set(hosts)];
 }
 
+const jwtSecretSchema = z.string().superRefine((secret, ctx) => {
+  const issue = secretStrengthIssue(secret);
+  if (issue) ctx.addIssue({ code: 'custom', message: issue });
+});
+
 /** Every environment variable the server reads, with its default. Documented in docs/operations.md. */
 export const envSchema = z
   .object({
@@ -188,13 +193,13 @@ export const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
       .optional(),
-    JWT_SECRET: z
-      .string()
-      .superRefine((secret, ctx) => {
-        const issue = secretStrengthIssue(secret);
-        if (issue) ctx.addIssue({ code: 'custom', message: issue });
-      })
-      .optional(),
+    JWT_SECRET: jwtSecretSchema.optional(),
+    /**
+     * During a rotation, the secret JWT_SECRET had before: tokens signed with it still verify (and
+     * refresh into tokens of the new one) until they expire, so a rotation signs nobody out
+     * (docs/decisions/058, docs/operations.md#rotating-keys-and-credentials).
+     */
+    JWT_SECRET_PREVIOUS: jwtSecretSchema.optional(),
     ACCESS_TOKEN_TTL_S: int(60, ONE_DAY_S).default(900),
     REFRESH_TOKEN_TTL_S: int(300, 90 * ONE_DAY_S).default(7 * ONE_DAY_S),
     /** A rotated refresh token still works this long, so two tabs refreshing at once both succeed. */
@@ -363,6 +368,12 @@ export const envSchema = z
         code: 'custom',
         path: ['TRUST_FORWARDED_HOST'],
         message: 'is true but TRUST_PROXY is not set: X-Forwarded-Host is read only from the proxy TRUST_PROXY names',
+      });
+    if (env.JWT_SECRET_PREVIOUS && env.JWT_SECRET_PREVIOUS === env.JWT_SECRET)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET_PREVIOUS'],
+        message: 'is JWT_SECRET itself; it names the secret before a rotation (or unset it)',
       });
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });

@@ -50,7 +50,13 @@ export interface ServiceDeps {
  * other through these services, never through another module's repository.
  */
 export function buildServices({ config, db, clock, mailer, store, provider, log, listen }: ServiceDeps) {
-  const tokens = new TokenService(config.JWT_SECRET, clock, config.ACCESS_TOKEN_TTL_S, config.REFRESH_TOKEN_TTL_S);
+  const tokens = new TokenService(
+    config.JWT_SECRET,
+    clock,
+    config.ACCESS_TOKEN_TTL_S,
+    config.REFRESH_TOKEN_TTL_S,
+    config.JWT_SECRET_PREVIOUS,
+  );
   // Changes to robots, licenses and shares are published in their own transactions (docs/decisions/031).
   const events = new EventService(db, clock, {
     ticketTtlS: config.EVENT_TICKET_TTL_S,

@@ -1,6 +1,7 @@
-import { webcrypto } from 'node:crypto';
+import { createHmac, webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock } from './clock.ts';
+import { keyId } from './keys.ts';
 import { TokenService, VERIFIED_ACCESS_MAX } from './tokens.ts';
 
 const SECRET = 'first-secret-that-is-long-enough-for-hs256-signing';
@@ -35,6 +36,52 @@ describe('tokens are signed and verified with node:crypto, synchronously', () =>
     expect(await before.verifyRefresh(token)).toBe('invalid');
     clock.advance(901_000);
     expect(await before.verifyAccess(token)).toBe('expired');
+  });
+});
+
+describe('key ids and JWT_SECRET_PREVIOUS (docs/decisions/058)', () => {
+  const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString());
+  const refreshClaims = { sub: 'user-1', sid: 'session-1', jti: 'j-1' };
+
+  it("every token names its key: the header's kid is the signing secret's key id", async () => {
+    const tokens = new TokenService(SECRET, manualClock(), 900, 3600, OTHER);
+    expect(header(await tokens.signAccess(claims))).toEqual({ alg: 'HS256', kid: keyId(SECRET) });
+    expect(header(await tokens.signRefresh(refreshClaims, 2_000_000_000))).toEqual({
+      alg: 'HS256',
+      kid: keyId(SECRET),
+    });
+  });
+
+  it('after a rotation, access and refresh tokens of the previous secret still verify; without it they do not', async () => {
+    const clock = manualClock();
+    const before = new TokenService(SECRET, clock, 900, 3600);
+    const access = await before.signAccess(claims);
+    const refresh = await before.signRefresh(refreshClaims, Math.floor(clock.now().getTime() / 1000) + 3600);
+
+    const rotated = new TokenService(OTHER, clock, 900, 3600, SECRET);
+    expect(await rotated.verifyAccess(access)).toEqual(claims);
+    expect(await rotated.verifyRefresh(refresh)).toEqual(refreshClaims);
+    // What the rotated service signs is the new key's, and verifies where only the new key is known.
+    const fresh = await rotated.signAccess(claims);
+    expect(header(fresh).kid).toBe(keyId(OTHER));
+    expect(await new TokenService(OTHER, clock, 900, 3600).verifyAccess(fresh)).toEqual(claims);
+
+    const withoutPrevious = new TokenService(OTHER, clock, 900, 3600);
+    expect(await withoutPrevious.verifyAccess(access)).toBe('invalid');
+    expect(await withoutPrevious.verifyRefresh(refresh)).toBe('invalid');
+    // The previous key's tokens still expire as before.
+    clock.advance(901_000);
+    expect(await rotated.verifyAccess(access)).toBe('expired');
+  });
+
+  it('a token whose kid names no key of the service is refused, even with a good signature', async () => {
+    const tokens = new TokenService(SECRET, manualClock(), 900, 3600, OTHER);
+    const [, payload] = (await tokens.signAccess(claims)).split('.') as [string, string];
+    for (const kid of ['AAAAAAAA', keyId(`${SECRET}-x`), '']) {
+      const head = Buffer.from(JSON.stringify({ alg: 'HS256', kid })).toString('base64url');
+      const signature = createHmac('sha256', SECRET).update(`${head}.${payload}`).digest('base64url');
+      expect(await tokens.verifyAccess(`${head}.${payload}.${signature}`)).toBe('invalid');
+    }
   });
 });
 

@@ -1,6 +1,6 @@
-import { createHash, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from './clock.ts';
-import { hs256Key, signHs256, verifyHs256 } from './jwt-hs256.ts';
+import { type Hs256Key, hs256Key, signHs256, verifyHs256 } from './jwt-hs256.ts';
 
 const ISSUER = 'robot-portal';
 
@@ -30,22 +30,35 @@ export class TokenService {
    */
   private readonly verifiedAccess = new Map<string, { claims: AccessClaims; exp: number }>();
   /**
-   * The secret as a node:crypto key, made on first use and kept (one secret per service, so a new
-   * secret means a new service): it signs and verifies synchronously (lib/jwt-hs256.ts). jose's
-   * `SignJWT` through WebCrypto, which signed before, imported a raw key on every use unless given
-   * an imported one, and was a trip to libuv's thread pool each time, behind any argon2 hash.
+   * The secrets as node:crypto keys, made on first use and kept (one set per service, so a new secret
+   * means a new service): the first signs, and every one verifies the tokens whose `kid` names it
+   * (lib/jwt-hs256.ts). jose's `SignJWT` through WebCrypto, which signed before, imported a raw key
+   * on every use unless given an imported one, and was a trip to libuv's thread pool each time,
+   * behind any argon2 hash.
    */
-  private hmacKey: KeyObject | undefined;
+  private hmacKeys: readonly Hs256Key[] | undefined;
+  /**
+   * `previousSecret` is JWT_SECRET_PREVIOUS: during a rotation, tokens signed with it still verify
+   * (and refresh into tokens of the current secret), so a rotation signs nobody out (docs/decisions/058).
+   */
   constructor(
     private readonly secret: string,
     private readonly clock: Clock,
     readonly accessTtlS: number,
     readonly refreshTtlS: number,
+    private readonly previousSecret?: string | undefined,
   ) {}
 
-  private key(): KeyObject {
-    this.hmacKey ??= hs256Key(this.secret);
-    return this.hmacKey;
+  private keys(): readonly Hs256Key[] {
+    this.hmacKeys ??= [this.secret, this.previousSecret]
+      .filter((secret): secret is string => secret !== undefined)
+      .map((secret) => hs256Key(secret));
+    return this.hmacKeys;
+  }
+
+  /** The signing key: the current secret's. */
+  private key(): Hs256Key {
+    return this.keys()[0] as Hs256Key;
   }
 
   private nowS() {
@@ -86,7 +99,7 @@ export class TokenService {
   }
 
   private claims(token: string, audience: 'access' | 'refresh'): Record<string, unknown> | TokenProblem {
-    const result = verifyHs256(token, this.key(), { issuer: ISSUER, audience, nowS: this.nowS() });
+    const result = verifyHs256(token, this.keys(), { issuer: ISSUER, audience, nowS: this.nowS() });
     return typeof result === 'string' ? result : result.payload;
   }
 

@@ -20,6 +20,11 @@ declare module 'fastify' {
 
 export interface SecurityOptions {
   csrf: CsrfTokens;
+  /**
+   * JWT_SECRET_PREVIOUS's tokens during a rotation: a token it issued is still taken, so a call
+   * whose token came from an instance not yet rotated (or already rotated) is not refused (decision 058).
+   */
+  csrfPrevious?: CsrfTokens | undefined;
   clock: Clock;
   publicUrl: string;
   /** the hosts (Host header) the portal answers for: `name` (any port) or `name:port` */
@@ -180,7 +185,10 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
       if (origin && !originAllowed(origin, protocol))
         throw new ApiError('CSRF', `origin: ${origin} may not call this API`);
       const header = request.headers['x-csrf-token'];
-      const verdict = opts.csrf.check(Array.isArray(header) ? header[0] : header, opts.clock.now().getTime());
+      const token = Array.isArray(header) ? header[0] : header;
+      const now = opts.clock.now().getTime();
+      let verdict = opts.csrf.check(token, now);
+      if (verdict === 'invalid' && opts.csrfPrevious) verdict = opts.csrfPrevious.check(token, now);
       if (verdict === 'missing')
         throw new ApiError('CSRF', 'x-csrf-token: header missing (fetch one with GET /api/useraction)');
       if (verdict !== 'ok')
