@@ -9,8 +9,8 @@ import {
 } from './theme-preference';
 
 /*
- * The theme is a small module-level store rather than React state: theme-boot.ts has already
- * applied it before the first paint, several unrelated trees (user menu, landing page) read it,
+ * The theme is a small module-level store rather than React state: the inline script in index.html has
+ * already applied it before the first paint, several unrelated trees (user menu, landing page) read it,
  * and it must follow the operating system and other tabs even when no provider is mounted.
  */
 
