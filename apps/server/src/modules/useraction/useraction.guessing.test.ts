@@ -1,10 +1,15 @@
-import { COMMON_PASSWORD_MESSAGE, ErrorCodes, ONE_DAY_MS, useraction } from '@portal/contract';
+import type { AddressInfo } from 'node:net';
+import { type Client, createClient } from '@portal/client';
+import { ApiError, COMMON_PASSWORD_MESSAGE, ErrorCodes, ONE_DAY_MS, useraction } from '@portal/contract';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
 import type { Database } from '../../db/client.ts';
 import { loginFailures } from '../../db/schema.ts';
 import { manualClock } from '../../lib/clock.ts';
+import type { HashJob } from '../../lib/hash-workers.ts';
 import type { Mail, Mailer } from '../../lib/mailer.ts';
+import { HASHING_BUSY, hashWorkers } from '../../lib/passwords.ts';
 import { nextIp } from '../../test/fixtures.ts';
 import {
   type Answer,
@@ -296,14 +301,22 @@ describe('common and breached passwords (deliverable 3)', () => {
 });
 
 describe('sign-in does only the writes it needs (issue 13)', () => {
-  it('a repeated sign-in from a known address writes no lockout row, and a new session sets its expiry once', async () => {
+  // Since decision 057 every attempt is counted before its password is checked, so a sign-in writes
+  // the counters twice (counted, then given back); what it leaves is no failure anywhere.
+  it('a sign-in leaves no failure counted, and a new session sets its expiry once', async () => {
     const user = await seedUser(t);
     const ip = nextIp();
     expect((await login(user.email, user.password, ip)).status).toBe(200);
     const rows = async () =>
-      (await t.app.deps.db.select().from(loginFailures)).filter((r) => r.accountKey === accountKey(user.email));
-    const [first] = await rows();
-    expect(first).toMatchObject({ source: ip, failures: 0 });
+      (await t.app.deps.db.select().from(loginFailures))
+        .filter((r) => r.accountKey === accountKey(user.email))
+        .map(({ source, failures, lockedUntil }) => ({ source, failures, lockedUntil }))
+        .sort((x, y) => x.source.localeCompare(y.source));
+    const left = [
+      { source: '*', failures: 0, lockedUntil: null },
+      { source: ip, failures: 0, lockedUntil: null },
+    ];
+    expect(await rows()).toEqual(left);
     t.clock.advance(60_000);
     const extend = vi.spyOn(authRepository, 'extendSession');
     try {
@@ -312,6 +325,127 @@ describe('sign-in does only the writes it needs (issue 13)', () => {
     } finally {
       extend.mockRestore();
     }
-    expect(await rows()).toEqual([first]);
+    expect(await rows()).toEqual(left);
+  });
+});
+
+describe('a burst of guesses at one account from many addresses (issue 33 item 2, docs/decisions/057)', () => {
+  /** The defaults: 10 free failures an account, 5 an address. */
+  const FREE = 10;
+  const BURST = 100;
+  let app: FastifyInstance;
+  let client: Client;
+  let csrf = '';
+
+  beforeAll(async () => {
+    // One proxy hop trusted, as behind a load balancer: each guess names its address in X-Forwarded-For.
+    app = await buildApp({
+      config: testConfig({ TRUST_PROXY: '1', LOGIN_ACCOUNT_FREE_FAILURES: String(FREE) }),
+      database,
+      clock: manualClock(),
+      mailer: { mode: 'outbox', send: async () => {} },
+      logger: false,
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    client = createClient({ baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
+    csrf = await client.csrf();
+  });
+  afterAll(() => app?.close());
+
+  /** One sign-in over HTTP from `address`, through the trusted proxy. */
+  const guess = (email: string, password: string, address: string) =>
+    client.send(
+      useraction.path,
+      { action: 'login', user: { email, password } },
+      {
+        csrf,
+        headers: { 'x-forwarded-for': address },
+      },
+    );
+
+  /** Counts the passwords the hashing threads verify while `run` runs. */
+  async function verifying<T>(run: () => Promise<T>): Promise<{ result: T; verified: HashJob[] }> {
+    const spy = vi.spyOn(hashWorkers(), 'run');
+    try {
+      const result = await run();
+      return { result, verified: spy.mock.calls.map(([job]) => job).filter((job) => job.op === 'verify') };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  const tally = (statuses: number[]) =>
+    statuses.reduce<Record<number, number>>((t, s) => Object.assign(t, { [s]: (t[s] ?? 0) + 1 }), {});
+
+  it.each([
+    ['an account', true],
+    ['an email without an account', false],
+  ])(
+    `${BURST} concurrent guesses at %s from ${BURST} addresses verify at most ${FREE} + 1 passwords`,
+    async (_label, exists) => {
+      const email = exists ? (await seedUser({ app })).email : uniqueEmail('nobody');
+      const { result, verified } = await verifying(() =>
+        Promise.all(Array.from({ length: BURST }, () => guess(email, WRONG, nextIp()))),
+      );
+      expect(verified.length).toBeLessThanOrEqual(FREE + 1);
+      // The free failures answer 401; the attempt past them is checked and starts the delay (423);
+      // every other one is refused unchecked (423). Nothing else: no 5xx, no BUSY.
+      expect(tally(result.map((r) => r.status))).toEqual({ 401: FREE, 423: BURST - FREE });
+    },
+  );
+
+  it("the owner's own sign-ins never count, and neither do BUSY answers", async () => {
+    const user = await seedUser({ app });
+    // Signed in from five new addresses: none of it counts towards the account's free failures.
+    for (let i = 0; i < 5; i++) expect((await guess(user.email, user.password, nextIp())).status).toBe(200);
+    // Two attempts the server could not check (the hashing queue full): answered 503, not counted.
+    const busy = vi.spyOn(hashWorkers(), 'run');
+    busy.mockRejectedValue(new ApiError('BUSY', HASHING_BUSY, { retryAfterS: 1 }));
+    try {
+      for (let i = 0; i < 2; i++) expect((await guess(user.email, WRONG, nextIp())).status).toBe(503);
+    } finally {
+      busy.mockRestore();
+    }
+    // Every free failure is still there, and not one more.
+    const statuses = [];
+    for (let i = 0; i < FREE + 1; i++) statuses.push((await guess(user.email, WRONG, nextIp())).status);
+    expect(tally(statuses)).toEqual({ 401: FREE, 423: 1 });
+  });
+
+  it('an attempt whose count PostgreSQL undid in a deadlock is counted again, not answered 500', async () => {
+    const user = await seedUser({ app });
+    const transaction = vi.spyOn(app.deps.db, 'transaction');
+    // The first transaction, the attempt's count: undone as PostgreSQL undoes the victim of a deadlock.
+    transaction.mockRejectedValueOnce(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+    try {
+      expect((await guess(user.email, user.password, nextIp())).status).toBe(200);
+    } finally {
+      transaction.mockRestore();
+    }
+  });
+
+  it('a burst at the current password of UserUpdatePassword and UserDelete is bounded alike', async () => {
+    const user = await seedUser({ app });
+    const signedIn = await guess(user.email, user.password, nextIp());
+    const token = (signedIn.json as { token_pair: { access_token: string } }).token_pair.access_token;
+    const attempt = (i: number) =>
+      client.send(
+        useraction.path,
+        i % 2
+          ? { action: 'UserDelete', token, user: { email: user.email, password: WRONG } }
+          : {
+              action: 'UserUpdatePassword',
+              token,
+              tokentype: 1,
+              user: { email: user.email, password: WRONG },
+              password: 'Another-Pass-88%',
+            },
+        { csrf, headers: { 'x-forwarded-for': nextIp() } },
+      );
+    const { result, verified } = await verifying(() =>
+      Promise.all(Array.from({ length: BURST }, (_, i) => attempt(i))),
+    );
+    expect(verified.length).toBeLessThanOrEqual(FREE + 1);
+    expect(tally(result.map((r) => r.status))).toEqual({ 400: FREE, 423: BURST - FREE });
   });
 });

@@ -22,7 +22,7 @@ import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
 import type { ResultOf } from '../../plugins/actions.ts';
 import { ACCOUNT_DISABLED, type Caller, type Sessions, type SignInMeta } from '../auth/auth.sessions.ts';
-import { accountKey, PasswordGuard } from './useraction.lockout.ts';
+import { accountKey, PasswordGuard, type Reservation } from './useraction.lockout.ts';
 import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
 import { type EmailTokenKind, toPublicUser, type UserRow, userRepository as users } from './useraction.repository.ts';
 
@@ -186,18 +186,38 @@ export class AccountService {
     // An unknown email goes through every step a known one does (the same counters, locks, answers
     // and one argon2 verify), so neither the answers nor the work tell whether it has an account.
     const key = accountKey(input.user.email);
-    const [user, state] = await Promise.all([users.byEmail(db, input.user.email), this.guard.check(db, key, ip)]);
-    const right = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.user.password);
-    if (!user || !right)
-      return this.guard.failed(db, key, ip, state, new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS));
+    // The attempt is counted before the password is checked (docs/decisions/057).
+    const [user, attempt] = await Promise.all([users.byEmail(db, input.user.email), this.guard.reserve(db, key, ip)]);
+    const right = await this.verifyCounted(attempt, async () =>
+      verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.user.password),
+    );
+    if (!user || !right) return this.guard.failed(attempt, new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS));
     // Told only to whoever knows the password, so a guesser learns nothing from it.
-    if (user.disabledAt) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
-    if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
+    if (user.disabledAt || !user.emailValidated) {
+      await this.guard.release(db, attempt, { signedIn: false });
+      if (user.disabledAt) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
+      throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
+    }
     const pair = await db.transaction(async (tx) => {
-      await this.guard.succeeded(tx, key, ip, state);
+      await this.guard.release(tx, attempt, { signedIn: true });
       return sessions.start(tx, user, target, meta);
     });
     return this.signedIn({ user, pair }, target, input.hub_public_key, meta, 'password');
+  }
+
+  /**
+   * A password check of a counted attempt. When the server could not check it (the hashing queue
+   * full, a hashing thread gone), the attempt is given back before the error is answered: that is
+   * the server's failure, not a guess.
+   */
+  private async verifyCounted(attempt: Reservation, verify: () => Promise<boolean>): Promise<boolean> {
+    try {
+      return await verify();
+    } catch (err) {
+      // Left counted if even that fails: it ages out like any failure.
+      await this.guard.release(this.deps.db, attempt, { signedIn: false }).catch(() => {});
+      throw err;
+    }
   }
 
   /** The target of a sign-in, checked before any credential is: the hub target needs the hub's key. */
@@ -406,10 +426,10 @@ export class AccountService {
    */
   private async checkCurrentPassword(user: UserRow, password: string, ip: string, wrong: string): Promise<void> {
     const { db } = this.deps;
-    const key = accountKey(user.email);
-    const state = await this.guard.check(db, key, ip);
-    if (!(await verifyPassword(user.passwordHash, password)))
-      await this.guard.failed(db, key, ip, state, new ApiError('VALIDATION', wrong));
+    const attempt = await this.guard.reserve(db, accountKey(user.email), ip);
+    if (!(await this.verifyCounted(attempt, () => verifyPassword(user.passwordHash, password))))
+      this.guard.failed(attempt, new ApiError('VALIDATION', wrong));
+    await this.guard.release(db, attempt, { signedIn: false });
   }
 
   /** A new password for a signed-in user who knows the current one; other sessions end. */
