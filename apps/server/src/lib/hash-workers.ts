@@ -1,133 +1,119 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { Options } from '@node-rs/argon2';
+import { Piscina } from 'piscina';
 
 /**
- * Password hashes run on threads of their own, one hash at a time each (docs/decisions/050). A
- * hasher is handed its next hash while it still works on the one before, so it starts that one the
- * moment it is free: when the hash ran on libuv's pool, the next one started only once the event
- * loop had taken the finished one's answer and let the next caller through the gate, and the hashing
- * core sat idle for as long as the loop was busy with other requests.
+ * Password hashes run on threads of their own, one hash at a time each (docs/decisions/050), in a
+ * piscina pool (docs/decisions/053). A thread is handed its next hash while it still works on the
+ * one before, so it starts that one the moment it is free: when the hash ran on libuv's pool, the
+ * next one started only once the event loop had taken the finished one's answer and let the next
+ * caller through the gate, and the hashing core sat idle for as long as the loop was busy.
  */
 
-/** What one hasher holds at most: the hash it works on and the next one. */
+/** What one thread holds at most: the hash it works on and the next one. */
 export const HANDED_AHEAD = 2;
 
 export type HashJob =
   | { op: 'hash'; password: string; options: Options }
   | { op: 'verify'; hash: string; password: string };
 
-/** The hasher's code, evaluated as CommonJS in the thread: argon2 is loaded from the path the portal resolved. */
-const SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const argon2 = require(workerData.argon2);
-parentPort.on('message', (job) => {
-  try {
-    const value = job.op === 'hash' ? argon2.hashSync(job.password, job.options) : argon2.verifySync(job.hash, job.password);
-    parentPort.postMessage({ id: job.id, value });
-  } catch (error) {
-    parentPort.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
-  }
-});
-`;
+/** What the thread's task answers (lib/hash-worker.mjs): a job's own failure is an answer, not a throw. */
+type Answer = { value: string | boolean } | { error: string };
 
 /** A job failed because its thread stopped, not because of the hash: the caller's answer is a server error. */
 export class HasherGone extends Error {}
 
-const argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
+/** The thread's task: beside this file in the sources, beside dist/server.js in the bundle (build.mjs copies it). */
+const TASK = new URL('./hash-worker.mjs', import.meta.url).href;
 
-interface Pending {
-  resolve: (value: string | boolean) => void;
-  reject: (error: Error) => void;
-}
-
-class Hasher {
-  readonly pending = new Map<number, Pending>();
-  private readonly worker: Worker;
-  constructor(onGone: (hasher: Hasher) => void) {
-    this.worker = new Worker(SOURCE, { eval: true, workerData: { argon2: argon2Path } });
-    // An idle hasher does not keep the process alive; one with work does (a script awaiting a hash).
-    this.worker.unref();
-    this.worker.on('message', (answer: { id: number; value?: string | boolean; error?: string }) => {
-      const job = this.pending.get(answer.id);
-      if (!job) return;
-      this.pending.delete(answer.id);
-      if (this.pending.size === 0) this.worker.unref();
-      if (answer.error === undefined) job.resolve(answer.value as string | boolean);
-      else job.reject(new Error(answer.error));
-    });
-    const gone = (error: HasherGone) => {
-      for (const job of this.pending.values()) job.reject(error);
-      this.pending.clear();
-      onGone(this);
-    };
-    this.worker.on('error', (error) => gone(new HasherGone(`the hashing thread failed: ${error.message}`)));
-    this.worker.on('exit', (code) => gone(new HasherGone(`the hashing thread stopped (exit code ${code})`)));
-  }
-
-  send(id: number, job: HashJob, pending: Pending): void {
-    if (this.pending.size === 0) this.worker.ref();
-    this.pending.set(id, pending);
-    this.worker.postMessage({ id, ...job });
-  }
-
-  async stop(): Promise<void> {
-    await this.worker.terminate();
-  }
+/** What piscina tells of one of its threads (its 'workerCreate' event). */
+interface Thread {
+  readonly currentUsage: number;
+  readonly destroyed: boolean;
 }
 
 /**
- * Up to `threads` hashers, started when first needed. Each job goes to the hasher holding the
- * fewest; the gate in front (lib/passwords.ts) lets at most `threads * HANDED_AHEAD` through, so no
- * hasher holds more than HANDED_AHEAD and no more than `threads` hashes run at once.
+ * `threads` hashing threads, started together when first needed. piscina hands a job to the thread
+ * holding the fewest, up to HANDED_AHEAD each; the gate in front (lib/passwords.ts) lets at most
+ * `threads * HANDED_AHEAD` through, so nothing waits inside the pool and no more than `threads`
+ * hashes run at once.
  */
 export class HashWorkers {
-  private readonly hashers: Hasher[] = [];
-  private nextId = 0;
+  private pool: Piscina<HashJob, Answer> | undefined;
+  private started: Thread[] = [];
+  private inFlight = 0;
   private retired = false;
   constructor(readonly threads: number) {}
 
-  /** Threads started and the jobs each holds (for tests). */
+  /** Threads started and the jobs each holds (for tests; piscina names a thread a microtask after starting it). */
   get holding(): number[] {
-    return this.hashers.map((h) => h.pending.size);
+    return this.started.filter((t) => !t.destroyed).map((t) => t.currentUsage);
+  }
+
+  /** The pool's threads (for tests that stop one). */
+  get workers() {
+    return this.pool?.threads ?? [];
   }
 
   run(job: HashJob): Promise<string | boolean> {
-    return new Promise<string | boolean>((resolve, reject) => {
-      this.pick().send(this.nextId++, job, { resolve, reject });
-    }).finally(() => {
-      if (this.retired) this.stopIdle();
-    });
+    this.pool ??= this.start();
+    const pool = this.pool;
+    this.inFlight += 1;
+    return pool
+      .run(job)
+      .then(
+        (answer) => {
+          if ('error' in answer) throw new Error(answer.error);
+          return answer.value;
+        },
+        (error: Error) => {
+          throw new HasherGone(`the hashing thread failed: ${error.message}`, { cause: error });
+        },
+      )
+      .finally(() => {
+        this.inFlight -= 1;
+        if (this.retired && this.inFlight === 0) void this.stop();
+      });
   }
 
-  /** Stops every thread now; the jobs they hold fail with HasherGone, and a later job starts a new thread. */
-  async close(): Promise<void> {
-    await Promise.all(this.hashers.splice(0).map((h) => h.stop()));
+  /** Stops every thread now; the jobs they hold fail with HasherGone, and a later job starts new threads. */
+  close(): Promise<void> {
+    return this.stop();
   }
 
-  /** No new work comes: idle threads stop now, busy ones when their last job is answered. */
+  /** No new work comes: the threads stop now if idle, or when the last job is answered. */
   retire(): void {
     this.retired = true;
-    this.stopIdle();
+    if (this.inFlight === 0) void this.stop();
   }
 
-  private pick(): Hasher {
-    let best: Hasher | undefined;
-    for (const h of this.hashers) if (!best || h.pending.size < best.pending.size) best = h;
-    if (best && (best.pending.size === 0 || this.hashers.length >= this.threads)) return best;
-    const started = new Hasher((gone) => {
-      const at = this.hashers.indexOf(gone);
-      if (at >= 0) this.hashers.splice(at, 1);
+  private start(): Piscina<HashJob, Answer> {
+    const pool = new Piscina<HashJob, Answer>({
+      filename: TASK,
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      concurrentTasksPerWorker: HANDED_AHEAD,
+      // With Atomics a thread takes every job waiting for it at once and answers the first only when
+      // the second is hashed too; with messages it answers each as it ends (decision 053).
+      atomics: 'disabled',
+      recordTiming: false,
     });
-    this.hashers.push(started);
-    return started;
+    this.started = [];
+    pool.on('workerCreate', (thread: Thread) => {
+      if (this.pool === pool) this.started.push(thread);
+    });
+    pool.on('workerDestroy', () => {
+      if (this.pool === pool) this.started = this.started.filter((t) => !t.destroyed);
+    });
+    // A thread that fails while it holds no job has nobody to answer; piscina starts another.
+    pool.on('error', () => {});
+    return pool;
   }
 
-  private stopIdle(): void {
-    for (const h of [...this.hashers]) {
-      if (h.pending.size > 0) continue;
-      this.hashers.splice(this.hashers.indexOf(h), 1);
-      void h.stop();
-    }
+  private async stop(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    this.started = [];
+    await pool?.destroy();
   }
 }
