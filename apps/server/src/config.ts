@@ -353,6 +353,15 @@ export const envSchema = z
       .optional(),
     /** How long a passkey challenge (adding one, or signing in) can be answered. */
     WEBAUTHN_CHALLENGE_TTL_S: int(30, 3_600).default(300),
+    /**
+     * /metrics (docs/decisions/060): the bearer token a scraper sends. Set alone, /metrics is served on
+     * PORT behind it; unset and without METRICS_PORT, there is no /metrics.
+     */
+    METRICS_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    /** A listener of its own for /metrics, on METRICS_HOST; PORT then serves none. */
+    METRICS_PORT: int(1, 65_535).optional(),
+    /** The address METRICS_PORT listens on: loopback unless told; another needs METRICS_TOKEN. */
+    METRICS_HOST: z.string().trim().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     // Half a Stripe configuration would take payments whose webhooks nobody can verify.
@@ -375,6 +384,7 @@ export const envSchema = z
         path: ['JWT_SECRET_PREVIOUS'],
         message: 'is JWT_SECRET itself; it names the secret before a rotation (or unset it)',
       });
+    metricsIssues(env, ctx);
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET)
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
     if (env.NODE_ENV === 'production') productionAddressIssues(env, ctx);
@@ -390,6 +400,28 @@ function s3Issues(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
       code: 'custom',
       path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
       message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the SDK finds credentials)',
+    });
+}
+
+/** Where METRICS_PORT listens when METRICS_HOST is unset. */
+export const METRICS_DEFAULT_HOST = '127.0.0.1';
+
+const isLoopbackHost = (host: string) => /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i.test(host);
+
+/** The metrics listener is a port of its own, reachable beyond the host only behind METRICS_TOKEN. */
+function metricsIssues(
+  env: Pick<Env, 'PORT' | 'METRICS_PORT' | 'METRICS_HOST' | 'METRICS_TOKEN'>,
+  ctx: z.RefinementCtx,
+): void {
+  if (env.METRICS_HOST !== undefined && env.METRICS_PORT === undefined)
+    ctx.addIssue({ code: 'custom', path: ['METRICS_HOST'], message: 'is set but METRICS_PORT is not' });
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
+    ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'is PORT; give /metrics a port of its own' });
+  if (env.METRICS_PORT !== undefined && !env.METRICS_TOKEN && !isLoopbackHost(env.METRICS_HOST ?? METRICS_DEFAULT_HOST))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['METRICS_HOST'],
+      message: `${env.METRICS_HOST} is not a loopback address: set METRICS_TOKEN too, so only your scraper reads /metrics`,
     });
 }
 
