@@ -6,6 +6,7 @@ export * from './define.ts';
 export * from './domain/account-rules.ts';
 export * from './domain/countries.ts';
 export * from './domain/dial-time.ts';
+export * from './domain/flex-slots.ts';
 export * from './domain/live-fleet.ts';
 export * from './domain/money.ts';
 export * from './domain/robot-models.ts';
