@@ -1,14 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expectToast } from '../auth/auth-helpers';
-import {
-  expect,
-  expectAccessible,
-  expectSignInPage,
-  guardConsole,
-  screenshots,
-  signInByApi,
-  test,
-} from '../fixtures';
+import { expect, expectAccessible, expectSignInPage, guardConsole, screenshots, signInByApi, test } from '../fixtures';
 
 /**
  * A revoked session's open tab goes to sign-in by itself (issue 33 item 1): the Robot Manager holds
