@@ -6,7 +6,8 @@ import { action, response, service } from './define.ts';
  * The flexible license slots of spec/001 §7 (/api/flexible_license) and docs/architecture.md#flexible-licenses.
  * A user has `user_slot_amount` slots, numbered 0 to amount - 1; each holds at most one approved
  * robot model (`robot_id` is the catalogue robot id, a driver product's BOW_UUID, '' for an empty
- * slot). The server owns the approved list and sends it with every answer (docs/decisions/022).
+ * slot). The server owns the approved list and sends it with every answer (docs/decisions/022); a
+ * save changes only the slots that changed (docs/decisions/061).
  */
 
 const bodyToken = z.optional(jwt);
@@ -94,7 +95,7 @@ export const flexibleLicense = service('flexibleLicense', '/api/flexible_license
   }),
   UpdateSlots: action({
     summary:
-      "Replace the user's flexible licenses with the selection, in one transaction: every existing flexible license is removed (a robot paired with one is released) and each filled slot gets a new unpaired flexible license with a pairing code. `user_slots` is the whole selection: a slot it leaves out, or whose robot_id is blank, is empty afterwards. Each slot_id must be below user_slot_amount and appear once; each robot_id must be on approved_robot_ids.",
+      "Save the selection, in one transaction (docs/decisions/061): the user's flexible licenses become the selection's. A slot whose robot_id is unchanged keeps its license, pairing code and paired robot; a license also follows its model's card to another slot; every other filled slot gets a new unpaired flexible license with a pairing code, and a flexible license the selection no longer holds is removed (a robot paired with it is released). Kept licenses run a year from the save. `user_slots` is the whole selection: a slot it leaves out, or whose robot_id is blank, is empty afterwards. Each slot_id must be below user_slot_amount and appear once; each robot_id must be on approved_robot_ids.",
     auth: 'bearer',
     request: flexSlotsUpdateRequest,
     response: flexSlotsResponse,

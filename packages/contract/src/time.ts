@@ -165,7 +165,7 @@ export const time = service('time', '/api/dial_manager', {
     response: flexSlotsResponse,
   }),
   UPDATE_SLOTS: action({
-    summary: "Replace the signed-in user's dial slots (as flexibleLicense UpdateSlots).",
+    summary: "Save the signed-in user's dial slots (as flexibleLicense UpdateSlots).",
     auth: 'bearer',
     request: flexSlotsUpdateRequest,
     response: flexSlotsResponse,

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { assets, flexSlotAllowances, flexSlots, robotLicenses } from '../../db/schema.ts';
 
@@ -65,9 +65,20 @@ export const flexSlotRepository = {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`flex-slots:${userId}`}, 0))`);
   },
 
-  /** Deletes every flexible license of the user (a robot paired with one is released with it). */
-  async deleteAllFlexibleLicenses(db: Executor, userId: string): Promise<void> {
-    await db.delete(robotLicenses).where(and(eq(robotLicenses.userId, userId), eq(robotLicenses.isFlexible, true)));
+  /**
+   * Deletes every flexible license of the user but `keep` (a robot paired with one is released with
+   * it): after a save, the user's flexible licenses are exactly the slots' (docs/decisions/061).
+   */
+  async deleteFlexibleLicensesExcept(db: Executor, userId: string, keep: readonly string[]): Promise<void> {
+    await db
+      .delete(robotLicenses)
+      .where(
+        and(
+          eq(robotLicenses.userId, userId),
+          eq(robotLicenses.isFlexible, true),
+          keep.length > 0 ? notInArray(robotLicenses.id, [...keep]) : undefined,
+        ),
+      );
   },
 
   /** Deletes the given flexible licenses of the user: the slots that held them were taken away. */

@@ -1,4 +1,11 @@
-import { ApiError, type FlexSlot, type FlexSlotUpdate, type PaymentProduct } from '@portal/contract';
+import {
+  ApiError,
+  DEFAULT_LICENSE_DURATION_S,
+  type FlexSlot,
+  type FlexSlotUpdate,
+  type PaymentProduct,
+  planSlotSave,
+} from '@portal/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { LicenseService } from '../license/license.service.ts';
@@ -24,14 +31,15 @@ export interface FlexSlotsView {
 }
 
 /**
- * Flexible license slots (docs/architecture.md#flexible-licenses, docs/decisions/022), mounted twice:
- * /api/flexible_license (GetSlots, UpdateSlots, ClearSlots) and /api/dial_manager (GET_SLOTS,
+ * Flexible license slots (docs/architecture.md#flexible-licenses, docs/decisions/022 and 061), mounted
+ * twice: /api/flexible_license (GetSlots, UpdateSlots, ClearSlots) and /api/dial_manager (GET_SLOTS,
  * UPDATE_SLOTS, CLEAR_SLOTS). A slot holds the catalogue robot id of an approved driver.
  *
- * Saving does what the screen's Confirm Sync says: in one transaction, every flexible license of the
- * user is deleted (a robot paired with one is released, so the hub can no longer use it) and each
- * filled slot gets a new unpaired flexible license with a pairing code. Saves and clears of one user
- * take a lock first, so two racing saves apply one after the other.
+ * Saving makes the user's flexible licenses equal to the selection in one transaction
+ * (`planSlotSave`): a license whose model stays in the selection is kept with its pairing code and
+ * paired robot, also when its card moved to another slot; only changed slots get new unpaired
+ * licenses, and licenses the selection dropped are deleted. Saves and clears of one user take a lock
+ * first, so two racing saves apply one after the other, each against what the other left.
  */
 export class FlexSlotService {
   constructor(
@@ -111,7 +119,7 @@ export class FlexSlotService {
   }
 
   /**
-   * Replaces the user's selection with `slots` (the whole selection: a slot left out is empty).
+   * Saves `slots` as the user's selection (the whole selection: a slot left out is empty).
    * Refused with a 400 naming the slot, before anything changes: a slot id at or past the slot
    * count, a slot named twice, a robot id not on the approved list.
    */
@@ -142,7 +150,7 @@ export class FlexSlotService {
             `user_slots.${i}.slot_id: must be below your slot count (${amount})${amount === 0 ? '; your plan has no flexible slots' : ''}`,
           );
       });
-      await this.replace(tx, userId, amount, new Map(slots.map((s) => [s.slot_id, s.robot_id])), approved);
+      await this.apply(tx, userId, amount, slots, approved);
     });
     return this.get(userId, approved);
   }
@@ -151,44 +159,67 @@ export class FlexSlotService {
   async clear(userId: string): Promise<FlexSlotsView> {
     await this.db.transaction(async (tx) => {
       await repo.lockUser(tx, userId);
-      await this.replace(tx, userId, await repo.amount(tx, userId), new Map(), new Map());
+      await this.apply(tx, userId, await repo.amount(tx, userId), [], new Map());
     });
     return this.get(userId);
   }
 
-  /** Inside the caller's locked transaction: the old flexible licenses go, the selection gets new ones. */
-  private async replace(
+  /**
+   * Inside the caller's locked transaction: makes the user's flexible licenses equal to the selection
+   * (docs/decisions/061). A license whose model stays in the selection is kept, in its slot or
+   * following its moved card, with its pairing code and paired robot, and runs a year from now again;
+   * each other filled slot gets a new unpaired license; every other flexible license of the user is
+   * deleted (a robot paired with one is released, so the hub no longer dials it unmetered).
+   */
+  private async apply(
     tx: Executor,
     userId: string,
     amount: number,
-    wanted: ReadonlyMap<number, string>,
+    wanted: readonly { slot_id: number; robot_id: string }[],
     approved: ReadonlyMap<string, ApprovedDriver>,
   ): Promise<void> {
     const now = this.clock.now();
-    await repo.deleteAllFlexibleLicenses(tx, userId);
+    const rows = await repo.slots(tx, userId);
+    const plan = planSlotSave(
+      rows.map((r) => ({ slot_id: r.slotId, robot_id: r.robotId, license_id: r.licenseId ?? '' })),
+      wanted.filter((w) => approved.has(w.robot_id)),
+      amount,
+    );
+    const keptIds = plan.slots.flatMap((s) => (s.kind === 'kept' || s.kind === 'moved' ? [s.license_id] : []));
+    await repo.deleteFlexibleLicensesExcept(tx, userId, keptIds);
     await repo.deleteSlotsFrom(tx, userId, amount);
-    const assets = new Map((await repo.drivers(tx, [...new Set(wanted.values())])).map((a) => [a.id, a]));
-    for (let slotId = 0; slotId < amount; slotId++) {
-      const robotId = wanted.get(slotId) ?? '';
-      const driver = robotId ? approved.get(robotId) : undefined;
-      const asset = assets.get(robotId);
-      // The license names the robot as a bought driver does: the driver asset's make and model
-      // when the asset exists, else the catalogue's model.
-      const granted = driver
-        ? await this.licenses.grantRobotLicense(tx, {
-            userId,
-            assetId: robotId,
-            make: asset?.make || driver.model,
-            model: asset?.model || driver.model,
-            isFlexible: true,
-            source: 'flexible',
-          })
-        : undefined;
+    const renewedUntil = new Date(now.getTime() + DEFAULT_LICENSE_DURATION_S * 1000);
+    for (const id of keptIds) await this.licenses.setEnd(tx, id, renewedUntil);
+
+    const added = plan.slots.flatMap((s) => (s.kind === 'added' ? [s.robot_id] : []));
+    const assets = new Map((await repo.drivers(tx, [...new Set(added)])).map((a) => [a.id, a]));
+    const before = new Map(rows.map((r) => [r.slotId, r]));
+    for (const outcome of plan.slots) {
+      const row = before.get(outcome.slot_id);
+      if (outcome.kind === 'kept') continue;
+      if (outcome.kind === 'empty' && row && row.robotId === '' && row.licenseId === null) continue;
+      let licenseId: string | null = null;
+      if (outcome.kind === 'moved') licenseId = outcome.license_id;
+      if (outcome.kind === 'added') {
+        const driver = approved.get(outcome.robot_id) as ApprovedDriver;
+        const asset = assets.get(outcome.robot_id);
+        // The license names the robot as a bought driver does: the driver asset's make and model
+        // when the asset exists, else the catalogue's model.
+        const granted = await this.licenses.grantRobotLicense(tx, {
+          userId,
+          assetId: outcome.robot_id,
+          make: asset?.make || driver.model,
+          model: asset?.model || driver.model,
+          isFlexible: true,
+          source: 'flexible',
+        });
+        licenseId = granted.license.id;
+      }
       await repo.upsertSlot(tx, {
         userId,
-        slotId,
-        robotId: driver ? robotId : '',
-        licenseId: granted?.license.id ?? null,
+        slotId: outcome.slot_id,
+        robotId: outcome.kind === 'empty' ? '' : outcome.robot_id,
+        licenseId,
         now,
       });
     }

@@ -1,4 +1,4 @@
-import { flexibleLicense, license, operator, robots, time } from '@portal/contract';
+import { flexibleLicense, license, ONE_DAY_MS, operator, robots, time } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   as,
@@ -8,6 +8,7 @@ import {
   hardwareHash,
   JUNK_BODIES,
   nextIp,
+  relogin,
   type SignedIn,
   signIn,
   useTestApp,
@@ -16,9 +17,10 @@ import type { Answer } from '../../test/harness.ts';
 import { loadCatalogue } from '../payment/catalogue.ts';
 
 /**
- * /api/flexible_license over HTTP (spec/001 §4, §5, §7; docs/decisions/022): the approved list,
- * each refusal and that it changed nothing, saves and clears that replace exactly, racing saves,
- * and the dial manager's mount of the same service.
+ * /api/flexible_license over HTTP (spec/001 §4, §5, §7; docs/decisions/022 and 061): the approved
+ * list, each refusal and that it changed nothing, saves that change only the slots that changed
+ * (an unchanged or moved license keeps its pairing code and robot), racing saves, clears, and the
+ * dial manager's mount of the same service.
  */
 const t = useTestApp();
 
@@ -39,11 +41,11 @@ interface SlotView {
 }
 interface LicenseView {
   robot_id: string;
+  robot_license: { license_id: string; end_date: number };
   asset_id: string;
   robot_model: string;
   pair_code: string;
   isFlexible: boolean;
-  robot_license: { license_id: string };
 }
 
 const call = (user: SignedIn, action: 'GetSlots' | 'UpdateSlots' | 'ClearSlots', body: Record<string, unknown> = {}) =>
@@ -143,8 +145,33 @@ describe('UpdateSlots refusals change nothing', () => {
   });
 });
 
-describe('UpdateSlots replaces the flexible licenses', () => {
-  it('gives each filled slot a new unpaired flexible license with a pairing code', async () => {
+/** Registers a robot of the slot's model as the hub does and pairs it with the slot's license. */
+async function pairSlot(user: SignedIn, slotId: number, name: string): Promise<string> {
+  const { slots, licenses } = await state(user);
+  const held = slots.find((s) => s.slot_id === slotId);
+  const lic = licenses.find((l) => l.robot_license.license_id === held?.license_id);
+  if (!lic) throw new Error(`slot ${slotId} holds no license`);
+  const registered = await as(
+    t,
+    user,
+    robots,
+  )('REGISTERSIM', { make: lic.robot_model, model: lic.robot_model, name, hardware_hash: hardwareHash() });
+  const robotId = (registered.body.robot as { robot_id: string }).robot_id;
+  const paired = await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: lic.pair_code, robot_id: robotId });
+  expect(paired.status, JSON.stringify(paired.body)).toBe(200);
+  return robotId;
+}
+
+/** A slot's license as GetLicenses shows it: id, pairing code, paired robot. */
+async function licenseIn(user: SignedIn, slotId: number) {
+  const { slots, licenses } = await state(user);
+  const id = slots.find((s) => s.slot_id === slotId)?.license_id ?? '';
+  const lic = licenses.find((l) => l.robot_license.license_id === id);
+  return { license_id: id, pair_code: lic?.pair_code ?? '', robot_id: lic?.robot_id ?? '' };
+}
+
+describe('UpdateSlots changes only the slots that changed (docs/decisions/061)', () => {
+  it('gives each filled slot of a first save a new unpaired flexible license with a pairing code', async () => {
     const user = await withSlots(3);
     const res = await save(user, [slot(0, PEPPER), slot(1, ''), slot(2, TIAGO)]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -161,64 +188,146 @@ describe('UpdateSlots replaces the flexible licenses', () => {
     expect(licenses.every((l) => /^[A-Z2-9]{8}$/.test(l.pair_code))).toBe(true);
   });
 
-  it('replaces every old flexible license, keeps other licenses, and empties slots left out', async () => {
-    const user = await withSlots(3);
-    const bought = await grantLicense(t, user.id, 'Nao');
-    const first = slotsOf(await save(user, [slot(0, PEPPER), slot(1, NAO), slot(2, TIAGO)]));
-    const oldIds = first.map((s) => s.license_id);
+  it('keeps an unchanged slot paired when another slot is filled (the issue: Pepper added to slot 2)', async () => {
+    const user = await withSlots(2);
+    await save(user, [slot(0, NAO), slot(1, '')]);
+    const robotId = await pairSlot(user, 0, 'Lab Nao');
+    const before = await licenseIn(user, 0);
+    const updatedOn = slotsOf(await call(user, 'GetSlots'))[0]?.updated_on;
 
-    // Slot 0 keeps its model, slot 1 changes, slot 2 is left out of the selection.
-    const second = await save(user, [slot(0, PEPPER), slot(1, TIAGO)]);
-    expect(second.status).toBe(200);
-    expect(slotsOf(second).map((s) => [s.slot_id, s.robot_id])).toEqual([
-      [0, PEPPER],
-      [1, TIAGO],
-      [2, ''],
-    ]);
+    const res = await save(user, [slot(0, NAO), slot(1, PEPPER)]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await licenseIn(user, 0)).toEqual({ ...before, robot_id: robotId });
+    expect(slotsOf(res)[0]?.updated_on).toBe(updatedOn);
     const { licenses } = await expectConsistent(user);
-    const ids = licenses.map((l) => l.robot_license.license_id);
-    for (const old of oldIds) expect(ids).not.toContain(old);
-    expect(ids).toContain(bought.licenseId);
-    expect(licenses.filter((l) => l.isFlexible)).toHaveLength(2);
+    expect(licenses.find((l) => l.robot_id === robotId)?.isFlexible).toBe(true);
+    expect(await licenseIn(user, 1)).toMatchObject({ pair_code: expect.stringMatching(/^[A-Z2-9]{8}$/), robot_id: '' });
   });
 
-  it('releases a robot paired with an old flexible license', async () => {
-    const user = await withSlots(1);
-    const [filled] = slotsOf(await save(user, [slot(0, NAO)]));
-    const [lic] = await licensesOf(user);
-    const registered = await as(
-      t,
-      user,
-      robots,
-    )('REGISTERSIM', {
-      make: 'Nao',
-      model: 'Nao',
-      name: 'Flexible Nao',
-      hardware_hash: hardwareHash(),
-    });
-    const robotId = (registered.body.robot as { robot_id: string }).robot_id;
-    const paired = await as(t, user, license, nextIp())('PAIRROBOT', { pair_code: lic?.pair_code, robot_id: robotId });
-    expect(paired.status, JSON.stringify(paired.body)).toBe(200);
+  it("keeps an unchanged unpaired slot's license and pairing code", async () => {
+    const user = await withSlots(3);
+    await save(user, [slot(0, PEPPER), slot(1, NAO)]);
+    const before = [await licenseIn(user, 0), await licenseIn(user, 1)];
 
-    await save(user, [slot(0, NAO)]);
-    const [after] = await licensesOf(user);
-    expect(after?.robot_license.license_id).not.toBe(filled?.license_id);
-    expect(after?.robot_id).toBe('');
+    await save(user, [slot(0, PEPPER), slot(1, NAO), slot(2, TIAGO)]);
+    expect([await licenseIn(user, 0), await licenseIn(user, 1)]).toEqual(before);
+    // Saving the very same selection again changes nothing either.
+    await save(user, [slot(0, PEPPER), slot(1, NAO), slot(2, TIAGO)]);
+    expect([await licenseIn(user, 0), await licenseIn(user, 1)]).toEqual(before);
+    await expectConsistent(user);
+  });
+
+  it('keeps a paired robot paired when its card moves to another slot', async () => {
+    const user = await withSlots(3);
+    await save(user, [slot(0, NAO), slot(1, PEPPER)]);
+    const robotId = await pairSlot(user, 0, 'Lab Nao');
+    const nao = await licenseIn(user, 0);
+    const pepper = await licenseIn(user, 1);
+
+    // Nao's card moves from slot 1 to slot 3; slot 1 is left empty.
+    const res = await save(user, [slot(0, ''), slot(1, PEPPER), slot(2, NAO)]);
+    expect(slotsOf(res).map((s) => [s.slot_id, s.robot_id, s.license_id])).toEqual([
+      [0, '', ''],
+      [1, PEPPER, pepper.license_id],
+      [2, NAO, nao.license_id],
+    ]);
+    expect(await licenseIn(user, 2)).toEqual({ ...nao, robot_id: robotId });
+    // Swapped with Pepper: both licenses follow their cards.
+    await save(user, [slot(0, ''), slot(1, NAO), slot(2, PEPPER)]);
+    expect(await licenseIn(user, 1)).toEqual({ ...nao, robot_id: robotId });
+    expect(await licenseIn(user, 2)).toEqual(pepper);
+    await expectConsistent(user);
+  });
+
+  it('gives a changed slot a new license and releases the robot paired with the old one', async () => {
+    const user = await withSlots(2);
+    const bought = await grantLicense(t, user.id, 'Nao');
+    await save(user, [slot(0, NAO), slot(1, PEPPER)]);
+    const robotId = await pairSlot(user, 0, 'Lab Nao');
+    const old = await licenseIn(user, 0);
+    const pepper = await licenseIn(user, 1);
+
+    const res = await save(user, [slot(0, TIAGO), slot(1, PEPPER)]);
+    expect(res.status).toBe(200);
+    const now = await licenseIn(user, 0);
+    expect(now.license_id).not.toBe(old.license_id);
+    expect(now).toMatchObject({ robot_id: '', pair_code: expect.stringMatching(/^[A-Z2-9]{8}$/) });
+    expect(await licenseIn(user, 1)).toEqual(pepper);
+    const { licenses } = await expectConsistent(user);
+    expect(licenses.map((l) => l.robot_license.license_id)).not.toContain(old.license_id);
+    expect(licenses.map((l) => l.robot_license.license_id)).toContain(bought.licenseId);
+    expect(licenses.some((l) => l.robot_id === robotId)).toBe(false);
     // The dial manager meters the robot again: no license of the user covers it any more.
     const dial = await as(t, user, time)('UPDATE_TIME', { robot_id: robotId, minutes: 1, idempotency_key: 'flex-1' });
     expect(dial.status, JSON.stringify(dial.body)).toBe(200);
   });
 
-  it('leaves one consistent state when saves race', async () => {
+  it('empties a slot left out of the selection, deleting its license', async () => {
+    const user = await withSlots(3);
+    await save(user, [slot(0, PEPPER), slot(1, NAO), slot(2, TIAGO)]);
+    const kept = await licenseIn(user, 0);
+    const res = await save(user, [slot(0, PEPPER), slot(1, TIAGO)]);
+    expect(slotsOf(res).map((s) => [s.slot_id, s.robot_id])).toEqual([
+      [0, PEPPER],
+      [1, TIAGO],
+      [2, ''],
+    ]);
+    expect(await licenseIn(user, 0)).toEqual(kept);
+    const { licenses } = await expectConsistent(user);
+    expect(licenses.filter((l) => l.isFlexible)).toHaveLength(2);
+  });
+
+  it('runs a kept license for a year from the save again, as a new one would', async () => {
+    const first = await withSlots(2);
+    await save(first, [slot(0, NAO)]);
+    const kept = await licenseIn(first, 0);
+    t.clock.advance(200 * ONE_DAY_MS);
+    const user = await relogin(t, first);
+    const savedAt = t.clock.now().getTime();
+    await save(user, [slot(0, NAO), slot(1, PEPPER)]);
+    expect(await licenseIn(user, 0)).toEqual(kept);
+    const { licenses } = await state(user);
+    for (const l of licenses) {
+      expect(l.robot_license.end_date).toBeGreaterThanOrEqual(savedAt + 365 * ONE_DAY_MS);
+      expect(l.robot_license.end_date).toBeLessThan(savedAt + 365 * ONE_DAY_MS + 60_000);
+    }
+  });
+});
+
+describe('racing saves', () => {
+  it('apply one after the other: the last one wins whole, the slot both keep stays paired', async () => {
     const user = await withSlots(4);
-    const a = [slot(0, PEPPER), slot(1, NAO), slot(2, TIAGO), slot(3, PEPPER)];
-    const b = [slot(0, TIAGO), slot(1, ''), slot(2, NAO), slot(3, '')];
-    for (let round = 0; round < 3; round++) {
+    await save(user, [slot(0, NAO)]);
+    const robotId = await pairSlot(user, 0, 'Lab Nao');
+    const nao = await licenseIn(user, 0);
+    const a = [slot(0, NAO), slot(1, PEPPER), slot(2, TIAGO), slot(3, PEPPER)];
+    const b = [slot(0, NAO), slot(1, ''), slot(2, PEPPER), slot(3, TIAGO)];
+    for (let round = 0; round < 4; round++) {
       const answers = await Promise.all([save(user, a), save(user, b), save(user, a), save(user, b)]);
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      const { slots, licenses } = await expectConsistent(user);
+      expect([a.map((s) => s.robot_id), b.map((s) => s.robot_id)]).toContainEqual(slots.map((s) => s.robot_id));
+      // Nothing half-written: one license per filled slot, none twice, none left over.
+      const ids = slots.filter((s) => s.robot_id).map((s) => s.license_id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(licenses.filter((l) => l.isFlexible)).toHaveLength(ids.length);
+      expect(await licenseIn(user, 0)).toEqual({ ...nao, robot_id: robotId });
+    }
+  });
+
+  it('a save racing a shrinking slot count never fills a slot the count took away', async () => {
+    const user = await withSlots(3);
+    for (let round = 0; round < 4; round++) {
+      const [saved, shrunk] = await Promise.all([
+        save(user, [slot(0, NAO), slot(1, PEPPER), slot(2, TIAGO)]),
+        asOperator(t, operator)('SetSlotAmount', { email: user.email, amount: 1 }),
+      ]);
+      expect(shrunk.status).toBe(200);
+      // Before the shrink the save succeeds and is trimmed; after it, slot 2 is refused whole.
+      if (saved.status !== 200) expectFieldError(saved, 400, 'user_slots.1.slot_id');
       const { slots } = await expectConsistent(user);
-      const robotsNow = slots.map((s) => s.robot_id);
-      expect([a.map((s) => s.robot_id), b.map((s) => s.robot_id)]).toContainEqual(robotsNow);
+      expect(slots.map((s) => s.slot_id)).toEqual([0]);
+      expect((await asOperator(t, operator)('SetSlotAmount', { email: user.email, amount: 3 })).status).toBe(200);
     }
   });
 });

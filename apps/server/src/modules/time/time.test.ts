@@ -389,7 +389,7 @@ describe('dial slots (GET_SLOTS, UPDATE_SLOTS, CLEAR_SLOTS)', () => {
     expectFieldError(update, 400, 'user_slots.0.slot_id');
   });
 
-  it('fills slots with flexible licenses, replaces them on each save, and clears them', async () => {
+  it("fills slots with flexible licenses, keeps an unchanged slot's on a save, and clears them", async () => {
     const user = await signIn(t);
     await flexSlotRepository.setAmount(t.app.deps.db, user.id, 2, 'operator', t.clock.now());
     const pepper = await driverAsset(t, 'Pepper');
@@ -401,10 +401,10 @@ describe('dial slots (GET_SLOTS, UPDATE_SLOTS, CLEAR_SLOTS)', () => {
     const [s0] = first.body.user_slots as { slot_id: number; license_id: string; robot_id: string }[];
     expect(s0).toMatchObject({ slot_id: 0, robot_id: pepper });
 
-    // Saving replaces every flexible license, an unchanged slot's too (the Confirm Sync dialog's words).
+    // A save changes only the slots that changed: slot 0 keeps its license (docs/decisions/061).
     const second = await slotsCall(user, 'UPDATE_SLOTS', { user_slots: [slot(0, pepper), slot(1, nao)] });
     const after = second.body.user_slots as { slot_id: number; license_id: string }[];
-    expect(after.find((s) => s.slot_id === 0)!.license_id).not.toBe(s0!.license_id);
+    expect(after.find((s) => s.slot_id === 0)!.license_id).toBe(s0!.license_id);
 
     const lic = await as(t, user, license)('GetLicenses');
     const flex = (lic.body.user_licenses as { robot_licenses: { isFlexible: boolean; pair_code: string }[] })
