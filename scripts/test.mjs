@@ -73,14 +73,14 @@ if (want('boundaries')) checks.push(['module boundaries', 'npm', ['run', '--sile
 if (want('docs')) checks.push(['api reference up to date', 'npx', ['tsx', 'scripts/gen-api-docs.ts', '--check']]);
 await runInLanes(checks, Math.max(1, Math.min(2, availableParallelism())));
 
+// The PGlite pass: a TEST_DATABASE_URL in the environment is the next step's, not this one's.
 if (want('unit'))
-  run('unit and server tests', 'npx', [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile=${out}/vitest.json`,
-  ]);
+  run(
+    'unit and server tests',
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}/vitest.json`],
+    { TEST_DATABASE_URL: '' },
+  );
 if (want('postgres'))
   run('server tests on PostgreSQL', 'npx', [
     'tsx',

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, fakeServer, OK, tokenPair, user } from '@/test/fake-server';
 import { AuthProvider, useAuth } from './auth';
@@ -109,12 +109,15 @@ describe('AuthProvider tells the app how the session changed (the router re-chec
       </QueryClientProvider>,
     );
     expect(await screen.findByText('in as ada@example.com')).toBeTruthy();
-    expect(changes).toEqual([['loading', 'authenticated']]);
+    // onChange runs in an effect after the render that shows the text: on a busy machine, a moment later.
+    await waitFor(() => expect(changes).toEqual([['loading', 'authenticated']]));
     act(() => clear());
     expect(await screen.findByText('unauthenticated')).toBeTruthy();
-    expect(changes).toEqual([
-      ['loading', 'authenticated'],
-      ['authenticated', 'unauthenticated'],
-    ]);
+    await waitFor(() =>
+      expect(changes).toEqual([
+        ['loading', 'authenticated'],
+        ['authenticated', 'unauthenticated'],
+      ]),
+    );
   });
 });
