@@ -13,7 +13,7 @@ import { headerRecord, injectFetch, REMOTE_ADDRESS_HEADER } from './inject-fetch
 
 /**
  * Server-test helpers. Each test file gets its own freshly migrated database: PGlite in memory by
- * default, or a new database on the PostgreSQL named by TEST_DATABASE_URL (CI runs both).
+ * default, or a new database on the PostgreSQL named by TEST_DATABASE_URL (npm test runs both).
  */
 export async function freshDatabase(opts: DatabaseOptions = {}): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL;

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import postgres from 'postgres';
 
-/** The PostgreSQL the server tests may use (CI's second pass sets it); undefined runs them on PGlite only. */
+/** The PostgreSQL of npm test's PostgreSQL pass (scripts/with-postgres.ts); undefined in the PGlite pass. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 /** The reason a PostgreSQL-only test gives when it is skipped. */
-export const NEEDS_POSTGRES = 'skipped: needs PostgreSQL, set TEST_DATABASE_URL to run';
+export const NEEDS_POSTGRES = 'runs in the PostgreSQL pass: npm test -- postgres';
 
 /**
  * A new, empty database (no migrations) on the test PostgreSQL, and how to drop it. For tests that
