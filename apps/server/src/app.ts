@@ -41,6 +41,7 @@ import { timePlugin } from './modules/time/time.routes.ts';
 import { useractionPlugin } from './modules/useraction/useraction.routes.ts';
 import { actionsPlugin } from './plugins/actions.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { metricsRoutes, PortalMetrics } from './plugins/metrics.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
 import { buildServices, type RouteOptions, type Services } from './services.ts';
@@ -61,6 +62,8 @@ declare module 'fastify' {
     mountedRoutes: readonly string[];
     /** Set when a shutdown begins (lib/shutdown.ts): /readyz answers 503 and connections are not kept alive. */
     draining: boolean;
+    /** This app's metrics (plugins/metrics.ts): /metrics reads them, server.ts's METRICS_PORT listener too. */
+    metrics: PortalMetrics;
   }
 }
 
@@ -172,6 +175,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       logLinks: config.NODE_ENV !== 'production',
     });
   const db = database.db;
+  // One registry per app (tests build many in a process); Node's own figures only where they are read.
+  const metrics = new PortalMetrics({ hashQueueMax: config.HASH_QUEUE_MAX });
+  if (config.METRICS_TOKEN || config.METRICS_PORT) metrics.collectProcessMetrics();
   const services = buildServices({
     config,
     db,
@@ -179,10 +185,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     mailer,
     log: app.log,
     listen: database.listen,
+    metrics,
     ...(opts.store ? { store: opts.store } : {}),
   });
   app.decorate('deps', { config, db, clock, mailer });
   app.decorate('services', services);
+  metrics.watch({
+    openStreams: () => services.events.openStreams,
+    backgroundPending: () => services.afterAnswer.pending,
+    overdueSubscriptions: () => services.subscriptions.overdue(),
+  });
+  app.decorate('metrics', metrics);
 
   // docs/decisions/027: the retention job prunes expired rows (sessions, tokens, counters) and
   // anonymises what is past the privacy policy's two years. An advisory lock makes one instance run
@@ -192,9 +205,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         services.retention
           .run()
           .then((run) => {
+            metrics.jobRun('retention', true);
             if (changedAnything(run)) app.log.info({ run }, 'retention run');
           })
-          .catch((err: unknown) => app.log.warn({ err }, 'retention run failed'));
+          .catch((err: unknown) => {
+            metrics.jobRun('retention', false);
+            app.log.warn({ err }, 'retention run failed');
+          });
       }, config.RETENTION_INTERVAL_S * 1000)
     : undefined;
   retention?.unref();
@@ -205,10 +222,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         services.billing
           .runLifecycle()
           .then((run) => {
+            metrics.jobRun('lifecycle', true);
+            for (const [change, n] of Object.entries(run)) if (n > 0) metrics.lifecycleChanges.inc({ change }, n);
             if (run.renewed + run.payment_failed + run.ended + run.reminders > 0)
               app.log.info({ run }, 'lifecycle run');
           })
-          .catch((err: unknown) => app.log.warn({ err }, 'lifecycle run failed'));
+          .catch((err: unknown) => {
+            metrics.jobRun('lifecycle', false);
+            app.log.warn({ err }, 'lifecycle run failed');
+          });
       }, config.LIFECYCLE_INTERVAL_S * 1000)
     : undefined;
   lifecycle?.unref();
@@ -221,6 +243,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   // Cross-cutting plugins first (each declares what it needs), then one plugin per service.
   await app.register(errorsPlugin);
+  // Before every route: its hooks count each answer. /metrics on PORT only without a port of its own.
+  await app.register(metricsRoutes, {
+    metrics,
+    token: config.METRICS_TOKEN,
+    route: config.METRICS_PORT === undefined,
+  });
   // Answers over 1 KB go compressed to a caller that accepts it (brotli first, then gzip); the web
   // app's files are compressed at build time instead (serveWeb below). docs/decisions/025.
   await app.register(fastifyCompress, {

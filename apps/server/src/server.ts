@@ -1,8 +1,9 @@
 import { buildApp, loggerOptions } from './app.ts';
-import { loadConfigOrExit } from './config.ts';
+import { loadConfigOrExit, METRICS_DEFAULT_HOST } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startErrorReporting } from './lib/error-reporting.ts';
 import { shutDown } from './lib/shutdown.ts';
+import { listenMetrics } from './plugins/metrics.ts';
 import { seedDemo } from './seed.ts';
 
 async function main() {
@@ -39,6 +40,15 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`portal ready at ${config.PUBLIC_URL} (database: ${database.kind})`);
+  if (config.METRICS_PORT !== undefined) {
+    // A listener of its own (docs/decisions/060): it answers while the app drains and goes with the process.
+    const metrics = await listenMetrics(app.metrics, {
+      port: config.METRICS_PORT,
+      host: config.METRICS_HOST ?? METRICS_DEFAULT_HOST,
+      token: config.METRICS_TOKEN,
+    });
+    app.log.info(`metrics at ${metrics.url}`);
+  }
 }
 
 main().catch((err) => {

@@ -28,6 +28,7 @@ import { SubscriptionService } from './modules/subscriptions/subscriptions.servi
 import { SupportService } from './modules/support/support.service.ts';
 import { TimeService } from './modules/time/time.service.ts';
 import { AccountService } from './modules/useraction/useraction.service.ts';
+import { countingRejections, type PortalMetrics } from './plugins/metrics.ts';
 
 export interface ServiceDeps {
   config: Config;
@@ -42,6 +43,8 @@ export interface ServiceDeps {
   log?: { warn(obj: object, msg: string): void };
   /** LISTEN on the database, for the live event streams this instance serves (docs/decisions/031) */
   listen?: Database['listen'];
+  /** the app's metrics: mails, work after answers, storage and payment-provider failures are counted */
+  metrics?: PortalMetrics;
 }
 
 /**
@@ -49,7 +52,18 @@ export interface ServiceDeps {
  * Route plugins receive this object and never build a service themselves; modules reach each
  * other through these services, never through another module's repository.
  */
-export function buildServices({ config, db, clock, mailer, store, provider, log, listen }: ServiceDeps) {
+export function buildServices({
+  config,
+  db,
+  clock,
+  mailer: sender,
+  store,
+  provider,
+  log,
+  listen,
+  metrics,
+}: ServiceDeps) {
+  const mailer = metrics ? metrics.countingMails(sender) : sender;
   const tokens = new TokenService(
     config.JWT_SECRET,
     clock,
@@ -70,7 +84,10 @@ export function buildServices({ config, db, clock, mailer, store, provider, log,
     events.sessionsEnded(ex, ids),
   );
   const limiter = new RateLimiter(db, clock);
-  const afterAnswer = new AfterAnswer((err, what) => log?.warn({ err }, `${what} failed`));
+  const afterAnswer = new AfterAnswer((err, what) => {
+    metrics?.backgroundFailures.inc({ task: what });
+    log?.warn({ err }, `${what} failed`);
+  });
   let beforeDelete: ((userId: string) => Promise<unknown>) | undefined;
   // Verifying an address claims the shares waiting for it; sharing is built after accounts, which it asks.
   let sharing: ShareService | undefined;
@@ -123,7 +140,7 @@ export function buildServices({ config, db, clock, mailer, store, provider, log,
     },
   });
   // docs/decisions/017: Stripe when its keys are set (config.ts requires both or neither), else the sandbox.
-  const paymentProvider =
+  const chosenProvider =
     provider ??
     (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
       ? new StripeProvider(
@@ -135,6 +152,11 @@ export function buildServices({ config, db, clock, mailer, store, provider, log,
           clock,
         )
       : new SandboxProvider(db, loadCatalogue(), config.PUBLIC_URL, clock));
+  const paymentProvider = metrics
+    ? countingRejections(chosenProvider, (operation) =>
+        metrics.providerErrors.inc({ provider: chosenProvider.kind, operation }),
+      )
+    : chosenProvider;
   // The approved list of flexible licenses is read from the catalogue (docs/decisions/022).
   const slots = new FlexSlotService(db, clock, licenses, { catalogue: () => paymentProvider.products() });
   // docs/decisions/019: the one tier rule and the lifecycle, whichever provider bills.
@@ -171,7 +193,7 @@ export function buildServices({ config, db, clock, mailer, store, provider, log,
     billing,
     payments,
     downloadLinks,
-    assets: new AssetService(db, clock, store ?? artifactStoreFor(config, clock), downloadLinks),
+    assets: new AssetService(db, clock, countedStore(store ?? artifactStoreFor(config, clock), metrics), downloadLinks),
     support: new SupportService(db, clock, mailer),
     operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing, sessions, licenses, robots }),
     retention: new RetentionService(
@@ -185,6 +207,11 @@ export function buildServices({ config, db, clock, mailer, store, provider, log,
       ),
     ),
   };
+}
+
+/** The artifact store, its failed calls counted (S3 down or not answering, a disk that fails). */
+function countedStore(store: ArtifactStore, metrics: PortalMetrics | undefined): ArtifactStore {
+  return metrics ? countingRejections(store, (operation) => metrics.storageErrors.inc({ operation })) : store;
 }
 
 export type Services = ReturnType<typeof buildServices>;

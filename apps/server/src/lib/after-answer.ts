@@ -19,6 +19,11 @@ export class AfterAnswer {
     this.running.add(done);
   }
 
+  /** Work started and not yet done. */
+  get pending(): number {
+    return this.running.size;
+  }
+
   async settled(): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running]);
   }

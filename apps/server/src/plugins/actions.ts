@@ -14,6 +14,7 @@ import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import { safeEqual } from '../lib/keys.ts';
 import type { Caller } from '../modules/auth/auth.sessions.ts';
+import { labelAction, UNKNOWN_ACTION } from './metrics.ts';
 
 export interface ActionContext {
   request: FastifyRequest;
@@ -106,6 +107,8 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
     >;
 
     this.post(service.path, async (request: FastifyRequest, reply: FastifyReply) => {
+      // Metrics count by action (plugins/metrics.ts): a name the service does not answer is `unknown`.
+      labelAction(request, UNKNOWN_ACTION);
       const body = request.body;
       if (!body || typeof body !== 'object' || Array.isArray(body))
         throw new ApiError('VALIDATION', 'body: must be a JSON object with an action field');
@@ -117,6 +120,7 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
       // A planned action is written in the contract ahead of the server (docs/decisions/001).
       if (!def || !handler || isPlannedAction(def))
         throw new ApiError('UNKNOWN_ACTION', `action: Unknown action '${name}' for ${service.path}`);
+      labelAction(request, name);
 
       const parsed = def.request.safeParse(body);
       if (!parsed.success) throw new ApiError('VALIDATION', describeIssues(parsed.error));

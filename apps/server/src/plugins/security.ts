@@ -40,8 +40,11 @@ export interface SecurityOptions {
   scriptHashes?: readonly string[];
 }
 
-/** Paths any Host may ask for: load balancers probe them by address, and they tell nothing. */
-const PROBES = new Set(['/healthz', '/readyz']);
+/**
+ * Paths any Host may ask for: load balancers probe them by address, and they tell nothing. A
+ * scraper reads /metrics by address too, and it answers only METRICS_TOKEN (plugins/metrics.ts).
+ */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 /** The Content-Security-Policy of a JSON answer. */
 export const JSON_ANSWER_CSP = "default-src 'none'; frame-ancestors 'none'";
 /** Host headers whose verdict is remembered, at most. */

@@ -27,16 +27,30 @@ async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOpti
       throw new ApiError('NOT_FOUND', 'url: Stripe is not configured; this server sells through the sandbox');
     const header = request.headers['stripe-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
-    if (!signature) throw new ApiError('VALIDATION', 'stripe-signature: header missing');
-    if (!Buffer.isBuffer(request.body)) throw new ApiError('VALIDATION', 'body: must be the JSON event Stripe sent');
     let event: Stripe.Event;
     try {
-      event = provider.verifyEvent(request.body, signature);
-    } catch {
-      throw new ApiError('VALIDATION', 'stripe-signature: does not verify for this body and webhook secret');
+      if (!signature) throw new ApiError('VALIDATION', 'stripe-signature: header missing');
+      if (!Buffer.isBuffer(request.body)) throw new ApiError('VALIDATION', 'body: must be the JSON event Stripe sent');
+      event = verify(provider, request.body, signature);
+    } catch (err) {
+      app.metrics.webhookEvent(undefined, 'refused');
+      throw err;
     }
-    if (await payments.eventSeen(event.id)) return { received: true, error: OK };
+    if (await payments.eventSeen(event.id)) {
+      app.metrics.webhookEvent(event.type, 'duplicate');
+      return { received: true, error: OK };
+    }
+    try {
+      await handle(event);
+    } catch (err) {
+      app.metrics.webhookEvent(event.type, 'failed');
+      throw err;
+    }
+    app.metrics.webhookEvent(event.type, 'handled');
+    return { received: true, error: OK };
+  });
 
+  async function handle(event: Stripe.Event): Promise<void> {
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
@@ -59,8 +73,15 @@ async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOpti
         break;
     }
     await payments.recordEvent(event.id, event.type);
-    return { received: true, error: OK };
-  });
+  }
+}
+
+function verify(provider: StripeProvider, body: Buffer, signature: string): Stripe.Event {
+  try {
+    return provider.verifyEvent(body, signature);
+  } catch {
+    throw new ApiError('VALIDATION', 'stripe-signature: does not verify for this body and webhook secret');
+  }
 }
 
 export const stripeWebhookPlugin = fp(stripeWebhookRoutes, {

@@ -1,7 +1,7 @@
 import { payment } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli.ts';
 import { paymentCustomers } from '../../db/schema.ts';
 import { as, expectFieldError, signIn } from '../../test/fixtures.ts';
@@ -236,5 +236,62 @@ describe('the Stripe provider', () => {
       400,
       'session.products.0.selected_price_id',
     );
+  });
+});
+
+describe('metrics (issue 33 item 7)', () => {
+  /** One series of the app's metrics as a scrape reads it (0 while absent). */
+  async function series(name: string): Promise<number> {
+    const line = (await t.app.metrics.scrape()).body.split('\n').find((l) => l.startsWith(`${name} `));
+    return line ? Number(line.slice(name.length + 1)) : 0;
+  }
+  const webhookSeries = (type: string, outcome: string) =>
+    `portal_webhook_events_total{type="${type}",outcome="${outcome}"}`;
+
+  it('count webhook events by type and outcome', async () => {
+    const user = await signIn(t);
+    const session = await newSession(user);
+    const completedOk = webhookSeries('checkout.session.completed', 'handled');
+    const completedAgain = webhookSeries('checkout.session.completed', 'duplicate');
+    const refused = webhookSeries('unverified', 'refused');
+    const failed = webhookSeries('checkout.session.completed', 'failed');
+    const other = webhookSeries('other', 'handled');
+    const before = await Promise.all([completedOk, completedAgain, refused, failed, other].map(series));
+
+    const event = completed(`evt_metrics_${session.session_id}`, paid(session.session_id));
+    expect((await webhook(event)).statusCode).toBe(200);
+    expect((await webhook(event)).statusCode).toBe(200);
+    expect((await webhook(event, 't=1,v1=00')).statusCode).toBe(400);
+    const fulfil = vi.spyOn(t.app.services.payments, 'fulfil').mockRejectedValueOnce(new Error('database gone'));
+    try {
+      const again = completed(`evt_metrics_failed_${session.session_id}`, paid(session.session_id));
+      expect((await webhook(again)).statusCode).toBe(500);
+    } finally {
+      fulfil.mockRestore();
+    }
+    const unusual = {
+      id: `evt_metrics_other_${session.session_id}`,
+      object: 'event',
+      type: 'charge.refunded',
+      data: { object: {} },
+    };
+    expect((await webhook(unusual)).statusCode).toBe(200);
+
+    const after = await Promise.all([completedOk, completedAgain, refused, failed, other].map(series));
+    expect(after.map((n, i) => n - (before[i] as number))).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('count calls to Stripe that fail', async () => {
+    const user = await signIn(t);
+    const name = 'portal_payment_provider_errors_total{provider="stripe",operation="createCheckoutSession"}';
+    const before = await series(name);
+    standIn.failing.add('/v1/checkout/sessions');
+    try {
+      const res = await checkout(t, user, [line('prod_time_60', priceId('price_time_60_member_gbp'))]);
+      expect(res.status).toBe(500);
+    } finally {
+      standIn.failing.delete('/v1/checkout/sessions');
+    }
+    expect((await series(name)) - before).toBe(1);
   });
 });

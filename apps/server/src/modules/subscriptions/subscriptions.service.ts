@@ -530,6 +530,13 @@ export class SubscriptionService {
     return repo.dueRefs(this.db, now);
   }
 
+  /** Live rows past their period end that the lifecycle job or Stripe's webhook has yet to move on (a metric). */
+  async overdue(): Promise<number> {
+    const now = this.clock.now();
+    const [refs, unbilled] = await Promise.all([repo.dueRefs(this.db, now), repo.dueUnbilled(this.db, now)]);
+    return refs.length + unbilled.plans.length + unbilled.drivers.length;
+  }
+
   /** Ends a row's current period now (the sandbox's EndSubscriptionPeriod): by row uuid or provider id. */
   async endPeriodNow(id: string): Promise<string | undefined> {
     const now = this.clock.now();
