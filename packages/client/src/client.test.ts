@@ -10,7 +10,7 @@ interface Post {
   body: Record<string, unknown>;
 }
 
-type Reply = { status?: number; body?: unknown; text?: string } | 'network';
+type Reply = { status?: number; body?: unknown; text?: string; stream?: ReadableStream<Uint8Array> } | 'network';
 
 /**
  * A stand-in for the portal over `fetch`: GET /api/useraction answers a numbered CSRF token, each
@@ -33,7 +33,7 @@ function portal(reply: (post: Post, index: number) => Reply) {
     posts.push(post);
     const r = reply(post, posts.length - 1);
     if (r === 'network') throw new TypeError('fetch failed');
-    return new Response(r.text ?? JSON.stringify(r.body ?? { error: OK }), { status: r.status ?? 200 });
+    return new Response(r.stream ?? r.text ?? JSON.stringify(r.body ?? { error: OK }), { status: r.status ?? 200 });
   };
   return { fetch: fetch as typeof globalThis.fetch, posts, csrfIssued: () => csrfIssued };
 }
@@ -167,6 +167,45 @@ describe('failures are told apart by kind, never by message', () => {
       createClient({ fetch: p.fetch }).call(useraction, 'UserForgotPassword', { user: { email: 'a@example.test' } }),
     );
     expect([err.kind, err.status, err.message]).toEqual(['network', 0, 'No response received from server']);
+  });
+
+  describe('an answer not read to its end is `network`: no answer, so it refuses nothing', () => {
+    const selfAnswer = JSON.stringify({ user: {}, token_pair: {}, error: OK });
+    /** The first half of get-self's answer, then the read fails with `reason`. */
+    const cutOff = (reason: unknown) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(selfAnswer.slice(0, selfAnswer.length / 2)));
+          controller.error(reason);
+        },
+      });
+
+    it.each([
+      // What the browser does to the reads of a page it leaves (a navigation mid-answer).
+      ['the page abandoned it mid-body', new DOMException('The operation was aborted.', 'AbortError')],
+      // What fetch does when the connection closes before the body's end.
+      ['its body was cut off', new TypeError('terminated')],
+    ])('a get-self whose answer came with a 200 but %s', async (_label, reason) => {
+      const p = portal(() => ({ stream: cutOff(reason) }));
+      const err = await failure(
+        createClient({ fetch: p.fetch }).call(useraction, 'get-self', { token_pair: { refresh_token: 'r' } }),
+      );
+      expect([err.kind, err.status, err.message]).toEqual(['network', 0, 'No response received from server']);
+      expect(err.call).toBe('/api/useraction get-self');
+    });
+
+    it('a CSRF GET cut off mid-body is `network` too', async () => {
+      const p = portal(() => ({ body: { error: OK } }));
+      const fetch = (async (input, init) =>
+        (init?.method ?? 'GET') === 'GET'
+          ? new Response(cutOff(new TypeError('terminated')), { headers: { [CSRF_HEADER]: 'csrf-1' } })
+          : p.fetch(input, init)) as typeof globalThis.fetch;
+      const err = await failure(
+        createClient({ fetch }).call(useraction, 'get-self', { token_pair: { refresh_token: 'r' } }),
+      );
+      expect(err.kind).toBe('network');
+      expect(p.posts).toEqual([]);
+    });
   });
 
   it.each([
@@ -394,6 +433,22 @@ describe('refreshingTokens', () => {
     expect((await failure(down.tokens.access())).kind).toBe('network');
     expect(down.ended()).toBe(0);
     expect(down.stored()).toBeDefined();
+  });
+
+  it('a refresh whose answer was cut off keeps the session, as an unanswered one does', async () => {
+    const answer = JSON.stringify({ tokenPair: pairOf(1), valid: true, error: OK });
+    const initial = { access_token: jwt(NOW_S - 1), refresh_token: jwt(NOW_S + ONE_DAY_S, 'r0') };
+    const s = setup(initial, () => ({
+      stream: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(answer.slice(0, 20)));
+          controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+        },
+      }),
+    }));
+    expect((await failure(s.tokens.access())).kind).toBe('network');
+    expect(s.ended()).toBe(0);
+    expect(s.stored()).toEqual(initial);
   });
 
   it('without a session there is nothing to refresh', async () => {

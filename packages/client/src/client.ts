@@ -125,10 +125,18 @@ export function createClient(options: ClientOptions = {}): Client {
     } catch {
       throw new ClientError({ kind: 'network', status: 0, description: NO_RESPONSE, call: path });
     }
-    const text = await res.text().catch(() => undefined);
+    // A body that could not be read to its end (the page was left mid-answer and the browser aborted
+    // it, the connection dropped) is no answer either: `network`, like no answer at all, so a session
+    // whose check or refresh was cut off is kept. Only an answer read whole can refuse it.
+    let text: string;
+    try {
+      text = await res.text();
+    } catch {
+      throw new ClientError({ kind: 'network', status: 0, description: NO_RESPONSE, call: path });
+    }
     let json: unknown;
     try {
-      json = text === undefined || text === '' ? undefined : JSON.parse(text);
+      json = text === '' ? undefined : JSON.parse(text);
     } catch {
       json = undefined;
     }

@@ -75,6 +75,45 @@ describe('AuthProvider at start-up (spec/000 §4 Session)', () => {
     expect(readSession().refreshToken).toBe(stored.refresh_token);
   });
 
+  it.each([
+    ['the page abandoned it mid-answer', new DOMException('The operation was aborted.', 'AbortError')],
+    ['its answer was cut off', new TypeError('network error')],
+  ])('keeps the stored session when get-self was answered but %s (issue 32)', async (_label, reason) => {
+    storeSession(stored, user(), true);
+    const answer = JSON.stringify({ user: user(), token_pair: tokenPair(), error: OK });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_input: RequestInfo | URL, init: RequestInit = {}) =>
+        (init.method ?? 'GET') === 'GET'
+          ? new Response(null, { headers: { 'x-csrf-token': 'csrf-1' } })
+          : new Response(
+              new ReadableStream<Uint8Array>({
+                start(controller) {
+                  controller.enqueue(new TextEncoder().encode(answer.slice(0, 30)));
+                  controller.error(reason);
+                },
+              }),
+              { headers: { 'content-type': 'application/json' } },
+            ),
+      ),
+    );
+
+    renderAuth();
+
+    expect(await screen.findByText('unauthenticated')).toBeTruthy();
+    expect(readSession().refreshToken).toBe(stored.refresh_token);
+  });
+
+  it('clears the stored session when get-self completed with an answer that is not the contract', async () => {
+    storeSession(stored, user(), true);
+    fakeServer({ 'get-self': () => ({ json: { user: 'nobody', error: OK } }) });
+
+    renderAuth();
+
+    expect(await screen.findByText('unauthenticated')).toBeTruthy();
+    expect(readSession().refreshToken).toBeNull();
+  });
+
   it('is signed out at once without a stored session, without calling the server', async () => {
     const server = fakeServer({});
 

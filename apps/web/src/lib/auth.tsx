@@ -93,8 +93,9 @@ export function AuthProvider({
       })
       .catch((err: unknown) => {
         if (cancelled) return;
-        // Only a refusal ends the stored session; a request that never completed (the page was
-        // left, the network dropped) keeps it for the next load.
+        // Only an answer read whole ends the stored session; a request without one (the page was
+        // left before or during the answer, the network dropped: `network` in packages/client)
+        // keeps it for the next load.
         if (!(err instanceof ClientError && err.kind === 'network')) clearStoredSession();
         setSnapshot({ status: 'unauthenticated', user: null });
       });
