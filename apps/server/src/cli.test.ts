@@ -71,11 +71,19 @@ describe('operator command line', () => {
     });
   });
 
-  it('sets slots', async () => {
+  it("sets and clears the slot grant, printing the plan's count, the grant and the count in force", async () => {
     const user = await signIn(t);
-    await cli('slots:set', user.email, '3');
-    const res = await as(t, user, time)('GET_SLOTS', { email: undefined, user_email: user.email });
-    expect(res.body.user_slot_amount).toBe(3);
+    const amount = async () =>
+      (await as(t, user, time)('GET_SLOTS', { email: undefined, user_email: user.email })).body.user_slot_amount;
+    expect(await cli('slots:set', user.email, '3')).toBe(
+      `${user.email}: 3 flexible license slots (plan 0, operator grant 3)`,
+    );
+    expect(await amount()).toBe(3);
+    await cli('grant-subscription', user.email, 'Standard');
+    expect(await cli('slots:set', user.email, '--clear')).toBe(
+      `${user.email}: 1 flexible license slot (plan 1, no operator grant)`,
+    );
+    expect(await amount()).toBe(1);
   });
 
   it.each([
@@ -84,6 +92,7 @@ describe('operator command line', () => {
     [['grant-subscription', 'x@example.test']],
     [['add-time']],
     [['slots:set', 'x']],
+    [['slots:set', 'x@example.test', '2', '--clear']],
     [['artifacts:add', '/no/such/file', '--os', 'windows']],
   ])('refuses %j with a usage error', async (argv) => {
     await expect(cli(...argv)).rejects.toBeInstanceOf(UsageError);
@@ -118,6 +127,8 @@ describe('operator command line', () => {
     await expect(cli('grant-subscription', user.email, 'Pro', '7')).rejects.toThrow('override kind');
     await expect(cli('add-time', user.email, '1.5')).rejects.toThrow('minutes');
     await expect(cli('slots:set', user.email, '101')).rejects.toThrow('slot count');
+    await expect(cli('slots:set', user.email)).rejects.toThrow('a slot count or --clear');
+    await expect(cli('slots:set', user.email, '2', '--clear')).rejects.toThrow('a slot count or --clear');
     const file = join(t.config.dataDir, 'x.deb');
     writeFileSync(file, 'x');
     await expect(cli('artifacts:add', file, '--os', 'linux', '--arch', 'amd64', '--version', '1.0.0')).rejects.toThrow(

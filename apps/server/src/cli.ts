@@ -57,7 +57,10 @@ export const USAGE = `usage: portal-admin <command> [arguments]     (node apps/s
   artifacts:add <file> --os <os> --arch <arch> --version <x.y.z[.r]> [--asset ${HUB_ASSET_ID}]
                                                os windows|mac|linux; arch amd64|arm64 (windows,
                                                mac) or deb|rpm (linux)
-  slots:set <email> <n>                        how many flexible license slots an account has
+  slots:set <email> <n>|--clear                an operator's grant of flexible license slots (0 to
+                                               100), or none; the account has the larger of the
+                                               grant and its plan's count. Prints the plan's count,
+                                               the grant and the count in force
   catalogue:push                               copy the committed catalogue to Stripe (needs
                                                STRIPE_SECRET_KEY); running it again changes nothing
   payments:list <email>                        an account's payments: id, date, kind, amount, refunded
@@ -115,6 +118,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       version: { type: 'string' },
       asset: { type: 'string' },
       days: { type: 'string' },
+      clear: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -267,8 +271,13 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     }
     case 'slots:set': {
       const user = await userByEmail(services, args[0]);
-      const amount = await operators.setSlotAmount(user, wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS));
-      out(`${user.email}: ${amount} flexible license slot${amount === 1 ? '' : 's'}`);
+      if (Boolean(values.clear) === (args[1] !== undefined))
+        throw new UsageError('slots:set needs a slot count or --clear, not both');
+      const grant = values.clear ? null : wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS);
+      const slots = await operators.setSlotGrant(user, grant);
+      out(
+        `${user.email}: ${slots.amount} flexible license slot${slots.amount === 1 ? '' : 's'} (plan ${slots.plan}, ${slots.granted === null ? 'no operator grant' : `operator grant ${slots.granted}`})`,
+      );
       return;
     }
     case 'catalogue:push': {

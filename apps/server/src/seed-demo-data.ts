@@ -418,7 +418,10 @@ export async function seedDemoData(
       source: 'demo',
       startsAt: ago(3),
     });
-    // A flexible license in slot 0 of two, paired to a robot that is switched off (Inactive).
+    // A flexible license in slot 0 of two (an operator's grant of 2 over the Standard plan's 1; a Pro
+    // upgrade gives 3, docs/decisions/061), paired to a robot that is switched off (Inactive).
+    const standardSlots = loadCatalogue().products.find((p) => p.id === 'prod_standard')?.metadata.BOW_FLEX_SLOTS;
+    await flexSlotRepository.setAmount(tx, demo.id, Number(standardSlots ?? 0), 'subscription', now);
     await flexSlotRepository.setAmount(tx, demo.id, 2, 'operator', now);
     const flexible = await pairWith(
       demo.id,

@@ -98,20 +98,30 @@ export const operator = service('operator', '/api/operator', {
   }),
   SetSlotAmount: action({
     summary:
-      "Set how many flexible license slots the account of `email` has (0 to 100). Operators only (x-operator-token); the command line's slots:set does the same.",
+      "Set or clear an operator's grant of flexible license slots for the account of `email`: `amount` 0 to 100, or null to clear the grant. The account has the larger of its plan's count and the grant (docs/decisions/061); when that shrinks, the highest-numbered slots are emptied and their licenses removed. Answers the plan's count, the grant and the count in force. Operators only (x-operator-token); the command line's slots:set does the same.",
     auth: 'operator',
     caller: 'operator',
     request: z.object({
       email: normalisedEmail,
-      amount: z
-        .number()
-        .check(
-          z.int({ error: 'Amount must be a whole number' }),
-          z.minimum(0, { error: 'Amount must be at least 0' }),
-          z.maximum(MAX_FLEX_SLOTS, { error: `Amount must be at most ${MAX_FLEX_SLOTS}` }),
-        ),
+      /** the grant; null clears it, leaving the plan's count */
+      amount: z.nullable(
+        z
+          .number({ error: 'Amount must be a whole number from 0 to 100, or null to clear the grant' })
+          .check(
+            z.int({ error: 'Amount must be a whole number' }),
+            z.minimum(0, { error: 'Amount must be at least 0' }),
+            z.maximum(MAX_FLEX_SLOTS, { error: `Amount must be at most ${MAX_FLEX_SLOTS}` }),
+          ),
+      ),
     }),
-    response: response({ user_slot_amount: z.int().check(z.minimum(0)) }),
+    response: response({
+      /** the slots the account has now: the larger of the two below */
+      user_slot_amount: z.int().check(z.minimum(0)),
+      /** what the account's plan gives (0 without one) */
+      plan_slot_amount: z._default(z.int().check(z.minimum(0)), 0),
+      /** the operator's grant; null when none */
+      granted_slot_amount: z._default(z.nullable(z.int().check(z.minimum(0))), null),
+    }),
   }),
   ListPayments: action({
     summary: 'The payments of the account of `email`, newest first, with what was refunded. Operators only.',

@@ -1,8 +1,10 @@
+import { effectiveSlotAmount } from '@portal/contract';
 import { and, eq, gte, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { assets, flexSlotAllowances, flexSlots, robotLicenses } from '../../db/schema.ts';
 
 export type FlexSlotRow = typeof flexSlots.$inferSelect;
+export type AllowanceRow = typeof flexSlotAllowances.$inferSelect;
 
 /** Flexible-license slots: how many a user may hold, and what each holds. */
 export const flexSlotRepository = {
@@ -14,7 +16,8 @@ export const flexSlotRepository = {
     return row?.amount ?? 0;
   },
 
-  async allowance(db: Executor, userId: string) {
+  /** The user's counts, locked until the transaction ends; undefined when none was ever set. */
+  async allowance(db: Executor, userId: string): Promise<AllowanceRow | undefined> {
     const [row] = await db.select().from(flexSlotAllowances).where(eq(flexSlotAllowances.userId, userId)).for('update');
     return row;
   },
@@ -27,11 +30,45 @@ export const flexSlotRepository = {
       .returning();
   },
 
-  async setAmount(db: Executor, userId: string, amount: number, source: 'operator' | 'subscription', now: Date) {
-    await db
+  /**
+   * Sets the plan's count (`subscription`) or an operator's grant (`operator`; null clears it), and
+   * the count in force with it, the larger of the two (docs/decisions/061). Answers the row.
+   */
+  async setAmount(
+    db: Executor,
+    userId: string,
+    amount: number | null,
+    source: 'operator' | 'subscription',
+    now: Date,
+  ): Promise<AllowanceRow> {
+    const plan = source === 'subscription' ? (amount ?? 0) : 0;
+    const granted = source === 'operator' ? amount : null;
+    const [row] = await db
       .insert(flexSlotAllowances)
-      .values({ userId, amount, source, updatedAt: now })
-      .onConflictDoUpdate({ target: flexSlotAllowances.userId, set: { amount, source, updatedAt: now } });
+      .values({
+        userId,
+        planAmount: plan,
+        grantedAmount: granted,
+        amount: effectiveSlotAmount(plan, granted),
+        updatedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: flexSlotAllowances.userId,
+        set:
+          source === 'operator'
+            ? {
+                grantedAmount: granted,
+                amount: sql`greatest(${flexSlotAllowances.planAmount}, ${granted ?? 0}::int)`,
+                updatedAt: now,
+              }
+            : {
+                planAmount: plan,
+                amount: sql`greatest(${plan}::int, coalesce(${flexSlotAllowances.grantedAmount}, 0))`,
+                updatedAt: now,
+              },
+      })
+      .returning();
+    return row as AllowanceRow;
   },
 
   async slots(db: Executor, userId: string): Promise<FlexSlotRow[]> {

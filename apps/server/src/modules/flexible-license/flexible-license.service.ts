@@ -10,7 +10,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import { type ApprovedDriver, approvedDrivers } from './flexible-license.approved.ts';
-import { flexSlotRepository as repo } from './flexible-license.repository.ts';
+import { type AllowanceRow, flexSlotRepository as repo } from './flexible-license.repository.ts';
 
 /** What a change of the slot count did: the slots emptied held these models. */
 export interface SlotChange {
@@ -23,6 +23,22 @@ export interface SlotChange {
 export interface FlexSlotPeers {
   catalogue(): Promise<readonly PaymentProduct[]>;
 }
+
+/** How many slots a user has, and why (docs/decisions/061). */
+export interface SlotAllowance {
+  /** what the user's plan gives (0 without one) */
+  plan: number;
+  /** an operator's grant; null when none */
+  granted: number | null;
+  /** the count in force: the larger of the two */
+  amount: number;
+}
+
+const allowanceOf = (row: AllowanceRow | undefined): SlotAllowance => ({
+  plan: row?.planAmount ?? 0,
+  granted: row?.grantedAmount ?? null,
+  amount: row?.amount ?? 0,
+});
 
 export interface FlexSlotsView {
   user_slots: FlexSlot[];
@@ -54,41 +70,62 @@ export class FlexSlotService {
     return repo.amount(this.db, userId);
   }
 
-  /** Sets the user's slot count (an operator's grant or a subscription's); answers the new count. */
-  async setAmount(userId: string, amount: number, source: Parameters<typeof repo.setAmount>[3]): Promise<number> {
-    await this.applyAmount(userId, amount, source);
-    return repo.amount(this.db, userId);
+  /** The user's counts: the plan's, an operator's grant (null: none), and the one in force. */
+  async allowance(userId: string): Promise<SlotAllowance> {
+    return allowanceOf(await repo.allowance(this.db, userId));
   }
 
   /**
-   * Sets the slot count (docs/decisions/019). An operator's count wins: a subscription's never
-   * replaces it. When the count shrinks, the highest-numbered slots are emptied and their flexible
-   * licenses deleted, so they stop working. Answers the change, or undefined when nothing changed.
+   * Sets or clears an operator's grant (docs/decisions/061): the user has the larger of it and the
+   * plan's count. Answers the counts after.
+   */
+  async setGrant(userId: string, granted: number | null): Promise<SlotAllowance> {
+    return (await this.setCount(userId, granted, 'operator')).allowance;
+  }
+
+  /**
+   * Sets the plan's count (SubscriptionService.reconcile, docs/decisions/019) or an operator's grant.
+   * Answers the change of the count in force, or undefined when it did not change.
    */
   async applyAmount(
     userId: string,
     amount: number,
     source: 'operator' | 'subscription',
   ): Promise<SlotChange | undefined> {
+    return (await this.setCount(userId, amount, source)).change;
+  }
+
+  /**
+   * One count changes and the count in force follows, the larger of the plan's and the grant. When it
+   * shrinks, the highest-numbered slots are emptied and their flexible licenses deleted, so they stop
+   * working.
+   */
+  private async setCount(
+    userId: string,
+    amount: number | null,
+    source: 'operator' | 'subscription',
+  ): Promise<{ allowance: SlotAllowance; change: SlotChange | undefined }> {
     return this.db.transaction(async (tx) => {
       // The same lock as a save: a save never fills a slot the new count has just taken away.
       await repo.lockUser(tx, userId);
       const current = await repo.allowance(tx, userId);
-      if (source === 'subscription' && current?.source === 'operator') return undefined;
-      if (current && current.amount === amount && current.source === source) return undefined;
-      if (!current && amount === 0 && source === 'subscription') return undefined;
-      const now = this.clock.now();
-      await repo.setAmount(tx, userId, amount, source, now);
-      const removed = await repo.deleteSlotsFrom(tx, userId, amount);
+      const same =
+        source === 'subscription'
+          ? (current?.planAmount ?? 0) === (amount ?? 0)
+          : (current?.grantedAmount ?? null) === amount;
+      if (same) return { allowance: allowanceOf(current), change: undefined };
+      const row = await repo.setAmount(tx, userId, amount, source, this.clock.now());
+      const from = current?.amount ?? 0;
+      const removed = await repo.deleteSlotsFrom(tx, userId, row.amount);
       const licenseIds = removed.flatMap((r) => (r.licenseId ? [r.licenseId] : []));
       const models = new Map((await this.licenses.byIds(tx, licenseIds)).map((l) => [l.id, l.robotModel]));
       await repo.deleteFlexibleLicenses(tx, userId, licenseIds);
+      const emptied = removed
+        .filter((r) => r.licenseId)
+        .map((r) => ({ slot: r.slotId, model: models.get(r.licenseId as string) ?? r.robotId }));
       return {
-        from: current?.amount ?? 0,
-        to: amount,
-        emptied: removed
-          .filter((r) => r.licenseId)
-          .map((r) => ({ slot: r.slotId, model: models.get(r.licenseId as string) ?? r.robotId })),
+        allowance: allowanceOf(row),
+        change: from === row.amount && emptied.length === 0 ? undefined : { from, to: row.amount, emptied },
       };
     });
   }

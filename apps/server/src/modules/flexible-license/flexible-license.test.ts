@@ -1,4 +1,4 @@
-import { flexibleLicense, license, ONE_DAY_MS, operator, robots, time } from '@portal/contract';
+import { flexibleLicense, license, ONE_DAY_MS, operator, payment, robots, time } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   as,
@@ -15,6 +15,8 @@ import {
 } from '../../test/fixtures.ts';
 import type { Answer } from '../../test/harness.ts';
 import { loadCatalogue } from '../payment/catalogue.ts';
+import { PUBLIC, SUCCESS } from '../payment/payment.test-helpers.ts';
+import { buy, PLAN } from '../subscriptions/subscriptions.test-helpers.ts';
 
 /**
  * /api/flexible_license over HTTP (spec/001 §4, §5, §7; docs/decisions/022 and 061): the approved
@@ -329,6 +331,98 @@ describe('racing saves', () => {
       expect(slots.map((s) => s.slot_id)).toEqual([0]);
       expect((await asOperator(t, operator)('SetSlotAmount', { email: user.email, amount: 3 })).status).toBe(200);
     }
+  });
+});
+
+describe("slot counts follow the plan and an operator's grant (docs/decisions/061)", () => {
+  const grantTier = (user: SignedIn, tier: string) =>
+    asOperator(t, operator)('GrantSubscription', { email: user.email, tier, override_kind: 1 });
+  const setGrant = async (user: SignedIn, amount: number | null) => {
+    const res = await asOperator(t, operator)('SetSlotAmount', { email: user.email, amount });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return {
+      amount: res.body.user_slot_amount,
+      plan: res.body.plan_slot_amount,
+      granted: res.body.granted_slot_amount,
+    };
+  };
+  const amountOf = async (user: SignedIn) => (await call(user, 'GetSlots')).body.user_slot_amount;
+
+  it("has the larger of the plan's count and the grant; clearing the grant leaves the plan's", async () => {
+    const user = await signIn(t);
+    expect(await amountOf(user)).toBe(0);
+    expect((await grantTier(user, 'Standard Subscription')).status).toBe(200);
+    expect(await amountOf(user)).toBe(1);
+    expect(await setGrant(user, 2)).toEqual({ amount: 2, plan: 1, granted: 2 });
+    expect(await amountOf(user)).toBe(2);
+    // The Pro card's "3 flexible license slots": the plan's 3 over the grant's 2.
+    expect((await grantTier(user, 'Pro Subscription')).status).toBe(200);
+    expect(await amountOf(user)).toBe(3);
+    expect(await setGrant(user, 2)).toEqual({ amount: 3, plan: 3, granted: 2 });
+    expect(await setGrant(user, 5)).toEqual({ amount: 5, plan: 3, granted: 5 });
+    expect(await setGrant(user, null)).toEqual({ amount: 3, plan: 3, granted: null });
+    expect(await amountOf(user)).toBe(3);
+    // A grant of 0 takes nothing from the plan.
+    expect(await setGrant(user, 0)).toEqual({ amount: 3, plan: 3, granted: 0 });
+  });
+
+  it('a paid Standard plan with a grant of 2 has 3 slots after an upgrade to Pro (the demo account)', async () => {
+    const user = await signIn(t);
+    await buy(t, user, [PLAN.standardMonthly]);
+    expect(await setGrant(user, 2)).toEqual({ amount: 2, plan: 1, granted: 2 });
+    await save(user, [slot(0, NAO)]);
+    const robotId = await pairSlot(user, 0, 'Lab Nao');
+    const nao = await licenseIn(user, 0);
+
+    const res = await as(
+      t,
+      user,
+      payment,
+    )('HandlePurchase', {
+      session: { products: [PLAN.proMonthly], success_url: SUCCESS, cancel_url: `${PUBLIC}/dashboard/cart/cancel` },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { session_id } = res.body.session as { session_id: string };
+    expect((await as(t, user, payment)('ConfirmPurchase', { session_id })).status).toBe(200);
+
+    expect(await amountOf(user)).toBe(3);
+    expect(await setGrant(user, 2)).toEqual({ amount: 3, plan: 3, granted: 2 });
+    expect(await licenseIn(user, 0)).toEqual({ ...nao, robot_id: robotId });
+  });
+
+  it('when the plan ends the highest slots empty down to the grant, and the customer is told', async () => {
+    const user = await signIn(t);
+    await grantTier(user, 'Pro Subscription');
+    await setGrant(user, 2);
+    await save(user, [slot(0, NAO), slot(1, PEPPER), slot(2, TIAGO)]);
+    const kept = [await licenseIn(user, 0), await licenseIn(user, 1)];
+    const dropped = await licenseIn(user, 2);
+
+    // Granting Lite ends the Pro grant: the plan gives 0, the grant keeps 2.
+    expect((await grantTier(user, 'Lite Subscription')).status).toBe(200);
+    const { slots, licenses } = await expectConsistent(user);
+    expect(slots.map((s) => [s.slot_id, s.robot_id])).toEqual([
+      [0, NAO],
+      [1, PEPPER],
+    ]);
+    expect([await licenseIn(user, 0), await licenseIn(user, 1)]).toEqual(kept);
+    expect(licenses.map((l) => l.robot_license.license_id)).not.toContain(dropped.license_id);
+    expect(t.mailer.lastTo(user.email)?.text).toContain('slot 3 (Tiago_Steel)');
+
+    // Clearing the grant leaves the plan's 0: every slot empties.
+    expect(await setGrant(user, null)).toEqual({ amount: 0, plan: 0, granted: null });
+    expect(await state(user)).toEqual({ slots: [], licenses: [] });
+  });
+
+  it('a plan that shrinks below the grant empties nothing the grant still covers', async () => {
+    const user = await signIn(t);
+    await grantTier(user, 'Pro Subscription');
+    await setGrant(user, 3);
+    await save(user, [slot(0, NAO), slot(1, PEPPER), slot(2, TIAGO)]);
+    const before = await state(user);
+    await grantTier(user, 'Standard Subscription');
+    expect(await setGrant(user, 3)).toEqual({ amount: 3, plan: 1, granted: 3 });
+    expect(await state(user)).toEqual(before);
   });
 });
 

@@ -24,9 +24,12 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
 
     async SetSlotAmount(input, { request }) {
       const account = await operators.account(input.email);
-      const user_slot_amount = await operators.setSlotAmount(account, input.amount);
-      request.log.info({ user: account.id, amount: user_slot_amount }, 'operator set the flexible slot count');
-      return { user_slot_amount };
+      const slots = await operators.setSlotGrant(account, input.amount);
+      request.log.info(
+        { user: account.id, granted: slots.granted, amount: slots.amount },
+        'operator set the slot grant',
+      );
+      return { user_slot_amount: slots.amount, plan_slot_amount: slots.plan, granted_slot_amount: slots.granted };
     },
 
     async ListPayments(input) {

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Sessions } from '../auth/auth.sessions.ts';
-import type { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
+import type { FlexSlotService, SlotAllowance } from '../flexible-license/flexible-license.service.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import type { BillingService } from '../payment/billing.service.ts';
 import type { RobotService } from '../robots/robots.service.ts';
@@ -88,11 +88,17 @@ export class OperatorService {
     };
   }
 
-  /** How many flexible license slots the account has (0 to MAX_FLEX_SLOTS); answers the new count. */
-  async setSlotAmount(account: OperatedAccount, amount: number): Promise<number> {
-    if (!Number.isInteger(amount) || amount < 0 || amount > MAX_FLEX_SLOTS)
-      throw new ApiError('VALIDATION', `amount: must be a whole number from 0 to ${MAX_FLEX_SLOTS}`);
-    return this.peers.slots.setAmount(account.id, amount, 'operator');
+  /**
+   * Sets (0 to MAX_FLEX_SLOTS) or clears (null) the operator's grant of flexible license slots; the
+   * account has the larger of it and its plan's count (docs/decisions/061). Answers the counts after.
+   */
+  async setSlotGrant(account: OperatedAccount, amount: number | null): Promise<SlotAllowance> {
+    if (amount !== null && (!Number.isInteger(amount) || amount < 0 || amount > MAX_FLEX_SLOTS))
+      throw new ApiError(
+        'VALIDATION',
+        `amount: must be a whole number from 0 to ${MAX_FLEX_SLOTS}, or null to clear the grant`,
+      );
+    return this.peers.slots.setGrant(account.id, amount);
   }
 
   /** The account's payments, newest first. */

@@ -103,15 +103,32 @@ describe('GrantSubscription', () => {
 });
 
 describe('SetSlotAmount', () => {
-  it('sets the flexible slot count the user then reads', async () => {
+  it("sets and clears the grant, answering the plan's count, the grant and the count in force", async () => {
     const user = await signIn(t);
     const res = await ops()('SetSlotAmount', { email: user.email, amount: 3 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.user_slot_amount).toBe(3);
+    expect(res.body).toMatchObject({ user_slot_amount: 3, plan_slot_amount: 0, granted_slot_amount: 3 });
     expect(await slots(user)).toBe(3);
 
-    expect((await ops()('SetSlotAmount', { email: user.email, amount: 0 })).body.user_slot_amount).toBe(0);
+    expect((await ops()('SetSlotAmount', { email: user.email, amount: 0 })).body).toMatchObject({
+      user_slot_amount: 0,
+      granted_slot_amount: 0,
+    });
     expect(await slots(user)).toBe(0);
+
+    // Under a plan: the larger of the two, and clearing leaves the plan's count (docs/decisions/061).
+    await ops()('GrantSubscription', { email: user.email, tier: 'Pro Subscription', override_kind: 1 });
+    expect((await ops()('SetSlotAmount', { email: user.email, amount: 2 })).body).toMatchObject({
+      user_slot_amount: 3,
+      plan_slot_amount: 3,
+      granted_slot_amount: 2,
+    });
+    expect((await ops()('SetSlotAmount', { email: user.email, amount: null })).body).toMatchObject({
+      user_slot_amount: 3,
+      plan_slot_amount: 3,
+      granted_slot_amount: null,
+    });
+    expect(await slots(user)).toBe(3);
   });
 
   it.each([
@@ -119,6 +136,7 @@ describe('SetSlotAmount', () => {
     ['a negative count', -1],
     ['a fraction', 1.5],
     ['a string', '3'],
+    ['no amount at all', undefined],
   ])('refuses %s with a 400 naming amount', async (_name, amount) => {
     const user = await signIn(t);
     expectFieldError(await ops()('SetSlotAmount', { email: user.email, amount }), 400, 'amount');

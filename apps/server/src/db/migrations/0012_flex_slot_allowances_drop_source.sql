@@ -1,0 +1,1 @@
+ALTER TABLE "flex_slot_allowances" DROP COLUMN "source";
