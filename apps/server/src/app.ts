@@ -280,13 +280,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Storage is reported, never waited on and never a 503: an instance taken out of the load balancer
+  // for a storage outage would stop serving everything else too (docs/decisions/059).
   app.get('/readyz', async (_req, reply) => {
-    if (app.draining) return reply.status(503).send({ status: 'draining', database: database.kind });
+    const storage = services.assets.store.readiness();
+    if (app.draining) return reply.status(503).send({ status: 'draining', database: database.kind, storage });
     try {
       await db.execute(sql`select 1`);
-      return { status: 'ready', database: database.kind };
+      return { status: 'ready', database: database.kind, storage };
     } catch {
-      return reply.status(503).send({ status: 'unavailable', database: database.kind });
+      return reply.status(503).send({ status: 'unavailable', database: database.kind, storage });
     }
   });
 

@@ -25,6 +25,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer, noMailer } from './lib/mailer.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { parseVersion } from './modules/assets/assets.service.ts';
+import { StorageUnavailable } from './modules/assets/assets.store.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
 import type { OperatedAccount } from './modules/operator/operator.service.ts';
 import { pushCatalogue } from './modules/payment/catalogue.push.ts';
@@ -75,6 +76,9 @@ and applies pending migrations first. Exit status: 0 done, 1 failed, 2 bad comma
 `;
 
 export class UsageError extends Error {}
+
+/** A command that could not be done, for a reason outside the program (storage down): one line, status 1. */
+export class CommandFailed extends Error {}
 
 export interface CliContext {
   db: Db;
@@ -258,14 +262,22 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         if (assetId !== HUB_ASSET_ID) throw new UsageError(`no asset ${assetId}`);
         await assetRepository.upsertAsset(db, { id: HUB_ASSET_ID, type: AssetType.Application, name: 'Robot Hub' });
       }
-      const row = await services.assets.addArtifact(db, {
-        assetId,
-        fileName: basename(file),
-        data: createReadStream(file),
-        os: os.data,
-        arch: arch.data,
-        version,
-      });
+      const row = await services.assets
+        .addArtifact(db, {
+          assetId,
+          fileName: basename(file),
+          data: createReadStream(file),
+          os: os.data,
+          arch: arch.data,
+          version,
+        })
+        .catch((err: unknown) => {
+          // The upload retried what it could (S3_TIMEOUT_MS, S3_MAX_RETRIES); the row is written after it.
+          if (!(err instanceof StorageUnavailable)) throw err;
+          throw new CommandFailed(
+            `artifacts:add: ${basename(file)} was not stored in ${services.assets.store.description}: ${err.message}; nothing was recorded`,
+          );
+        });
       out(`artifact ${row.id}: ${row.storeKey} (${row.sizeBytes} bytes, sha256 ${row.checksum})`);
       return;
     }
@@ -347,7 +359,7 @@ async function main() {
   } catch (err) {
     status = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
     if (status === 2) console.error(`${(err as Error).message}\n\n${USAGE}`);
-    else console.error(err instanceof ApiError ? err.message : err);
+    else console.error(err instanceof ApiError || err instanceof CommandFailed ? err.message : err);
   } finally {
     await database.close();
   }

@@ -325,6 +325,20 @@ export const envSchema = z
     /** Address the bucket in the path (endpoint/bucket/key), as most S3-compatible services need. */
     S3_FORCE_PATH_STYLE: bool.default(false),
     /**
+     * The S3 API's address as customers' browsers reach it, when it is not S3_ENDPOINT's (an internal
+     * name such as http://minio:9000): presigned download URLs are signed for this host, since SigV4
+     * signs the host and a URL rewritten after signing no longer verifies (docs/decisions/059).
+     */
+    S3_PUBLIC_ENDPOINT: httpUrl.optional(),
+    /**
+     * How long one attempt at an S3 call waits to connect, and then without a byte moving; with
+     * S3_MAX_RETRIES more attempts, the defaults give up on a dead or silent service within about
+     * 10 s (docs/decisions/059). The same shape as STRIPE_TIMEOUT_MS and STRIPE_MAX_RETRIES.
+     */
+    S3_TIMEOUT_MS: int(100, 60_000).default(3_000),
+    /** Attempts after the first when an S3 call could not connect, timed out or was answered 5xx. */
+    S3_MAX_RETRIES: int(0, 10).default(2),
+    /**
      * The WebAuthn relying party of passkeys (docs/decisions/032): a domain, PUBLIC_URL's host by
      * default (localhost when PUBLIC_URL is a loopback address: WebAuthn takes no IP address).
      */
@@ -393,7 +407,7 @@ export const envSchema = z
 /** The S3 variables make sense only with a bucket, and the keys come in pairs. */
 function s3Issues(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
   if (!env.S3_BUCKET)
-    for (const key of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'])
+    for (const key of ['S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'])
       if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is set but S3_BUCKET is not' });
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
     ctx.addIssue({

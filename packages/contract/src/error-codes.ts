@@ -24,6 +24,11 @@ export const ErrorCodes = {
    * refuses more for now: transient, answered with a Retry-After header; the client may try again.
    */
   BUSY: { code: 110, status: 503, kind: 'server' },
+  /**
+   * A service the portal relies on (object storage; the payment provider) could not be reached, did
+   * not answer in time or failed: transient, answered with a Retry-After header (docs/decisions/059).
+   */
+  UNAVAILABLE: { code: 111, status: 503, kind: 'server' },
   INTERNAL: { code: 500, status: 500, kind: 'server' },
 } as const;
 

@@ -64,7 +64,10 @@ export class AssetService {
     }));
   }
 
-  /** Records the acceptance of the license agreement and answers a signed link to the artifact. */
+  /**
+   * Records the acceptance of the license agreement and answers a signed link to the artifact, once
+   * storage holds it; rejects with StorageUnavailable when storage cannot tell.
+   */
   async download(
     userId: string,
     input: { assetId: string; requestedAssetId: string; path: string; agreementVersion: string },
@@ -78,7 +81,10 @@ export class AssetService {
     if (input.requestedAssetId !== input.assetId)
       throw new ApiError('VALIDATION', 'assets.id: must be the asset named by asset_id');
     const artifact = await repo.artifactOf(this.db, input.assetId, input.path);
-    if (!artifact) throw new ApiError('NOT_FOUND', 'assets.artifacts.0.path: Invalid asset for download');
+    // The bytes are checked before a link is handed out (a HEAD, with its timeout): with storage
+    // down the caller hears it now (StorageUnavailable), not from a link that fails.
+    if (!artifact || !(await this.store.has(artifact.storeKey)))
+      throw new ApiError('NOT_FOUND', 'assets.artifacts.0.path: Invalid asset for download');
     await repo.recordAcceptance(this.db, {
       userId,
       agreementVersion: input.agreementVersion,
@@ -89,7 +95,7 @@ export class AssetService {
     return this.links.create(artifact.id, userId).link;
   }
 
-  /** The artifact a checked link names, with how to deliver it until the link expires. */
+  /** The artifact a checked link names, with how to deliver it until the link expires (StorageUnavailable: storage is down). */
   async deliverArtifact(
     id: string,
     expiresAt: Date,

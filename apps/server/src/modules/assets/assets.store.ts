@@ -18,9 +18,60 @@ export interface StoredArtifact {
 export type Delivery = { kind: 'stream'; stream: Readable; size: number } | { kind: 'redirect'; url: string };
 
 /**
+ * How storage failed a call (docs/decisions/059): no connection (`unreachable`), no answer within
+ * S3_TIMEOUT_MS (`timeout`), or an error answer (`error`: a 5xx, or a refusal of the portal's own
+ * credentials), each after its retries.
+ */
+export type StorageFailure = 'unreachable' | 'timeout' | 'error';
+
+/**
+ * Storage could not serve a call: a customer gets "Downloads are unavailable right now", the
+ * operator's command line one line, and the log `storage` (what `logged` answers).
+ */
+export class StorageUnavailable extends Error {
+  override readonly name = 'StorageUnavailable';
+  constructor(
+    /** the S3 operation, e.g. HeadObject */
+    readonly operation: string,
+    readonly failure: StorageFailure,
+    readonly detail: {
+      /** the network error's code (ECONNREFUSED) or the service's error code (InternalError) */
+      code?: string | undefined;
+      /** the service's HTTP status, when it answered */
+      status?: number | undefined;
+      attempts?: number | undefined;
+      /** the service's request id, when it answered, for its operator */
+      requestId?: string | undefined;
+    },
+    options?: { cause?: unknown },
+  ) {
+    const what = { unreachable: 'unreachable', timeout: 'did not answer in time', error: 'answered with an error' };
+    const facts = [
+      detail.code,
+      detail.status && `HTTP ${detail.status}`,
+      detail.attempts && `${detail.attempts} attempts`,
+    ];
+    super(`storage ${what[failure]} (${operation}: ${facts.filter(Boolean).join(', ')})`, options);
+  }
+
+  /** What a log line says of it: no key, no URL, nothing of the customer. */
+  logged(): Record<string, string | number> {
+    return Object.fromEntries(
+      Object.entries({ operation: this.operation, failure: this.failure, ...this.detail }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    ) as Record<string, string | number>;
+  }
+}
+
+/** What /readyz says of storage: the latest call's outcome, `unknown` until there is one. */
+export type StorageReadiness = 'ok' | 'unreachable' | 'unknown';
+
+/**
  * Where artifact bytes live. Keys are relative names like `robot-hub/1.4.2.0/robot-hub-windows.zip`.
  * The local-disk store serves development and single-host installs; the S3 store (assets.s3.ts,
- * docs/decisions/028) keeps them in a bucket and hands downloads presigned URLs.
+ * docs/decisions/028) keeps them in a bucket and hands downloads presigned URLs. A call that
+ * storage could not serve rejects with StorageUnavailable.
  */
 export interface ArtifactStore {
   /** for logs and the command line: `DATA_DIR/artifacts` or `s3://bucket` */
@@ -28,8 +79,12 @@ export interface ArtifactStore {
   put(key: string, data: Uint8Array | Readable): Promise<StoredArtifact>;
   /** The bytes and their size, or undefined when nothing is stored under the key. */
   open(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /** Whether something is stored under the key. */
+  has(key: string): Promise<boolean>;
   /** What a download link that works until `expiresAt` gets; undefined when nothing is stored under the key. */
   deliver(key: string, opts: { fileName: string; expiresAt: Date }): Promise<Delivery | undefined>;
+  /** Answered at once, never waiting on storage (docs/operations.md#endpoints). */
+  readiness(): StorageReadiness;
 }
 
 /** A file name safe inside a Content-Disposition header. */
@@ -88,8 +143,18 @@ export class LocalArtifactStore implements ArtifactStore {
     return { stream: createReadStream(path), size: info.size };
   }
 
+  async has(key: string): Promise<boolean> {
+    if (!isValidKey(key)) return false;
+    const info = await stat(this.pathOf(key)).catch(() => undefined);
+    return info?.isFile() ?? false;
+  }
+
   async deliver(key: string): Promise<Delivery | undefined> {
     const file = await this.open(key);
     return file && { kind: 'stream', ...file };
+  }
+
+  readiness(): StorageReadiness {
+    return 'ok';
   }
 }

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Artifact, type Asset, AssetType, assets, LICENSE_AGREEMENT_VERSION } from '@portal/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -132,12 +134,11 @@ describe('GetDownload and the signed link', () => {
     expect(res.status).toBe(401);
   });
 
-  it('refuses an expired link with 403', async () => {
+  it('refuses an expired link with 403 and a page that says so', async () => {
     const link = await linkFor(await signIn(t));
     t.clock.advance((TTL_S + 1) * 1000);
     const res = await fetchLink(link);
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error.Description).toMatch(/^expires: .*expired/);
+    expectPage(res, 403, 'This download link has expired');
   });
 
   it.each([
@@ -146,12 +147,11 @@ describe('GetDownload and the signed link', () => {
     ['another artifact', (u: URL) => (u.pathname = `/api/assets/download/${otherArtifactId}`)],
     ['no signature', (u: URL) => u.searchParams.delete('sig')],
     ['a junk expiry', (u: URL) => u.searchParams.set('expires', 'soon')],
-  ])('refuses a link with %s with 403', async (_name, tamper) => {
+  ])('refuses a link with %s with 403 and a page', async (_name, tamper) => {
     const url = new URL(await linkFor(await signIn(t)), 'http://x');
     tamper(url);
     const res = await fetchLink(url.pathname + url.search);
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error.Description).toMatch(/^sig: /);
+    expectPage(res, 403, 'This download link is not valid');
   });
 
   it("user B gets nothing of user A's download link: rebinding it to B is refused", async () => {
@@ -167,7 +167,31 @@ describe('GetDownload and the signed link', () => {
     const res = await fetchLink('/api/assets/download/not-a-uuid?u=x&expires=1&sig=x');
     expect(res.statusCode).toBeLessThan(500);
   });
+
+  it('answers 404 and a page for a file that is gone, and GetDownload refuses it before handing out a link', async () => {
+    const user = await signIn(t);
+    const link = await linkFor(user, artifactFor('linux', 'deb'));
+    const key = artifactFor('linux', 'deb').path;
+    const file = join(artifactsDir(t.config.dataDir), key);
+    renameSync(file, `${file}.away`);
+    try {
+      expectPage(await fetchLink(link), 404, 'This file is no longer available');
+      const res = await as(t, user, assets)('GetDownload', downloadRequest(artifactFor('linux', 'deb')));
+      expectFieldError(res, 404, 'assets.artifacts.0.path');
+    } finally {
+      renameSync(`${file}.away`, file);
+    }
+  });
 });
+
+/** A download link's failure: an HTML page with the status, never cached, and a way back to Downloads. */
+function expectPage(res: Awaited<ReturnType<typeof fetchLink>>, status: number, title: string) {
+  expect(res.statusCode).toBe(status);
+  expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(res.headers['cache-control']).toBe('no-store');
+  expect(res.body).toContain(`<h1>${title}</h1>`);
+  expect(res.body).toContain(`href="${t.config.PUBLIC_URL}/dashboard/downloads"`);
+}
 
 describe('never a 500', () => {
   it.each(Object.keys(assets.actions))('%s answers junk with a 4xx naming what is wrong', async (action) => {
