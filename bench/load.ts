@@ -162,7 +162,7 @@ async function virtualUser(client: Client, email: string, until: number): Promis
     });
     for (let visit = 0; visit < VISITS_PER_SIGN_IN && Date.now() < until; visit++) {
       const [licenses] = await Promise.all([
-        timed('GetLicenses', () => session.call(license, 'GetLicenses', { email })),
+        timed('GetLicences', () => session.call(license, 'GetLicences', { email })),
         timed('CHECK_REMAINING_TIME', () =>
           session.call(time, 'CHECK_REMAINING_TIME', { email, user_id: login.user.user_id }),
         ),

@@ -113,11 +113,16 @@ for (const service of Object.values(services)) {
   if (service.status === 'planned')
     md +=
       '**Planned**: this service is not served yet; an open issue builds it. The reference below is its contract.\n\n';
+  const anchor = (name: string) => `#${service.name.toLowerCase()}-${name.toLowerCase().replace(/[^a-z0-9_-]/g, '')}`;
   md += '| action | auth | summary |\n|---|---|---|\n';
   for (const [name, def] of Object.entries(service.actions as Record<string, ActionDef>))
-    md += `| [${name}](#${service.name.toLowerCase()}-${name.toLowerCase().replace(/[^a-z0-9_-]/g, '')}) | ${def.auth}${def.caller ? ` (${def.caller})` : ''} | ${isPlannedAction(def) ? '**planned**: not served yet. ' : ''}${def.summary} |\n`;
+    md +=
+      def.aliasOf === undefined
+        ? `| [${name}](${anchor(name)}) | ${def.auth}${def.caller ? ` (${def.caller})` : ''} | ${isPlannedAction(def) ? '**planned**: not served yet. ' : ''}${def.summary} |\n`
+        : `| ${name} | ${def.auth} | Another name of [${def.aliasOf}](${anchor(def.aliasOf)}), answered the same; callers send ${def.aliasOf} (decision 062). |\n`;
   md += '\n';
   for (const [name, def] of Object.entries(service.actions as Record<string, ActionDef>)) {
+    if (def.aliasOf !== undefined) continue;
     const plannedNote =
       isPlannedAction(def) && service.status !== 'planned'
         ? '**Planned**: not served yet (the server answers UNKNOWN_ACTION); an open issue builds it.\n\n'

@@ -289,7 +289,7 @@ describe('hub operations', () => {
     });
     const rows = await client(portal).listRobots();
     // Shared licenses are asked about by robot; with none, only the own-robots question is sent.
-    expect(portal.posts().map((p) => p.body?.action)).toEqual(['GetLicenses', 'GetRobots']);
+    expect(portal.posts().map((p) => p.body?.action)).toEqual(['GetLicences', 'GetRobots']);
     expect(portal.posts()[1]?.body?.robot_licenses).toEqual([]);
     expect(rows).toEqual([
       expect.objectContaining({ license_id: 'l-1', name: 'Desk', paired: true, available: true, shared: false }),

@@ -171,7 +171,7 @@ export class HubClient {
     let own: RobotLicense[] = [];
     let shared: RobotLicense[] = [];
     try {
-      const res = await this.client.call(license, 'GetLicenses', { email });
+      const res = await this.client.call(license, 'GetLicences', { email });
       own = res.user_licenses?.robot_licenses ?? [];
       shared = res.user_licenses?.shared_robot_licenses ?? [];
     } catch (err) {

@@ -221,7 +221,7 @@ describe('hub robot commands against the server', () => {
     // An operator grants the Pepper driver; the new robot license and its code are read back as the user.
     await operatorClient(running()).call(license, 'BUYASSET', { email: user.email, asset_id: 'driver-pepper' });
     const { api } = await signInByApi(running(), user);
-    const granted = (await api.call(license, 'GetLicenses', { email: user.email })).user_licenses?.robot_licenses;
+    const granted = (await api.call(license, 'GetLicences', { email: user.email })).user_licenses?.robot_licenses;
     expect(granted).toHaveLength(1);
     const licenseId = granted?.[0]?.robot_license.license_id ?? '';
     const code = granted?.[0]?.pair_code ?? '';

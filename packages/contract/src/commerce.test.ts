@@ -44,6 +44,7 @@ describe('the spec/001 services', () => {
       'license',
       '/api/license',
       [
+        'GetLicences',
         'GetLicenses',
         'BUYASSET',
         'SHARELICENSE',
@@ -265,7 +266,7 @@ describe('licenses and robots', () => {
   });
 
   it('keeps the spec spelling comission_region', () => {
-    const res = license.actions.GetLicenses.response.parse({
+    const res = license.actions.GetLicences.response.parse({
       user_licenses: {
         email,
         robot_licenses: [

@@ -33,14 +33,23 @@ export interface ActionDef<
    * server mounts no handler for it and answers UNKNOWN_ACTION, as for any unknown action.
    */
   readonly status?: ActionStatus;
+  /**
+   * Set on another name of an action of the same service (`alias`): the server answers it as that
+   * action, and callers send the action's own name (docs/decisions/062).
+   */
+  readonly aliasOf?: string;
 }
 
 /** Whether the server answers one action of a live service (`planned`: not yet). */
 export type ActionStatus = 'live' | 'planned';
 
-/** The actions of a service that the server must answer: every one not marked planned. */
+/** The actions of a service that need a handler on the server: every one not planned and not an alias. */
 export type LiveActionName<S extends ServiceDef> = {
-  [A in keyof S['actions']]: S['actions'][A]['status'] extends 'planned' ? never : A;
+  [A in keyof S['actions']]: S['actions'][A]['status'] extends 'planned'
+    ? never
+    : S['actions'][A] extends { readonly aliasOf: string }
+      ? never
+      : A;
 }[keyof S['actions']];
 
 /** Whether an action is answered by the server (its service live and the action not planned). */
@@ -80,12 +89,25 @@ export function action<
   return { ...def, request: request as Req, status: (def.status ?? 'live') as Status };
 }
 
+/**
+ * `def` under another name, `name` being the action's own: the name a call had before it took the
+ * spec's, answered for the callers built against it (docs/decisions/062).
+ */
+export function alias<const D extends ActionDef>(name: string, def: D): D & { readonly aliasOf: string } {
+  return { ...def, aliasOf: name };
+}
+
 export function service<const Path extends string, const Actions extends Record<string, ActionDef>>(
   name: string,
   path: Path,
   actions: Actions,
   options: { status?: ServiceStatus } = {},
 ): ServiceDef<Path, Actions> {
+  for (const [actionName, def] of Object.entries(actions)) {
+    const target = def.aliasOf === undefined ? undefined : actions[def.aliasOf];
+    if (def.aliasOf !== undefined && (!target || target.aliasOf !== undefined))
+      throw new Error(`${path} ${actionName}: an alias of ${def.aliasOf}, which is no action of its own`);
+  }
   return { name, path, actions, status: options.status ?? 'live' };
 }
 

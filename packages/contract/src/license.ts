@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { epochMs, jwt, normalisedEmail } from './common.ts';
 import { ONE_DAY_S } from './constants.ts';
-import { action, response, service } from './define.ts';
+import { action, alias, response, service } from './define.ts';
 
 /**
  * The license service of spec/001 §7 (/api/license) and docs/architecture.md#robots-licenses-and-dial-time. A robot license is the right to
@@ -63,9 +63,9 @@ export const robotLicense = z.object({
   pair_code: z._default(z.string(), ''),
   paired_status: z._default(z.boolean(), false),
   isFlexible: z._default(z.boolean(), false),
-  /** beyond the spec (GetLicenses, to its owner): when it was paired, epoch ms; with a robot only */
+  /** beyond the spec (GetLicences, to its owner): when it was paired, epoch ms; with a robot only */
   paired_at: z.optional(epochMs),
-  /** beyond the spec (GetLicenses, to its owner): since when it is unpaired (granted or unpaired), epoch ms */
+  /** beyond the spec (GetLicences, to its owner): since when it is unpaired (granted or unpaired), epoch ms */
   unpaired_since: z.optional(epochMs),
 });
 export type RobotLicense = z.infer<typeof robotLicense>;
@@ -101,13 +101,18 @@ export const sharingResponse = response({
   sharees_robots: z._default(z.array(sharedRobotEntry), []),
 });
 
+/** The spec's GetLicences (spec/001 §7): its wire name is the spec's spelling (docs/decisions/062). */
+const getLicences = action({
+  summary: "The signed-in user's asset, robot and shared-robot licenses. Code 23 (no licenses) answers empty lists.",
+  auth: 'bearer',
+  request: z.object({ token: bodyToken, email: normalisedEmail }),
+  response: response({ user_licenses: userLicenses }),
+});
+
 export const license = service('license', '/api/license', {
-  GetLicenses: action({
-    summary: "The signed-in user's asset, robot and shared-robot licenses. Code 23 (no licenses) answers empty lists.",
-    auth: 'bearer',
-    request: z.object({ token: bodyToken, email: normalisedEmail }),
-    response: response({ user_licenses: userLicenses }),
-  }),
+  GetLicences: getLicences,
+  /** The name decision 015 gave it, still answered for the callers built then (decision 062). */
+  GetLicenses: alias('GetLicences', getLicences),
   BUYASSET: action({
     summary:
       'Grant an asset license to the account of `email`; a robot-driver asset also grants an unpaired robot license with a pairing code. Operators only (x-operator-token): portal users buy through checkout, and a portal token is refused.',

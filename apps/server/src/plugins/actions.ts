@@ -60,7 +60,7 @@ export type Handler<D extends ActionDef> = (
   input: z.output<D['request']>,
   ctx: ContextOf<D>,
 ) => Promise<ResultOf<D> | JsonAnswer<ResultOf<D>>>;
-/** A handler for every action of the service that is not planned (planned ones answer UNKNOWN_ACTION). */
+/** A handler for every action of the service that is not planned (planned ones answer UNKNOWN_ACTION) or an alias. */
 export type Handlers<S extends ServiceDef> = { [A in LiveActionName<S>]: Handler<S['actions'][A]> };
 
 declare module 'fastify' {
@@ -116,7 +116,9 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
       if (typeof name !== 'string' || name.length === 0)
         throw new ApiError('VALIDATION', 'action: Required (a string naming the operation)');
       const def = Object.hasOwn(actions, name) ? actions[name] : undefined;
-      const handler = Object.hasOwn(table, name) ? table[name] : undefined;
+      // An alias is answered by its action's handler (docs/decisions/062).
+      const handlerName = def?.aliasOf ?? name;
+      const handler = Object.hasOwn(table, handlerName) ? table[handlerName] : undefined;
       // A planned action is written in the contract ahead of the server (docs/decisions/001).
       if (!def || !handler || isPlannedAction(def))
         throw new ApiError('UNKNOWN_ACTION', `action: Unknown action '${name}' for ${service.path}`);

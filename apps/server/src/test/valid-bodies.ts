@@ -119,6 +119,7 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
     user_slots: [{ slot_id: 0, license_id: '', robot_id: 'driver-pepper', updated_on: 0 }],
   }),
   '/api/dial_manager CLEAR_SLOTS': (n) => ({ user_email: n.email, user_id: n.userId }),
+  '/api/license GetLicences': (n) => ({ email: n.email }),
   '/api/license GetLicenses': (n) => ({ email: n.email }),
   '/api/license BUYASSET': (n) => ({ email: n.email, asset_id: 'driver-pepper' }),
   '/api/license SHARELICENSE': (n) => ({

@@ -104,7 +104,7 @@ test('a paid driver grants an unpaired license with a pairing code', async ({ pa
   await expect(page.getByTestId('welcome-card')).toHaveCount(0);
   await expect(mine.getByText('Pairing Code', { exact: true })).toHaveCount(1);
   await expect(mine.getByTestId('pair-code')).toHaveText(/^[A-Z0-9]{6,16}$/);
-  const licenses = await user.api.call(licenseService, 'GetLicenses', { email: user.email });
+  const licenses = await user.api.call(licenseService, 'GetLicences', { email: user.email });
   const granted = licenses.user_licenses?.robot_licenses ?? [];
   expect(granted).toHaveLength(1);
   await expect(mine.getByTestId('pair-code')).toHaveText(granted[0]?.pair_code ?? '');
@@ -137,8 +137,8 @@ test('a declined card and a card with insufficient funds grant nothing', async (
   await page.goto('/dashboard');
   await expect(page.getByTestId('welcome-card')).toBeVisible();
   await expect(grid(page, 'MY ROBOTS')).toHaveCount(0);
-  // GetLicenses answers "No licenses" (code 23) for an account without any.
-  await expect(user.api.call(licenseService, 'GetLicenses', { email: user.email })).rejects.toThrow('No licenses');
+  // GetLicences answers "No licenses" (code 23) for an account without any.
+  await expect(user.api.call(licenseService, 'GetLicences', { email: user.email })).rejects.toThrow('No licenses');
   await expect(cartWidget(page)).toHaveAccessibleName('Shopping Cart, 1 item');
 
   // The session stays open for another try.

@@ -12,7 +12,7 @@ test('on the embedded database, a report and an unregistration show on the open 
   signedIn: user,
 }) => {
   await operatorClient().call(licenseService, 'BUYASSET', { email: user.email, asset_id: 'driver-nao' });
-  const granted = await user.api.call(licenseService, 'GetLicenses', { email: user.email });
+  const granted = await user.api.call(licenseService, 'GetLicences', { email: user.email });
   const code = granted.user_licenses?.robot_licenses[0]?.pair_code ?? '';
   const { robot } = await user.api.call(robots, 'REGISTERSIM', {
     email: user.email,

@@ -48,7 +48,7 @@ async function ownerWithRobot(name: string, robotName: string): Promise<Owner> {
   const session = await loginByApi(account.email, account.password, live.a);
   const operator = operatorClient(live.a);
   await operator.call(licenseService, 'BUYASSET', { email: account.email, asset_id: 'driver-nao' });
-  const granted = await session.api.call(licenseService, 'GetLicenses', { email: account.email });
+  const granted = await session.api.call(licenseService, 'GetLicences', { email: account.email });
   const code = granted.user_licenses?.robot_licenses[0]?.pair_code ?? '';
   const { robot } = await session.api.call(robots, 'REGISTERSIM', {
     email: account.email,

@@ -8,7 +8,7 @@ import { DEMO, grid } from './robots-helpers';
 /**
  * Issue 13: after sign-in the dashboard needs at most four sequential round trips (the spec's CSRF
  * GET before each POST, and GetLicences before GetRobots), every independent call in parallel; it
- * needs three, since GetRobots' own GETs go out beside GetLicenses' (decision 046).
+ * needs three, since GetRobots' own GETs go out beside GetLicences' (decision 046).
  * Counted, not timed, in waves: the test's route holds every request the page waits on (calls,
  * scripts, styles, documents) until the page's renderer is idle and no new request has come in
  * three idle checks in a row, then sends the whole wave, unchanged, to the real server and hands
@@ -124,12 +124,12 @@ test('after sign-in the dashboard needs three sequential round trips (the issue 
   console.log(`dashboard after sign-in, ${window.length} requests, round trips numbered:\n${lines.join('\n')}`);
 
   expect(data.map(labelOf)).toEqual(
-    expect.arrayContaining(['POST /api/license GetLicenses', 'POST /api/robots GetRobots']),
+    expect.arrayContaining(['POST /api/license GetLicences', 'POST /api/robots GetRobots']),
   );
   const deepest = Math.max(...data.map(depthOf));
   expect(deepest, lines.join('\n')).toBeLessThanOrEqual(3);
-  // Each POST waits for its own CSRF GET only, and GetRobots for GetLicenses: nothing else is serial.
-  // GetRobots' own GETs go out beside GetLicenses' (decision 046), so GetRobots is one step after it.
+  // Each POST waits for its own CSRF GET only, and GetRobots for GetLicences: nothing else is serial.
+  // GetRobots' own GETs go out beside GetLicences' (decision 046), so GetRobots is one step after it.
   for (const r of data.filter((d) => labelOf(d) === 'POST /api/robots GetRobots'))
     expect(depthOf(r)).toBeLessThanOrEqual(3);
   for (const r of data.filter((d) => d.method() === 'POST' && !labelOf(d).endsWith('GetRobots')))

@@ -145,7 +145,7 @@ test('a paired card opens its manager page from the keyboard', async ({ page }) 
 
 test('the shared robot cannot be managed, and an unknown id says so', async ({ page }) => {
   const { api } = await loginByApi(DEMO.email, DEMO.password);
-  const { user_licenses } = await api.call(license, 'GetLicenses', { email: DEMO.email });
+  const { user_licenses } = await api.call(license, 'GetLicences', { email: DEMO.email });
   const sharedId = user_licenses?.shared_robot_licenses[0]?.robot_id ?? '';
   expect(sharedId).toBeTruthy();
 

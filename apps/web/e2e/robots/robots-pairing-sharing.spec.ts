@@ -13,7 +13,7 @@ test.use({ accountName: 'Olivia Owner' });
 test('grant, pair with the hub, share, unpair and regenerate', async ({ page, browser, signedIn: owner }) => {
   test.slow();
   await operatorClient().call(licenseService, 'BUYASSET', { email: owner.email, asset_id: 'driver-nao' });
-  const licenses = await owner.api.call(licenseService, 'GetLicenses', { email: owner.email });
+  const licenses = await owner.api.call(licenseService, 'GetLicences', { email: owner.email });
   const license = licenses.user_licenses?.robot_licenses[0];
   if (!license) throw new Error('BUYASSET granted no license');
   const code = license.pair_code;

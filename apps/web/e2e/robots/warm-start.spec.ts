@@ -36,7 +36,7 @@ test("with a stored session the Robot Manager's calls start while the session ch
   });
 
   await page.goto('/dashboard');
-  // GetLicenses may even start before the check is sent (the check needs the session's own code
+  // GetLicences may even start before the check is sent (the check needs the session's own code
   // first); either way the check's answer came only after it.
   await expect(page.getByRole('heading', { level: 1, name: 'Robot Manager' })).toBeVisible();
   await expect(page.getByTestId('dial-time-panel')).toBeVisible();
@@ -62,7 +62,7 @@ test('with a stored session whose access token has expired, the page waits for t
   });
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 1, name: 'Robot Manager' })).toBeVisible();
-  // The screen's heading can show before GetLicenses goes out (it waits for its CSRF GET first).
+  // The screen's heading can show before GetLicences goes out (it waits for its CSRF GET first).
   await expect.poll(() => order).toContain('/api/license');
   expect(order[0]).toBe('check');
 });

@@ -10,7 +10,7 @@ import { operatorClient } from '../robots/robots-helpers';
  */
 export async function pairedRobot(owner: ApiSession & { email: string }, name: string): Promise<string> {
   await operatorClient().call(licenseService, 'BUYASSET', { email: owner.email, asset_id: 'driver-nao' });
-  const licenses = await owner.api.call(licenseService, 'GetLicenses', { email: owner.email });
+  const licenses = await owner.api.call(licenseService, 'GetLicences', { email: owner.email });
   const code = licenses.user_licenses?.robot_licenses.find((l) => !l.paired_status)?.pair_code;
   if (!code) throw new Error('BUYASSET granted no unpaired license');
   const { robot } = await owner.api.call(robots, 'REGISTERSIM', {

@@ -29,7 +29,7 @@ function rotating() {
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** A successful GetLicenses answer with no licenses. */
+/** A successful GetLicences answer with no licenses. */
 const LICENSES = { user_licenses: { email: EMAIL }, error: OK };
 
 describe('the web client and its session', () => {
@@ -38,12 +38,12 @@ describe('the web client and its session', () => {
     const refresh = rotating();
     const server = fakeServer({
       'refresh-access-token': refresh.handler,
-      GetLicenses: () => ({ json: LICENSES }),
+      GetLicences: () => ({ json: LICENSES }),
     });
 
-    await apiClient.call(license, 'GetLicenses', { email: EMAIL });
+    await apiClient.call(license, 'GetLicences', { email: EMAIL });
 
-    expect(server.calls.map((c) => c.action)).toEqual(['refresh-access-token', 'GetLicenses']);
+    expect(server.calls.map((c) => c.action)).toEqual(['refresh-access-token', 'GetLicences']);
     expect(server.calls[1]?.authorization).toBe(`Bearer ${refresh.latest.access_token}`);
     expect(server.calls.every((c) => c.csrf === 'csrf-1')).toBe(true);
     expect(readSession().accessToken).toBe(refresh.latest.access_token);
@@ -68,16 +68,16 @@ describe('the web client and its session', () => {
     const refresh = rotating();
     const server = fakeServer({
       'refresh-access-token': refresh.handler,
-      GetLicenses: () => ({ json: LICENSES }),
+      GetLicences: () => ({ json: LICENSES }),
     });
 
     await Promise.all([
-      apiClient.call(license, 'GetLicenses', { email: EMAIL }),
-      apiClient.call(license, 'GetLicenses', { email: EMAIL }),
+      apiClient.call(license, 'GetLicences', { email: EMAIL }),
+      apiClient.call(license, 'GetLicences', { email: EMAIL }),
     ]);
 
     expect(server.count('refresh-access-token')).toBe(1);
-    expect(server.count('GetLicenses')).toBe(2);
+    expect(server.count('GetLicences')).toBe(2);
   });
 
   it('refreshes once on a 401 and retries the call with the new token', async () => {
@@ -85,15 +85,15 @@ describe('the web client and its session', () => {
     const refresh = rotating();
     const server = fakeServer({
       'refresh-access-token': refresh.handler,
-      GetLicenses: (call) =>
+      GetLicences: (call) =>
         call.authorization === `Bearer ${first.access_token}`
           ? { status: 401, json: failure(101, 'Token expired') }
           : { json: LICENSES },
     });
 
-    await apiClient.call(license, 'GetLicenses', { email: EMAIL });
+    await apiClient.call(license, 'GetLicences', { email: EMAIL });
 
-    expect(server.calls.map((c) => c.action)).toEqual(['GetLicenses', 'refresh-access-token', 'GetLicenses']);
+    expect(server.calls.map((c) => c.action)).toEqual(['GetLicences', 'refresh-access-token', 'GetLicences']);
     expect(server.calls[2]?.authorization).toBe(`Bearer ${refresh.latest.access_token}`);
   });
 
@@ -110,11 +110,11 @@ describe('the web client and its session', () => {
     const stop = onSessionEvent((event) => here.push(event));
 
     try {
-      const failed = await apiClient.call(license, 'GetLicenses', { email: EMAIL }).catch((err: unknown) => err);
+      const failed = await apiClient.call(license, 'GetLicences', { email: EMAIL }).catch((err: unknown) => err);
 
       expect(failed).toBeInstanceOf(ClientError);
       expect((failed as ClientError).kind).toBe('unauthenticated');
-      expect(server.count('GetLicenses')).toBe(0);
+      expect(server.count('GetLicences')).toBe(0);
       expect(readSession()).toEqual({ accessToken: null, refreshToken: null, email: null, userId: null });
       expect(here).toContainEqual({ type: 'logout' });
       expect(await toldOtherTabs).toEqual({ type: 'logout' });
@@ -128,12 +128,12 @@ describe('the web client and its session', () => {
     signIn(nowS() + 900);
     const server = fakeServer({
       'refresh-access-token': rotating().handler,
-      GetLicenses: () => ({ status: 403, json: failure(32, 'Email not verified') }),
+      GetLicences: () => ({ status: 403, json: failure(32, 'Email not verified') }),
     });
 
-    const failed = await apiClient.call(license, 'GetLicenses', { email: EMAIL }).catch((err: unknown) => err);
+    const failed = await apiClient.call(license, 'GetLicences', { email: EMAIL }).catch((err: unknown) => err);
 
     expect((failed as ClientError).kind).toBe('unverified');
-    expect(server.calls.map((c) => c.action)).toEqual(['GetLicenses']);
+    expect(server.calls.map((c) => c.action)).toEqual(['GetLicences']);
   });
 });

@@ -10,10 +10,10 @@ function noLicenses(email: string): UserLicenses {
   return { email, asset_licenses: [], robot_licenses: [], shared_robot_licenses: [] };
 }
 
-/** GetLicenses: the user's own and shared robot licenses; code 23 (no licenses) gives empty lists. */
+/** GetLicences: the user's own and shared robot licenses; code 23 (no licenses) gives empty lists. */
 export async function fetchLicenses(email: string): Promise<UserLicenses> {
   try {
-    const res = await apiClient.call(license, 'GetLicenses', { email });
+    const res = await apiClient.call(license, 'GetLicences', { email });
     return res.user_licenses ?? noLicenses(email);
   } catch (err) {
     if (isClientError(err, 'empty')) return noLicenses(email);
@@ -21,7 +21,7 @@ export async function fetchLicenses(email: string): Promise<UserLicenses> {
   }
 }
 
-export const licensesKey = (email: string) => ['license', 'GetLicenses', email] as const;
+export const licensesKey = (email: string) => ['license', 'GetLicences', email] as const;
 
 export function licensesQueryOptions(email: string) {
   return queryOptions({

@@ -10,7 +10,7 @@ async function licenseRoutes(app: FastifyInstance, { config, services }: RouteOp
   const { licenses, sharing, accounts, limiter } = services;
 
   app.mountService(license, {
-    async GetLicenses(_input, { caller }) {
+    async GetLicences(_input, { caller }) {
       const user_licenses = await licenses.licensesOf(caller);
       const none =
         user_licenses.robot_licenses.length === 0 &&

@@ -62,7 +62,7 @@ const sharesOf = async (owner: SignedIn) => {
 };
 
 const sharedWith = async (user: SignedIn) => {
-  const res = await as(t, user, license)('GetLicenses');
+  const res = await as(t, user, license)('GetLicences');
   expect(res.status).toBe(200);
   return (res.body.user_licenses as { shared_robot_licenses: Lic[] }).shared_robot_licenses;
 };
@@ -139,7 +139,7 @@ describe('SHARELICENSE', () => {
     });
     expect(stopped.status).toBe(200);
     expect(stopped.body.sharees_robots).toEqual([]);
-    expect((await as(t, recipient, license)('GetLicenses')).body.error.Code).toBe(ErrorCodes.NO_LICENSES.code);
+    expect((await as(t, recipient, license)('GetLicences')).body.error.Code).toBe(ErrorCodes.NO_LICENSES.code);
     const afterStop = await as(t, recipient, robots)('GetRobots', { robot_licenses: [{ robot_id: robotId }] });
     expect(afterStop.body.robots).toEqual([]);
   });

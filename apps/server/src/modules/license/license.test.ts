@@ -35,7 +35,7 @@ type Lic = {
 type Licenses = { robot_licenses: Lic[]; shared_robot_licenses: Lic[]; asset_licenses: unknown[] };
 
 const licensesOf = async (user: SignedIn) => {
-  const res = await as(t, user, license)('GetLicenses');
+  const res = await as(t, user, license)('GetLicences');
   expect(res.status).toBe(200);
   return res.body.user_licenses as Licenses;
 };
@@ -56,10 +56,10 @@ async function pairedOwner() {
   return { owner, licenseId, robotId };
 }
 
-describe('GetLicenses', () => {
+describe('GetLicences', () => {
   it('answers code 23 with empty lists and HTTP 200 when the user has no licenses', async () => {
     const user = await signIn(t);
-    const res = await as(t, user, license)('GetLicenses');
+    const res = await as(t, user, license)('GetLicences');
     expect(res.status).toBe(200);
     expect(res.body.error).toMatchObject({ Success: false, Code: ErrorCodes.NO_LICENSES.code });
     expect(res.body.user_licenses).toEqual({
@@ -73,7 +73,7 @@ describe('GetLicenses', () => {
   it('shows an unpaired license with its pairing code to its owner', async () => {
     const user = await signIn(t);
     const { licenseId, code } = await grantLicense(t, user.id, 'Tiago_Steel');
-    const res = await as(t, user, license)('GetLicenses');
+    const res = await as(t, user, license)('GetLicences');
     expect(res.body.error.Success).toBe(true);
     const [lic] = (res.body.user_licenses as Licenses).robot_licenses;
     expect(code).toMatch(new RegExp(`^[A-Z2-9]{${PAIR_CODE_LENGTH}}$`));
@@ -105,8 +105,21 @@ describe('GetLicenses', () => {
 
   it('refuses a caller without a session', async () => {
     const user = await signIn(t);
-    const res = await t.api.call(license, 'GetLicenses', { email: user.email });
+    const res = await t.api.call(license, 'GetLicences', { email: user.email });
     expect(res.status).toBe(401);
+  });
+
+  it('answers the same under its former name GetLicenses, refusals included (docs/decisions/062)', async () => {
+    const user = await signIn(t);
+    const { licenseId } = await grantLicense(t, user.id, 'Nao');
+    const spelt = await as(t, user, license)('GetLicences');
+    const alias = await as(t, user, license)('GetLicenses');
+    expect(alias.status).toBe(200);
+    expect(alias.body).toEqual(spelt.body);
+    expect(JSON.stringify(alias.body)).toContain(licenseId);
+    expect((await t.api.call(license, 'GetLicenses', { email: user.email })).status).toBe(401);
+    const other = await signIn(t);
+    expect((await t.api.call(license, 'GetLicenses', { email: user.email }, { bearer: other.token })).status).toBe(403);
   });
 });
 
@@ -117,7 +130,7 @@ describe('ownership', () => {
     const b = await signIn(t);
     const c = await signIn(t);
 
-    const res = await as(t, b, license)('GetLicenses');
+    const res = await as(t, b, license)('GetLicences');
     expect(res.body.error.Code).toBe(ErrorCodes.NO_LICENSES.code);
     expect(JSON.stringify(res.body)).not.toContain(licenseId);
 
@@ -129,7 +142,7 @@ describe('ownership', () => {
     ] as const)
       expectFieldError(await as(t, b, license)(action, body), 404, 'license_id');
     // B naming A's email is refused before anything is read.
-    const spoofed = await t.api.call(license, 'GetLicenses', { email: a.email }, { bearer: b.token });
+    const spoofed = await t.api.call(license, 'GetLicences', { email: a.email }, { bearer: b.token });
     expect(spoofed.status).toBe(403);
   });
 });
@@ -291,7 +304,7 @@ describe('BUYASSET', () => {
       `${OPERATOR_TOKEN}x`,
     )('BUYASSET', { email: user.email, asset_id: asset });
     expectFieldError(wrong, 403, 'x-operator-token');
-    expect((await as(t, user, license)('GetLicenses')).body.error.Code).toBe(ErrorCodes.NO_LICENSES.code);
+    expect((await as(t, user, license)('GetLicences')).body.error.Code).toBe(ErrorCodes.NO_LICENSES.code);
   });
 
   it('grants an asset license and, for a robot driver, an unpaired robot license with a code', async () => {

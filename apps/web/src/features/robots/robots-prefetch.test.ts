@@ -48,14 +48,14 @@ afterEach(() => vi.unstubAllGlobals());
 
 const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-/** A server whose GetLicenses answers once `release` is called; `gets` counts the CSRF GETs. */
+/** A server whose GetLicences answers once `release` is called; `gets` counts the CSRF GETs. */
 function licencesHeld() {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
   const server = fakeServer({
-    GetLicenses: async () => {
+    GetLicences: async () => {
       await held;
       return { json: LICENCES };
     },
@@ -67,13 +67,13 @@ function licencesHeld() {
 }
 
 describe('prefetchRobotManager (decision 044)', () => {
-  it("asks GetRobots for the paired and the shared licenses' robots as soon as GetLicenses answers, and fetches the first pictures", async () => {
-    const server = fakeServer({ GetLicenses: () => ({ json: LICENCES }), GetRobots: () => ({ json: ROBOTS }) });
+  it("asks GetRobots for the paired and the shared licenses' robots as soon as GetLicences answers, and fetches the first pictures", async () => {
+    const server = fakeServer({ GetLicences: () => ({ json: LICENCES }), GetRobots: () => ({ json: ROBOTS }) });
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     prefetchRobotManager(client, EMAIL);
     await vi.waitFor(() => expect(server.count('GetRobots')).toBe(2));
     await settled();
-    expect(server.calls.map((c) => c.action)).toEqual(['GetLicenses', 'GetRobots', 'GetRobots']);
+    expect(server.calls.map((c) => c.action)).toEqual(['GetLicences', 'GetRobots', 'GetRobots']);
     // under the keys the screen's hook asks for, so the screen finds the answers in the cache
     const paired = robotsQueryOptions(EMAIL, 'paired', [{ robot_id: 'robot-1', asset_id: 'driver-lic-1' }]);
     const shared = robotsQueryOptions(EMAIL, 'shared', [{ robot_id: 'robot-3', asset_id: 'driver-lic-3' }]);
@@ -82,11 +82,11 @@ describe('prefetchRobotManager (decision 044)', () => {
     expect(images).toEqual(['/images/robots/pepper.svg', '/images/robots/nao.svg']);
   });
 
-  it("asks for both GetRobots' CSRF tokens while GetLicenses is answered, so GetRobots waits for no GET of its own", async () => {
+  it("asks for both GetRobots' CSRF tokens while GetLicences is answered, so GetRobots waits for no GET of its own", async () => {
     const { server, release, gets, client } = licencesHeld();
     prefetchRobotManager(client, EMAIL);
-    await vi.waitFor(() => expect(server.count('GetLicenses')).toBe(1));
-    // GetLicenses' own token and the two GetRobots' tokens, all before GetLicenses answered
+    await vi.waitFor(() => expect(server.count('GetLicences')).toBe(1));
+    // GetLicences' own token and the two GetRobots' tokens, all before GetLicences answered
     await vi.waitFor(() => expect(gets()).toBe(3));
     release();
     await vi.waitFor(() => expect(server.count('GetRobots')).toBe(2));
@@ -98,8 +98,8 @@ describe('prefetchRobotManager (decision 044)', () => {
   });
 
   it.each([
-    ['while GetLicenses is on its way', false],
-    ['once GetLicenses has answered', true],
+    ['while GetLicences is on its way', false],
+    ['once GetLicences has answered', true],
   ])(
     'asks for no token ahead when run again %s (the warm start, then the load): GetRobots is asked once',
     async (_when, answered) => {
@@ -114,12 +114,12 @@ describe('prefetchRobotManager (decision 044)', () => {
       release();
       await vi.waitFor(() => expect(server.count('GetRobots')).toBe(2));
       await settled();
-      expect(server.calls.map((c) => c.action)).toEqual(['GetLicenses', 'GetRobots', 'GetRobots']);
+      expect(server.calls.map((c) => c.action)).toEqual(['GetLicences', 'GetRobots', 'GetRobots']);
       expect(gets()).toBe(3);
     },
   );
 
-  it('asks for the tokens again when the cached licenses are stale: that run sends GetLicenses', async () => {
+  it('asks for the tokens again when the cached licenses are stale: that run sends GetLicences', async () => {
     const { server, release, gets, client } = licencesHeld();
     release();
     prefetchRobotManager(client, EMAIL);
@@ -130,14 +130,14 @@ describe('prefetchRobotManager (decision 044)', () => {
     await vi.waitFor(() => expect(server.count('GetRobots')).toBe(4));
     await settled();
     // each POST had exactly one GET: none left unused
-    expect(server.count('GetLicenses')).toBe(2);
+    expect(server.count('GetLicences')).toBe(2);
     expect(gets()).toBe(6);
   });
 
-  it('leaves a failed GetLicenses to the screen: no GetRobots, no picture, no unhandled rejection', async () => {
-    const server = fakeServer({ GetLicenses: () => ({ status: 500, json: failure(100, 'Internal error') }) });
+  it('leaves a failed GetLicences to the screen: no GetRobots, no picture, no unhandled rejection', async () => {
+    const server = fakeServer({ GetLicences: () => ({ status: 500, json: failure(100, 'Internal error') }) });
     prefetchRobotManager(new QueryClient({ defaultOptions: { queries: { retry: false } } }), EMAIL);
-    await vi.waitFor(() => expect(server.count('GetLicenses')).toBe(1));
+    await vi.waitFor(() => expect(server.count('GetLicences')).toBe(1));
     await settled();
     expect(server.count('GetRobots')).toBe(0);
     expect(images).toEqual([]);

@@ -23,7 +23,7 @@ function once(token: Promise<string>): () => Promise<string> | undefined {
 }
 
 /**
- * The Robot Manager's calls from its route's loader (decision 044): GetLicenses, and as soon as it
+ * The Robot Manager's calls from its route's loader (decision 044): GetLicences, and as soon as it
  * answers, the two GetRobots (under the keys useRobotManagerData asks for, with CSRF tokens fetched
  * meanwhile) and the first cards' pictures, without waiting for the screen to render the licenses
  * first. A failure is left to the screen's own queries, which show it.
@@ -33,9 +33,9 @@ export function prefetchRobotManager(queryClient: QueryClient, email: string): v
   const fetching = () => queryClient.getQueryState(licences.queryKey)?.fetchStatus === 'fetching';
   const wasFetching = fetching();
   const answered = queryClient.fetchQuery(licences);
-  // The two GetRobots' CSRF tokens are asked for beside GetLicenses (decision 046): each POST still
-  // has a GET of its own before it, and GetRobots waits for GetLicenses' answer only. Only when this
-  // run has just sent GetLicenses: a second run of the loader (the warm start's preload, then the
+  // The two GetRobots' CSRF tokens are asked for beside GetLicences (decision 046): each POST still
+  // has a GET of its own before it, and GetRobots waits for GetLicences' answer only. Only when this
+  // run has just sent GetLicences: a second run of the loader (the warm start's preload, then the
   // load once the session check answers) finds it answered or on its way, and GetRobots with it, so
   // tokens asked for then would go unused (decision 047). Offline nothing is sent (the query waits
   // for the network, paused), and no token is asked for either.

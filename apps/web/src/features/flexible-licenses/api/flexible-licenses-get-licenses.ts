@@ -7,15 +7,15 @@ import { apiClient, failedAs } from '@/lib/api-client';
 export const LICENSES_FAILED = 'Failed to fetch licenses';
 
 /**
- * Every GetLicenses query starts with this key (the Robot Manager's too), so a save refreshes the
+ * Every GetLicences query starts with this key (the Robot Manager's too), so a save refreshes the
  * licenses wherever they are shown.
  */
-export const FLEX_LICENSES_KEY = ['license', 'GetLicenses'] as const;
+export const FLEX_LICENSES_KEY = ['license', 'GetLicences'] as const;
 
-/** GetLicenses, for the pairing codes of the saved slots' licenses; code 23 (no licenses) is an empty list. */
+/** GetLicences, for the pairing codes of the saved slots' licenses; code 23 (no licenses) is an empty list. */
 export async function fetchOwnLicenses(email: string): Promise<RobotLicense[]> {
   try {
-    const res = await apiClient.call(license, 'GetLicenses', { email });
+    const res = await apiClient.call(license, 'GetLicences', { email });
     return res.user_licenses?.robot_licenses ?? [];
   } catch (err) {
     if (isClientError(err, 'empty')) return [];

@@ -55,7 +55,7 @@ function serve(
   return fakeServer({
     GetProducts: () => ({ json: { error: OK, products: CATALOGUE } }),
     GetSlots: () => slotsAnswer(saved, amount),
-    GetLicenses: () => ({
+    GetLicences: () => ({
       json: {
         error: OK,
         user_licenses: {
@@ -118,16 +118,16 @@ const click = async (el: HTMLElement) => {
 
 describe('Flexible License Management: loading (spec/001 §2)', () => {
   it('shows the loading text while any of the three loads is pending', async () => {
-    fakeServer({ GetProducts: never, GetSlots: () => slotsAnswer([], 1), GetLicenses: never });
+    fakeServer({ GetProducts: never, GetSlots: () => slotsAnswer([], 1), GetLicences: never });
     await show();
     expect(screen.getByRole('status').textContent).toBe('Loading flexible licenses...');
   });
 
-  it.each(['GetProducts', 'GetSlots', 'GetLicenses'])('shows the error text when %s fails', async (failing) => {
+  it.each(['GetProducts', 'GetSlots', 'GetLicences'])('shows the error text when %s fails', async (failing) => {
     const server = fakeServer({
       GetProducts: () => ({ json: { error: OK, products: CATALOGUE } }),
       GetSlots: () => slotsAnswer([], 2),
-      GetLicenses: () => ({
+      GetLicences: () => ({
         json: {
           error: OK,
           user_licenses: { email: 'a', asset_licenses: [], robot_licenses: [], shared_robot_licenses: [] },
@@ -236,7 +236,7 @@ describe('Flexible License Management: the board (spec/001 §2, §4, §5)', () =
     expect(screen.queryByText('Unsynced Changes')).toBeNull();
     // The slots and the licenses are fetched again after the save.
     expect(server.count('GetSlots')).toBeGreaterThanOrEqual(2);
-    expect(server.count('GetLicenses')).toBeGreaterThanOrEqual(2);
+    expect(server.count('GetLicences')).toBeGreaterThanOrEqual(2);
     expect(localStorage.getItem(SKIP_SYNC_CONFIRM_KEY)).toBeNull();
   });
 
@@ -338,7 +338,7 @@ describe('Flexible License Management: the board (spec/001 §2, §4, §5)', () =
     fakeServer({
       GetProducts: () => ({ json: { error: OK, products: CATALOGUE } }),
       GetSlots: () => slotsAnswer([slot(0, 'driver-nao', 'lic-0')], 1),
-      GetLicenses: () => ({ json: { error: { Success: false, Code: 23, Description: 'No licenses' } } }),
+      GetLicences: () => ({ json: { error: { Success: false, Code: 23, Description: 'No licenses' } } }),
       ClearSlots: () => ({ status: 500, json: failure(1, 'boom') }),
     });
     await show();

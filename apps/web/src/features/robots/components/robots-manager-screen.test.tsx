@@ -15,8 +15,8 @@ beforeEach(() => {
     removeEventListener() {},
   }));
   storeSession(tokenPair(), user(), true);
-  // GetLicenses never answers, so the screen stays in its loading state.
-  fakeServer({ GetLicenses: never });
+  // GetLicences never answers, so the screen stays in its loading state.
+  fakeServer({ GetLicences: never });
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -15,7 +15,7 @@ const PORTAL_URL = 'https://billing.example.test/session/bps_1';
 function serve(getSubscription: () => { status?: number; json: unknown }) {
   return fakeServer({
     GetSubscription: getSubscription,
-    GetLicenses: () => ({
+    GetLicences: () => ({
       json: {
         error: OK,
         user_licenses: {
@@ -91,7 +91,7 @@ describe('Manage Subscription Page (spec/001 §2)', () => {
   it('lists the items: SKU, ID, the robot name or pairing code, and View', async () => {
     const server = serve(() => ({ json: { error: OK, subscription: WITH_ITEMS } }));
     await render();
-    // GetLicenses, then GetRobots for the paired licences: the name comes last.
+    // GetLicences, then GetRobots for the paired licences: the name comes last.
     await screen.findByText('Marvin');
     expect(server.count('GetRobots')).toBe(1);
     const table = screen.getByRole('table', { name: 'Subscription Items' });

@@ -38,7 +38,7 @@ function serve(
     ListSubscriptions: () => ({
       json: { error: OK, user_subscriptions: plans, robot_driver_subscriptions: options.drivers ?? [] },
     }),
-    GetLicenses: () => ({
+    GetLicences: () => ({
       json: {
         error: OK,
         user_licenses: {
@@ -244,7 +244,7 @@ describe('Subscription Manager: Refresh Subscriptions (spec/001 §4)', () => {
     expect(screen.queryByText('You have no subscriptions to refresh.')).toBeNull();
     expect(refresh().disabled).toBe(false);
     expect(server.count('ListSubscriptions')).toBe(1);
-    expect(server.count('GetLicenses')).toBe(1);
+    expect(server.count('GetLicences')).toBe(1);
   });
 
   it('with subscriptions refetches subscriptions and robots, disabled for 3 s', async () => {
@@ -253,7 +253,7 @@ describe('Subscription Manager: Refresh Subscriptions (spec/001 §4)', () => {
     await click(refresh());
     await settle();
     expect(server.count('ListSubscriptions')).toBe(2);
-    expect(server.count('GetLicenses')).toBe(2);
+    expect(server.count('GetLicences')).toBe(2);
     expect(screen.queryByText('You have no subscriptions to refresh.')).toBeNull();
     expect(refresh().disabled).toBe(true);
     await settle(3_000);
