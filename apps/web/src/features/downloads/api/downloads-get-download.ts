@@ -16,7 +16,7 @@ export interface DownloadRequest {
 
 /** GetDownload: a signed, expiring link for the chosen artifact, once the agreement is accepted. */
 export async function fetchDownloadLink({ asset, artifact, agreementVersion }: DownloadRequest): Promise<string> {
-  if (!artifact) throw new ClientError({ kind: 'validation', status: 0, description: INVALID_DOWNLOAD });
+  if (!artifact) throw new ClientError({ kind: 'not_found', status: 0, description: INVALID_DOWNLOAD });
   let link: string | undefined;
   try {
     const res = await apiClient.call(assetsService, 'GetDownload', {
@@ -33,6 +33,16 @@ export async function fetchDownloadLink({ asset, artifact, agreementVersion }: D
   }
   if (!link) throw new ClientError({ kind: 'invalid_response', status: 200, description: NO_DOWNLOAD_LINK });
   return link;
+}
+
+/**
+ * The toast of a download that did not start (spec/001 §8 Download): "Invalid asset for download"
+ * when there is no such artifact (none chosen, or the server's catalogue no longer holds it), and
+ * "Failed to fetch download link" for every other failure: storage down (503), no answer, a refusal,
+ * an answer without a link.
+ */
+export function downloadFailureToast(err: unknown): string {
+  return err instanceof ClientError && err.kind === 'not_found' ? INVALID_DOWNLOAD : NO_DOWNLOAD_LINK;
 }
 
 export function useDownloadLink() {

@@ -15,7 +15,7 @@ import {
 import { Label } from '@/components/ui/label';
 import { DOWNLOAD_TOAST_MS } from '@/config/constants';
 import { toast } from '@/lib/toast';
-import { useDownloadLink } from '../api/downloads-get-download';
+import { downloadFailureToast, useDownloadLink } from '../api/downloads-get-download';
 import type { Offer } from '../downloads-options';
 import { DownloadsLicenseText } from './downloads-license-text';
 
@@ -79,7 +79,7 @@ export function DownloadsLicenseDialog({
         ),
       });
     } catch (err) {
-      toast.error((err as Error).message);
+      toast.error(downloadFailureToast(err));
     }
   };
 
