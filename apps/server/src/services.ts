@@ -158,7 +158,10 @@ export function buildServices({
       )
     : chosenProvider;
   // The approved list of flexible licenses is read from the catalogue (docs/decisions/022).
-  const slots = new FlexSlotService(db, clock, licenses, { catalogue: () => paymentProvider.products() });
+  const slots = new FlexSlotService(db, clock, licenses, {
+    catalogue: () => paymentProvider.products(),
+    robot: (userId, robotId) => (robots as RobotService).ownRobot(userId, robotId),
+  });
   // docs/decisions/019: the one tier rule and the lifecycle, whichever provider bills.
   const subscriptions = new SubscriptionService(db, clock, mailer, config.PUBLIC_URL, {
     licenses,

@@ -28,6 +28,16 @@ export const flexSlot = z.object({
 });
 export type FlexSlot = z.infer<typeof flexSlot>;
 
+/** A slot as the answers show it. */
+export const flexSlotView = z.extend(flexSlot, {
+  /**
+   * Beyond the spec (docs/decisions/061): the name of the robot the slot's license is paired with, ''
+   * when it is not paired, so the screen can say which robot a save would unpair.
+   */
+  paired_robot_name: z._default(z.string(), ''),
+});
+export type FlexSlotView = z.infer<typeof flexSlotView>;
+
 /** A slot as UpdateSlots sends it: the license id is empty, the server assigns licenses. */
 export const flexSlotUpdate = z.extend(flexSlot, {
   license_id: z.literal('', { error: 'license_id must be empty' }),
@@ -75,7 +85,7 @@ export const flexSlotsUpdateRequest = z.extend(flexSlotsRequest, {
 });
 
 export const flexSlotsResponse = response({
-  user_slots: z._default(z.array(flexSlot), []),
+  user_slots: z._default(z.array(flexSlotView), []),
   user_slot_amount: z._default(z.int().check(z.minimum(0)), 0),
   /**
    * The catalogue robot ids a slot may hold (docs/decisions/022): the server's approved list, so

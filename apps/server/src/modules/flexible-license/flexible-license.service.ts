@@ -1,8 +1,8 @@
 import {
   ApiError,
   DEFAULT_LICENSE_DURATION_S,
-  type FlexSlot,
   type FlexSlotUpdate,
+  type FlexSlotView,
   type PaymentProduct,
   planSlotSave,
 } from '@portal/contract';
@@ -19,9 +19,11 @@ export interface SlotChange {
   emptied: { slot: number; model: string }[];
 }
 
-/** What the slots need from elsewhere: the catalogue the approved list is read from. */
+/** What the slots need from elsewhere: the catalogue the approved list is read from, robots' names. */
 export interface FlexSlotPeers {
   catalogue(): Promise<readonly PaymentProduct[]>;
+  /** the user's own robot of this id, if any */
+  robot(userId: string, robotId: string): Promise<{ name: string } | undefined>;
 }
 
 /** How many slots a user has, and why (docs/decisions/061). */
@@ -41,7 +43,7 @@ const allowanceOf = (row: AllowanceRow | undefined): SlotAllowance => ({
 });
 
 export interface FlexSlotsView {
-  user_slots: FlexSlot[];
+  user_slots: FlexSlotView[];
   user_slot_amount: number;
   approved_robot_ids: string[];
 }
@@ -136,21 +138,28 @@ export class FlexSlotService {
   }
 
   async get(userId: string, approved?: Map<string, ApprovedDriver>): Promise<FlexSlotsView> {
-    const [amount, rows, drivers] = await Promise.all([
+    const [amount, all, drivers] = await Promise.all([
       repo.amount(this.db, userId),
       repo.slots(this.db, userId),
       approved ?? this.approved(),
     ]);
+    const rows = all.filter((r) => r.slotId < amount);
+    const held = rows.flatMap((r) => (r.licenseId ? [r.licenseId] : []));
+    const paired = (await this.licenses.byIds(this.db, held)).filter((l) => l.robotId);
+    const names = new Map(
+      await Promise.all(
+        paired.map(async (l) => [l.id, (await this.peers.robot(userId, l.robotId as string))?.name ?? ''] as const),
+      ),
+    );
     return {
       user_slot_amount: amount,
-      user_slots: rows
-        .filter((r) => r.slotId < amount)
-        .map((r) => ({
-          slot_id: r.slotId,
-          license_id: r.licenseId ?? '',
-          robot_id: r.robotId,
-          updated_on: r.updatedAt.getTime(),
-        })),
+      user_slots: rows.map((r) => ({
+        slot_id: r.slotId,
+        license_id: r.licenseId ?? '',
+        robot_id: r.robotId,
+        updated_on: r.updatedAt.getTime(),
+        paired_robot_name: (r.licenseId && names.get(r.licenseId)) || '',
+      })),
       approved_robot_ids: [...drivers.keys()].sort(),
     };
   }

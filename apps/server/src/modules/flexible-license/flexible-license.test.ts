@@ -40,6 +40,7 @@ interface SlotView {
   license_id: string;
   robot_id: string;
   updated_on: number;
+  paired_robot_name: string;
 }
 interface LicenseView {
   robot_id: string;
@@ -201,6 +202,8 @@ describe('UpdateSlots changes only the slots that changed (docs/decisions/061)',
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await licenseIn(user, 0)).toEqual({ ...before, robot_id: robotId });
     expect(slotsOf(res)[0]?.updated_on).toBe(updatedOn);
+    // The answer names the paired robot, so the screen can say which robot a save would unpair.
+    expect(slotsOf(res).map((s) => s.paired_robot_name)).toEqual(['Lab Nao', '']);
     const { licenses } = await expectConsistent(user);
     expect(licenses.find((l) => l.robot_id === robotId)?.isFlexible).toBe(true);
     expect(await licenseIn(user, 1)).toMatchObject({ pair_code: expect.stringMatching(/^[A-Z2-9]{8}$/), robot_id: '' });

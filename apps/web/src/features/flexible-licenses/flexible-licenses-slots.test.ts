@@ -16,11 +16,14 @@ import {
   nextKeyboardTarget,
   placeInSlot,
   removeFromSlot,
+  type SavedSlotView,
   type SlotDrag,
   type SlotSelection,
   selectionFromServer,
   slotDragState,
   slotPrompt,
+  slotsUsedText,
+  syncSummary,
   unsyncedSlotIds,
   updateDisabled,
   updateSlotsPayload,
@@ -233,5 +236,92 @@ describe('nextKeyboardTarget', () => {
     [-1, 0, 1, -1],
   ] as const)('from %i of %i by %i -> %i', (current, count, step, next) => {
     expect(nextKeyboardTarget(current, count, step)).toBe(next);
+  });
+});
+
+describe('slotsUsedText', () => {
+  it.each([
+    [sel('', '', ''), '0 of 3 slots used'],
+    [sel('nao', '', 'pepper'), '2 of 3 slots used'],
+    [sel('nao'), '1 of 1 slot used'],
+    [sel(''), '0 of 1 slot used'],
+  ])('%o: %s', (selection, text) => {
+    expect(slotsUsedText(selection)).toBe(text);
+  });
+});
+
+describe('syncSummary: what Confirm Sync lists (docs/decisions/061)', () => {
+  const MODELS: Record<string, string> = { nao: 'Nao', pepper: 'Pepper', tiago: 'Tiago Steel' };
+  const saved = (...slots: [string, string?, string?][]): SavedSlotView[] =>
+    slots.map(([robot_id, license_id = '', paired_robot_name = ''], slot_id) => ({
+      slot_id,
+      robot_id,
+      license_id: robot_id ? license_id || `lic-${slot_id}` : '',
+      paired_robot_name,
+    }));
+  const summary = (before: SavedSlotView[], working: SlotSelection) =>
+    syncSummary({
+      saved: before,
+      working,
+      model: (id) => MODELS[id] ?? id,
+      paired: (licenseId) => before.some((s) => s.license_id === licenseId && s.paired_robot_name !== ''),
+    });
+
+  it.each<[string, SavedSlotView[], SlotSelection, { changes: string[]; kept: string[] }]>([
+    [
+      'the issue: Pepper added beside a paired Nao',
+      saved(['nao', 'n', 'Lab Nao'], ['']),
+      sel('nao', 'pepper'),
+      { changes: ['Slot 2: Pepper added'], kept: ['Slot 1: Lab Nao (Nao) kept, stays paired'] },
+    ],
+    [
+      'a paired slot replaced: its robot will be unpaired, the new model added',
+      saved(['nao', 'n', 'Lab Nao'], ['']),
+      sel('pepper', ''),
+      { changes: ['Slot 1: Lab Nao (Nao) will be unpaired', 'Slot 1: Pepper added'], kept: [] },
+    ],
+    [
+      'an unpaired slot removed, another kept with its code',
+      saved(['nao'], ['pepper']),
+      sel('', 'pepper'),
+      { changes: ['Slot 1: Nao removed'], kept: ['Slot 2: Pepper kept, same pairing code'] },
+    ],
+    [
+      'a paired card moved to another slot',
+      saved(['nao', 'n', 'Lab Nao'], [''], ['']),
+      sel('', '', 'nao'),
+      { changes: [], kept: ['Slot 3: Lab Nao (Nao) moved from Slot 1, stays paired'] },
+    ],
+    [
+      'two cards swapped',
+      saved(['nao'], ['pepper', 'p', 'Reception Pepper']),
+      sel('pepper', 'nao'),
+      {
+        changes: [],
+        kept: [
+          'Slot 1: Reception Pepper (Pepper) moved from Slot 2, stays paired',
+          'Slot 2: Nao moved from Slot 1, same pairing code',
+        ],
+      },
+    ],
+    [
+      'a first save',
+      saved([''], ['']),
+      sel('tiago', 'nao'),
+      { changes: ['Slot 1: Tiago Steel added', 'Slot 2: Nao added'], kept: [] },
+    ],
+    ['a paired robot with no name', saved(['nao', 'n', '']), sel(''), { changes: ['Slot 1: Nao removed'], kept: [] }],
+  ])('%s', (_name, before, working, expected) => {
+    expect(summary(before, working)).toEqual(expected);
+  });
+
+  it('names a paired robot the answer left unnamed "A robot"', () => {
+    const result = syncSummary({
+      saved: [{ slot_id: 0, robot_id: 'nao', license_id: 'n', paired_robot_name: '' }],
+      working: sel(''),
+      model: (id) => MODELS[id] ?? id,
+      paired: () => true,
+    });
+    expect(result.changes).toEqual(['Slot 1: A robot (Nao) will be unpaired']);
   });
 });

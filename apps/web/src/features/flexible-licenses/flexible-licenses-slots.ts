@@ -1,4 +1,4 @@
-import type { FlexSlot, FlexSlotUpdate } from '@portal/contract';
+import { type FlexSlot, type FlexSlotUpdate, planSlotSave } from '@portal/contract';
 
 /**
  * Flexible license slots (spec/001 §2, §4, §5). The screen keeps a working selection and the saved
@@ -100,6 +100,86 @@ export function updateSlotsPayload(working: SlotSelection, nowMs: number): FlexS
 export function licenseCountText(count: number): string {
   return `${count} ${count === 1 ? 'license' : 'licenses'}`;
 }
+
+/** "1 of 3 slots used": the filled slots of the selection shown, of the slots the user has. */
+export function slotsUsedText(selection: SlotSelection): string {
+  return `${filledSlotCount(selection)} of ${selection.length} ${selection.length === 1 ? 'slot' : 'slots'} used`;
+}
+
+// ---- what a sync does (docs/decisions/061) ---------------------------------------------------
+
+/** A saved slot as GetSlots answers it: its license, and the robot that license is paired with. */
+export type SavedSlotView = Pick<FlexSlot, 'slot_id' | 'robot_id' | 'license_id'> & { paired_robot_name?: string };
+
+export interface SyncSummary {
+  /** what the save changes, slot by slot: licenses added, removed, robots unpaired */
+  changes: string[];
+  /** the licenses it keeps, in their slot or following their card */
+  kept: string[];
+}
+
+/**
+ * What syncing `working` over the saved slots will do, in the words Confirm Sync lists below the
+ * spec's text: the server applies the same rule (`planSlotSave`). `model` names a robot id's model;
+ * `paired` tells whether a saved license is paired with a robot.
+ */
+export function syncSummary(input: {
+  saved: readonly SavedSlotView[];
+  working: SlotSelection;
+  model: (robotId: string) => string;
+  paired: (licenseId: string) => boolean;
+}): SyncSummary {
+  const { saved, working, model } = input;
+  const plan = planSlotSave(
+    saved.map((s) => ({ slot_id: s.slot_id, robot_id: s.robot_id, license_id: s.license_id })),
+    working,
+    working.length,
+  );
+  const robotOf = (licenseId: string) => {
+    if (!input.paired(licenseId)) return undefined;
+    return saved.find((s) => s.license_id === licenseId)?.paired_robot_name || SYNC_TEXT.unnamedRobot;
+  };
+  const changes: { slot: number; text: string }[] = [];
+  const kept: { slot: number; text: string }[] = [];
+  for (const r of plan.released) {
+    const robot = robotOf(r.license_id);
+    changes.push({
+      slot: r.slot_id,
+      text: robot
+        ? SYNC_TEXT.unpaired(r.slot_id, robot, model(r.robot_id))
+        : SYNC_TEXT.removed(r.slot_id, model(r.robot_id)),
+    });
+  }
+  for (const s of plan.slots) {
+    if (s.kind === 'added') changes.push({ slot: s.slot_id, text: SYNC_TEXT.added(s.slot_id, model(s.robot_id)) });
+    if (s.kind === 'kept' || s.kind === 'moved') {
+      const robot = robotOf(s.license_id);
+      const from = s.kind === 'moved' ? s.from_slot_id : undefined;
+      kept.push({ slot: s.slot_id, text: SYNC_TEXT.kept(s.slot_id, model(s.robot_id), robot, from) });
+    }
+  }
+  // Slot by slot; within a slot, what goes before what comes (the released license first).
+  const bySlot = (list: { slot: number; text: string }[]) =>
+    list
+      .map((x, i) => ({ ...x, i }))
+      .sort((a, b) => a.slot - b.slot || a.i - b.i)
+      .map((x) => x.text);
+  return { changes: bySlot(changes), kept: bySlot(kept) };
+}
+
+export const SYNC_TEXT = {
+  changesHeading: 'Changes',
+  keptHeading: 'Kept',
+  unnamedRobot: 'A robot',
+  added: (slotId: number, model: string) => `Slot ${slotId + 1}: ${model} added`,
+  removed: (slotId: number, model: string) => `Slot ${slotId + 1}: ${model} removed`,
+  unpaired: (slotId: number, robot: string, model: string) =>
+    `Slot ${slotId + 1}: ${robot} (${model}) will be unpaired`,
+  kept: (slotId: number, model: string, robot: string | undefined, fromSlotId: number | undefined) =>
+    `Slot ${slotId + 1}: ${robot ? `${robot} (${model})` : model} ${
+      fromSlotId === undefined ? 'kept' : `moved from Slot ${fromSlotId + 1}`
+    }, ${robot ? 'stays paired' : 'same pairing code'}`,
+} as const;
 
 // ---- slot prompts ----------------------------------------------------------------------------
 

@@ -20,10 +20,11 @@ export const FLEX_TEXT = {
   robotDetails: 'Robot Details',
   slot: (slotId: number) => `Slot ${slotId + 1}`,
   pairingCode: 'Pairing Code',
-  paired: 'Paired with a robot',
+  paired: (robotName: string) => (robotName ? `Paired with ${robotName}` : 'Paired with a robot'),
   confirmSyncTitle: 'Confirm Sync',
+  // spec/001 §4's words as issue 32 quotes them; what a sync keeps is listed below them (decision 061).
   confirmSyncBody: (count: string) =>
-    `You are about to sync ${count}. This removes your existing flex licenses and replaces them with the new selection, updates your account, and activates the licenses for immediate pairing and use.`,
+    `You are about to sync ${count}. This removes existing flex licenses and replaces them with the new selection, updates the account, and activates licenses for immediate pairing and use.`,
   confirmSync: 'Sync Licenses',
   confirmClearTitle: 'Confirm Clear All',
   confirmClearBody:

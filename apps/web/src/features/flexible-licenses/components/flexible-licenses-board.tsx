@@ -27,6 +27,8 @@ import {
   type SlotEntry,
   selectionFromServer,
   slotDragState,
+  slotsUsedText,
+  syncSummary,
   updateDisabled,
   updateSlotsPayload,
 } from '../flexible-licenses-slots';
@@ -35,7 +37,7 @@ import { useLargeScreen } from '../hooks/flexible-licenses-use-large-screen';
 import { AvailableList } from './flexible-licenses-available';
 import { ConfirmClearDialog, ConfirmSyncDialog, SelectLicenseDialog } from './flexible-licenses-dialogs';
 import { announcements, collisionDetection, type DragData, targetOf, useBoardSensors } from './flexible-licenses-dnd';
-import { LicenseCardBody } from './flexible-licenses-license-card';
+import { LicenseCardBody, licenseLabel } from './flexible-licenses-license-card';
 import { SlotItem } from './flexible-licenses-slot';
 
 export interface FlexBoardProps {
@@ -89,10 +91,26 @@ export function FlexBoard({ email, userId, slots, products, licenses }: FlexBoar
 
   const licenseById = React.useMemo(() => new Map(licenses.map((l) => [l.robot_license.license_id, l])), [licenses]);
   const savedLicense = (slotId: number) => {
-    const id = slots.user_slots.find((s) => s.slot_id === slotId)?.license_id;
-    const l = id ? licenseById.get(id) : undefined;
-    return l && { pairCode: l.pair_code, paired: l.paired_status || Boolean(l.robot_id) };
+    const saved = slots.user_slots.find((s) => s.slot_id === slotId);
+    const l = saved?.license_id ? licenseById.get(saved.license_id) : undefined;
+    return l && { pairCode: l.pair_code, paired: isPaired(l), robotName: saved?.paired_robot_name ?? '' };
   };
+  const summary = React.useMemo(
+    () =>
+      syncSummary({
+        saved: slots.user_slots,
+        working,
+        model: (robotId) => {
+          const card = cards.find((c) => c.robot_id === robotId);
+          return card ? licenseLabel(card) : robotId;
+        },
+        paired: (licenseId) => {
+          const l = licenseById.get(licenseId);
+          return l ? isPaired(l) : false;
+        },
+      }),
+    [slots.user_slots, working, cards, licenseById],
+  );
 
   const edit = (next: SlotEntry[]) => setEdits(next);
 
@@ -165,9 +183,14 @@ export function FlexBoard({ email, userId, slots, products, licenses }: FlexBoar
               {clear.isPending ? FLEX_TEXT.clearing : FLEX_TEXT.clearAll}
             </Button>
           </div>
-          <h2 id="flex-selected-heading" className="text-lg font-semibold">
-            {FLEX_TEXT.selected}
-          </h2>
+          <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+            <h2 id="flex-selected-heading" className="text-lg font-semibold">
+              {FLEX_TEXT.selected}
+            </h2>
+            <p className="text-sm text-muted-foreground" data-testid="slots-used">
+              {slotsUsedText(working)}
+            </p>
+          </div>
           <ol className="flex flex-col gap-3" aria-labelledby="flex-selected-heading">
             {working.map((entry) => {
               const card = cardInSlot(entry, cards);
@@ -222,6 +245,7 @@ export function FlexBoard({ email, userId, slots, products, licenses }: FlexBoar
       <ConfirmSyncDialog
         open={confirm === 'sync'}
         count={filledSlotCount(working)}
+        summary={summary}
         onClose={() => setConfirm(null)}
         onConfirm={(dontShowAgain) => {
           if (dontShowAgain) writeLocal(SKIP_SYNC_CONFIRM_KEY, 'true');
@@ -232,6 +256,8 @@ export function FlexBoard({ email, userId, slots, products, licenses }: FlexBoar
     </DndContext>
   );
 }
+
+const isPaired = (l: RobotLicense) => l.paired_status || Boolean(l.robot_id);
 
 /** The card under the pointer while dragging, on large screens. */
 function DragPreview({ card }: { card: FlexibleLicenseCard }) {

@@ -12,7 +12,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { searchLicenseCards } from '../flexible-licenses-cards';
-import { licenseCountText } from '../flexible-licenses-slots';
+import { licenseCountText, SYNC_TEXT, type SyncSummary } from '../flexible-licenses-slots';
 import { FLEX_TEXT } from '../flexible-licenses-text';
 import { LicenseCardBody, licenseLabel } from './flexible-licenses-license-card';
 
@@ -102,15 +102,20 @@ export function SelectLicenseDialog({
   );
 }
 
-/** "Confirm Sync": how many licenses, what syncing does, and "Don't show this message again". */
+/**
+ * "Confirm Sync": how many licenses and what syncing does, in the spec's words; below them what this
+ * sync changes and keeps, slot by slot (docs/decisions/061); and "Don't show this message again".
+ */
 export function ConfirmSyncDialog({
   open,
   count,
+  summary,
   onConfirm,
   onClose,
 }: {
   open: boolean;
   count: number;
+  summary: SyncSummary;
   onConfirm: (dontShowAgain: boolean) => void;
   onClose: () => void;
 }) {
@@ -124,7 +129,27 @@ export function ConfirmSyncDialog({
       confirmLabel={FLEX_TEXT.confirmSync}
       variant="default"
       onConfirm={({ dontShowAgain }) => onConfirm(dontShowAgain)}
-    />
+    >
+      <SyncList heading={SYNC_TEXT.changesHeading} items={summary.changes} testId="sync-changes" />
+      <SyncList heading={SYNC_TEXT.keptHeading} items={summary.kept} testId="sync-kept" />
+    </ConfirmDialog>
+  );
+}
+
+function SyncList({ heading, items, testId }: { heading: string; items: readonly string[]; testId: string }) {
+  const id = React.useId();
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby={id} className="grid gap-1 text-sm" data-testid={testId}>
+      <h3 id={id} className="font-medium">
+        {heading}
+      </h3>
+      <ul className="list-disc space-y-0.5 pl-5 text-muted-foreground">
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -158,6 +158,7 @@ describe('Flexible License Management: the board (spec/001 §2, §4, §5)', () =
     serve();
     await show();
     expect(screen.getByRole('heading', { name: 'Selected Robot Licenses' })).toBeTruthy();
+    expect(screen.getByTestId('slots-used').textContent).toBe('1 of 3 slots used');
     expect(slots()).toHaveLength(3);
     expect(within(slotNo(0)).getByRole('button', { name: 'Click to select a robot license' })).toBeTruthy();
     expect(within(slotNo(1)).getByText('Click to remove or replace')).toBeTruthy();
@@ -217,9 +218,15 @@ describe('Flexible License Management: the board (spec/001 §2, §4, §5)', () =
 
     await click(update);
     const confirm = screen.getByRole('dialog', { name: 'Confirm Sync' });
-    // Two licenses: the new Nao and the saved Pepper.
+    // Two licenses: the new Nao and the saved Pepper, in the spec's words; below them what changes and what stays.
     expect(within(confirm).getByText(/You are about to sync 2 licenses\./).textContent).toContain(
-      'removes your existing flex licenses and replaces them with the new selection, updates your account, and activates the licenses for immediate pairing and use',
+      'removes existing flex licenses and replaces them with the new selection, updates the account, and activates licenses for immediate pairing and use',
+    );
+    expect(within(within(confirm).getByTestId('sync-changes')).getByRole('listitem').textContent).toBe(
+      'Slot 1: Nao added',
+    );
+    expect(within(within(confirm).getByTestId('sync-kept')).getByRole('listitem').textContent).toBe(
+      'Slot 2: Pepper kept, same pairing code',
     );
     await click(within(confirm).getByRole('button', { name: 'Sync Licenses' }));
     await settle();

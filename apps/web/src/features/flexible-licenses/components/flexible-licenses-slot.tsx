@@ -25,8 +25,8 @@ export interface SlotItemProps {
   unsynced: boolean;
   removalPending: boolean;
   drag: SlotDrag;
-  /** the saved license's state: its pairing code, or that a robot is paired */
-  license?: { pairCode: string; paired: boolean } | undefined;
+  /** the saved license's state: its pairing code, or the robot it is paired with */
+  license?: { pairCode: string; paired: boolean; robotName: string } | undefined;
   /** no overlay is drawn, so the card itself follows the drag */
   cardFollowsDrag: boolean;
   busy: boolean;
@@ -89,7 +89,7 @@ export function SlotItem({
           {!unsynced && license && (
             <p className="text-xs text-muted-foreground" data-testid="slot-license">
               {license.paired ? (
-                FLEX_TEXT.paired
+                FLEX_TEXT.paired(license.robotName)
               ) : license.pairCode ? (
                 <>
                   {FLEX_TEXT.pairingCode}:{' '}
