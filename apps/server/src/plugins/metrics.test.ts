@@ -1,10 +1,15 @@
-import { ApiError, ErrorCodes, useraction } from '@portal/contract';
+import type { AddressInfo } from 'node:net';
+import { ApiError, ErrorCodes, events, useraction } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { manualClock } from '../lib/clock.ts';
 import { hashWorkers } from '../lib/passwords.ts';
-import { closeApp, nextIp } from '../test/fixtures.ts';
-import { freshDatabase, seedUser, type TestApp, testApp } from '../test/harness.ts';
+import type { ArtifactStore } from '../modules/assets/assets.store.ts';
+import { openStream } from '../test/event-stream.ts';
+import { as, closeApp, nextIp, signIn } from '../test/fixtures.ts';
+import { freshDatabase, memoryMailer, seedUser, type TestApp, testApp, testConfig } from '../test/harness.ts';
 import { countingRejections, listenMetrics, PortalMetrics } from './metrics.ts';
 
 /**
@@ -147,6 +152,55 @@ describe('/metrics on the app port', () => {
       run.mockRestore();
     }
     expect(seriesValue(await read(scraped), 'portal_hash_busy_total') - before).toBe(1);
+  });
+
+  it('counts the event streams the instance holds', async () => {
+    await scraped.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(scraped.app.server.address() as AddressInfo).port}`;
+    const user = await signIn(scraped);
+    const ticket = await as(scraped, user, events)('OpenEventStream');
+    const stream = await openStream(`${base}${ticket.body.stream_path as string}`);
+    try {
+      await stream.waitFor((m) => m.kind === 'ready');
+      expect(seriesValue(await read(scraped), 'portal_event_streams_open')).toBe(1);
+    } finally {
+      stream.close();
+    }
+    await vi.waitFor(async () => expect(seriesValue(await read(scraped), 'portal_event_streams_open')).toBe(0));
+  });
+
+  it('counts failed calls to the artifact store, by operation', async () => {
+    const unreachable = new Error('connect ETIMEDOUT 10.0.0.9:9000');
+    const store: ArtifactStore = {
+      description: 's3://unreachable',
+      put: () => Promise.reject(unreachable),
+      open: () => Promise.reject(unreachable),
+      deliver: () => Promise.reject(unreachable),
+    } as unknown as ArtifactStore;
+    const config = testConfig({ METRICS_TOKEN: TOKEN });
+    const app = await buildApp({
+      config,
+      database,
+      clock: manualClock(),
+      mailer: memoryMailer(),
+      logger: false,
+      store,
+    });
+    try {
+      const served = app.services.assets.store;
+      await expect(served.deliver('robot-hub/1.0.0/x.zip', { fileName: 'x.zip', expiresAt: new Date() })).rejects.toBe(
+        unreachable,
+      );
+      await expect(served.open('robot-hub/1.0.0/x.zip')).rejects.toBe(unreachable);
+      await expect(served.deliver('robot-hub/1.0.0/y.zip', { fileName: 'y.zip', expiresAt: new Date() })).rejects.toBe(
+        unreachable,
+      );
+      const { body } = await app.metrics.scrape();
+      expect(seriesValue(body, 'portal_storage_errors_total{operation="deliver"}')).toBe(2);
+      expect(seriesValue(body, 'portal_storage_errors_total{operation="open"}')).toBe(1);
+    } finally {
+      await app.close();
+    }
   });
 
   it('reports the lifecycle backlog and the mail backlog', async () => {
