@@ -106,7 +106,7 @@ export const operator = service('operator', '/api/operator', {
       /** the grant; null clears it, leaving the plan's count */
       amount: z.nullable(
         z
-          .number({ error: 'Amount must be a whole number from 0 to 100, or null to clear the grant' })
+          .number({ error: `Amount must be a whole number from 0 to ${MAX_FLEX_SLOTS}, or null to clear the grant` })
           .check(
             z.int({ error: 'Amount must be a whole number' }),
             z.minimum(0, { error: 'Amount must be at least 0' }),

@@ -72,11 +72,6 @@ export class FlexSlotService {
     return repo.amount(this.db, userId);
   }
 
-  /** The user's counts: the plan's, an operator's grant (null: none), and the one in force. */
-  async allowance(userId: string): Promise<SlotAllowance> {
-    return allowanceOf(await repo.allowance(this.db, userId));
-  }
-
   /**
    * Sets or clears an operator's grant (docs/decisions/061): the user has the larger of it and the
    * plan's count. Answers the counts after.
