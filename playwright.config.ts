@@ -22,24 +22,20 @@ function chromiumPath(): string {
 }
 
 /**
- * The servers' ports: E2E_PORT and the four after it when it is set (scripts/e2e-local.sh), free loopback
+ * The servers' ports: E2E_PORT and the five after it when it is set (scripts/e2e-local.sh), free loopback
  * ports otherwise, so two checkouts on one machine do not collide. They are chosen once, in the runner's
  * process, and reach the worker processes (which load this file again) through the environment.
  */
 if (!process.env.E2E_PORTS) {
   const first = Number(process.env.E2E_PORT);
   const ports = first
-    ? [0, 1, 2, 3, 4].map((offset) => first + offset)
-    : await Promise.all(Array.from({ length: 5 }, freePort));
+    ? [0, 1, 2, 3, 4, 5].map((offset) => first + offset)
+    : await Promise.all(Array.from({ length: 6 }, freePort));
   process.env.E2E_PORTS = ports.join(',');
 }
-const [port, emptyPort, linuxPort, liveAPort, liveBPort] = (process.env.E2E_PORTS as string).split(',').map(Number) as [
-  number,
-  number,
-  number,
-  number,
-  number,
-];
+const [port, emptyPort, linuxPort, liveAPort, liveBPort, canonicalPort] = (process.env.E2E_PORTS as string)
+  .split(',')
+  .map(Number) as [number, number, number, number, number, number];
 const dataDir = process.env.E2E_DATA_DIR ?? `/tmp/portal-e2e-${process.pid}`;
 process.env.E2E_DATA_DIR = dataDir;
 // Operator calls (granting licenses, time, subscriptions) seed states through the real API.
@@ -56,6 +52,11 @@ export const liveServers = {
   a: { url: `http://127.0.0.1:${liveAPort}`, dataDir: `${dataDir}-live-a` },
   b: { url: `http://127.0.0.1:${liveBPort}`, dataDir: `${dataDir}-live-b` },
 };
+/**
+ * A server whose PUBLIC_URL is http://localhost:PORT, listening on 127.0.0.1 like the others: visited
+ * at 127.0.0.1 it redirects to its one address (apps/web/e2e/commerce/canonical-address.spec.ts).
+ */
+export const canonicalServer = { url: `http://localhost:${canonicalPort}`, dataDir: `${dataDir}-canonical` };
 // E2E_BUILD_DIR: a private copy of the build (scripts/e2e-local.sh), so several people can run
 // end-to-end tests on one machine while someone else rebuilds.
 export const serverDir = process.env.E2E_BUILD_DIR ? `${process.env.E2E_BUILD_DIR}/server` : 'apps/server/dist';
@@ -104,12 +105,18 @@ export default defineConfig({
         `node ${serverDir}/cli.js artifacts:add apps/web/e2e/robots/robot-hub-linux.deb --os windows --arch arm64 --version 2.0.1.0`,
       ].join(' && '),
     }),
+    server({ port: canonicalPort, dataDir: canonicalServer.dataDir, seedDemo: false, publicUrl: canonicalServer.url }),
   ],
 });
 
 /** The environment of an end-to-end server (its port, data folder, and the limits the tests need lifted). */
-export function serverEnv(opts: { port: number; dataDir: string; seedDemo: boolean }): Record<string, string> {
-  const url = `http://127.0.0.1:${opts.port}`;
+export function serverEnv(opts: {
+  port: number;
+  dataDir: string;
+  seedDemo: boolean;
+  publicUrl?: string;
+}): Record<string, string> {
+  const url = opts.publicUrl ?? `http://127.0.0.1:${opts.port}`;
   return {
     NODE_ENV: 'test',
     PORT: String(opts.port),
@@ -129,7 +136,8 @@ export function serverEnv(opts: { port: number; dataDir: string; seedDemo: boole
   };
 }
 
-function server(opts: { port: number; dataDir: string; seedDemo: boolean; before?: string }) {
+function server(opts: { port: number; dataDir: string; seedDemo: boolean; publicUrl?: string; before?: string }) {
+  // Probed at 127.0.0.1 whatever PUBLIC_URL says: /readyz answers any host.
   const url = `http://127.0.0.1:${opts.port}`;
   const env = serverEnv(opts);
   return {

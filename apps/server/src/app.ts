@@ -266,6 +266,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     clock,
     publicUrl: config.PUBLIC_URL,
     allowedHosts: config.ALLOWED_HOSTS,
+    hostAliases: config.hostAliases,
     trustForwardedHost: config.TRUST_FORWARDED_HOST,
     reportOrigin: config.SENTRY_DSN ? new URL(config.SENTRY_DSN).origin : undefined,
   });

@@ -107,8 +107,27 @@ describe('ALLOWED_HOSTS (finding 12)', () => {
     expect(defaultAllowedHosts(publicUrl)).toEqual(hosts);
   });
 
-  it('without PUBLIC_URL, the loopback names on PORT', () => {
-    expect(loadConfig(dev({ PORT: '3100' })).ALLOWED_HOSTS).toEqual(['localhost:3100', '127.0.0.1:3100', '[::1]:3100']);
+  it('without PUBLIC_URL, the loopback names on PORT: localhost served, the others its aliases', () => {
+    const config = loadConfig(dev({ PORT: '3100' }));
+    expect([config.ALLOWED_HOSTS, config.hostAliases]).toEqual([['localhost:3100'], ['127.0.0.1:3100', '[::1]:3100']]);
+  });
+
+  it.each([
+    // WebAuthn takes no IP address: a PUBLIC_URL on 127.0.0.1 keeps its passkey origin, localhost, served.
+    ['http://127.0.0.1:4613', {}, ['127.0.0.1:4613', 'localhost:4613'], ['[::1]:4613']],
+    ['http://localhost:3000', {}, ['localhost:3000'], ['127.0.0.1:3000', '[::1]:3000']],
+    ['https://portal.acme.co.uk', {}, ['portal.acme.co.uk'], []],
+    // A passkey origin that is no loopback name of PUBLIC_URL's adds no host.
+    [
+      'http://localhost:3000',
+      { WEBAUTHN_ORIGINS: 'https://keys.localhost' },
+      ['localhost:3000'],
+      ['127.0.0.1:3000', '[::1]:3000'],
+    ],
+    ['http://localhost:3000', { ALLOWED_HOSTS: 'localhost,127.0.0.1' }, ['localhost', '127.0.0.1'], []],
+  ])('PUBLIC_URL %s with %j serves %j and sends %j to it', (publicUrl, extra, served, aliases) => {
+    const config = loadConfig(dev({ PUBLIC_URL: publicUrl, ...extra }));
+    expect([config.ALLOWED_HOSTS, config.hostAliases]).toEqual([served, aliases]);
   });
 
   it('a list is taken lower-cased, and a bad entry is refused', () => {

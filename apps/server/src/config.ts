@@ -164,9 +164,9 @@ export const allowedHostsSchema = z
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * The hosts the portal answers for when ALLOWED_HOSTS is unset: PUBLIC_URL's, and when that is a
+ * The hosts the portal answers when ALLOWED_HOSTS is unset: PUBLIC_URL's, and when that is a
  * loopback address the other loopback names on the same port, so `npm start` works as
- * http://localhost:3000 and http://127.0.0.1:3000 alike.
+ * http://localhost:3000 and http://127.0.0.1:3000 alike (one of them by a redirect: defaultHosts).
  */
 export function defaultAllowedHosts(publicUrl: string): string[] {
   const url = new URL(publicUrl);
@@ -174,6 +174,21 @@ export function defaultAllowedHosts(publicUrl: string): string[] {
   if (LOOPBACK_NAMES.includes(url.hostname.toLowerCase()))
     for (const name of LOOPBACK_NAMES) hosts.push(url.port ? `${name}:${url.port}` : name);
   return [...new Set(hosts)];
+}
+
+/**
+ * defaultAllowedHosts split in two. Served as themselves: PUBLIC_URL's host, and a passkey origin's
+ * (WebAuthn takes no IP address, so a PUBLIC_URL on 127.0.0.1 keeps its passkeys on localhost).
+ * The others are aliases: a page asked for there is sent to PUBLIC_URL, and a call is told to use it
+ * (plugins/security.ts; docs/operations.md#one-address-public_url).
+ */
+export function defaultHosts(
+  publicUrl: string,
+  passkeyOrigins: readonly string[],
+): { served: string[]; aliases: string[] } {
+  const own = new Set([publicUrl, ...passkeyOrigins].map((address) => new URL(address).host.toLowerCase()));
+  const hosts = defaultAllowedHosts(publicUrl);
+  return { served: hosts.filter((host) => own.has(host)), aliases: hosts.filter((host) => !own.has(host)) };
 }
 
 const jwtSecretSchema = z.string().superRefine((secret, ctx) => {
@@ -519,7 +534,10 @@ export interface Config
     'PUBLIC_URL' | 'JWT_SECRET' | 'SEED_DEMO' | 'PRIVACY_POLICY_EFFECTIVE_DATE' | 'ALLOWED_HOSTS' | 'HASH_CONCURRENCY'
   > {
   PUBLIC_URL: string;
+  /** The hosts served as themselves: ALLOWED_HOSTS, or by default PUBLIC_URL's (see defaultHosts). */
   ALLOWED_HOSTS: string[];
+  /** The hosts answered only with PUBLIC_URL's address (a redirect, or an error naming it); none when ALLOWED_HOSTS is set. */
+  hostAliases: string[];
   HASH_CONCURRENCY: number;
   PRIVACY_POLICY_EFFECTIVE_DATE: string;
   JWT_SECRET: string;
@@ -544,12 +562,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   const webauthn = webauthnSettings(env, publicUrl);
   if (webauthn.issues.length) throw new ConfigError(`Invalid configuration:\n${webauthn.issues.join('\n')}`);
+  const hosts = env.ALLOWED_HOSTS
+    ? { served: env.ALLOWED_HOSTS, aliases: [] }
+    : defaultHosts(publicUrl, webauthn.settings.origins);
   return {
     webauthn: webauthn.settings,
     ...env,
     dataDir,
     PUBLIC_URL: publicUrl,
-    ALLOWED_HOSTS: env.ALLOWED_HOSTS ?? defaultAllowedHosts(publicUrl),
+    ALLOWED_HOSTS: hosts.served,
+    hostAliases: hosts.aliases,
     JWT_SECRET: env.JWT_SECRET ?? localSecret(dataDir),
     SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     HASH_CONCURRENCY: env.HASH_CONCURRENCY ?? defaultHashConcurrency(),

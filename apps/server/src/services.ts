@@ -3,6 +3,7 @@ import type { Database, Db } from './db/client.ts';
 import { AfterAnswer } from './lib/after-answer.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Mailer } from './lib/mailer.ts';
+import { PortalAddress } from './lib/portal-address.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { TokenService } from './lib/tokens.ts';
 import { DownloadLinks } from './modules/assets/assets.links.ts';
@@ -169,8 +170,9 @@ export function buildServices({
     products: () => paymentProvider.products(),
   });
   const time = new TimeService(db, clock, subscriptions);
-  const billing = new BillingService(db, clock, mailer, paymentProvider, config.PUBLIC_URL, { subscriptions, time });
-  const payments = new PaymentService(db, clock, mailer, paymentProvider, config.PUBLIC_URL, {
+  const address = new PortalAddress(config.PUBLIC_URL, config.ALLOWED_HOSTS);
+  const billing = new BillingService(db, clock, mailer, paymentProvider, address, { subscriptions, time });
+  const payments = new PaymentService(db, clock, mailer, paymentProvider, address, {
     licenses,
     time,
     subscriptions,

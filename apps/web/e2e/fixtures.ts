@@ -12,7 +12,13 @@ import {
   uniqueEmail as testEmail,
 } from '@portal/testing';
 
-import { emptyServer, linuxOnlyServer, liveServers, baseURL as mainUrl } from '../../../playwright.config';
+import {
+  canonicalServer,
+  emptyServer,
+  linuxOnlyServer,
+  liveServers,
+  baseURL as mainUrl,
+} from '../../../playwright.config';
 
 export type { Account, ApiSession };
 export { linkIn };
@@ -34,6 +40,7 @@ const DATA_DIRS: Record<string, () => string> = {
   [linuxOnlyServer.url]: () => linuxOnlyServer.dataDir,
   [liveServers.a.url]: () => liveServers.a.dataDir,
   [liveServers.b.url]: () => liveServers.b.dataDir,
+  [canonicalServer.url]: () => canonicalServer.dataDir,
 };
 
 function dataDirOf(baseUrl: string): string {

@@ -208,6 +208,31 @@ describe('failures are told apart by kind, never by message', () => {
     });
   });
 
+  it("a CSRF GET refused in the contract's shape fails with the server's error, not the missing header", async () => {
+    const description = "host: 127.0.0.1:3000 is not this portal's address: use http://localhost:3000";
+    const fetch = (async () =>
+      new Response(JSON.stringify(fail(ErrorCodes.FORBIDDEN.code, description)), {
+        status: 421,
+      })) as typeof globalThis.fetch;
+    const err = await failure(
+      createClient({ fetch }).call(useraction, 'UserForgotPassword', { user: { email: 'a@x.test' } }),
+    );
+    expect([err.kind, err.status, err.code, err.description]).toEqual([
+      'forbidden',
+      421,
+      ErrorCodes.FORBIDDEN.code,
+      description,
+    ]);
+    expect(err.message).toBe("127.0.0.1:3000 is not this portal's address: use http://localhost:3000");
+    // Without an error object it is still the missing header.
+    const bare = (async () => new Response('<html></html>', { status: 404 })) as typeof globalThis.fetch;
+    const missing = await failure(createClient({ fetch: bare }).csrf());
+    expect([missing.kind, missing.message]).toEqual([
+      'invalid_response',
+      'No CSRF token in the answer to GET /api/useraction (HTTP 404)',
+    ]);
+  });
+
   it.each([
     ['a body that is not JSON', 200, 'not json', 'invalid_response'],
     ['a proxy error page', 502, '<html>bad gateway</html>', 'server'],

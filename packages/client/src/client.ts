@@ -146,6 +146,10 @@ export function createClient(options: ClientOptions = {}): Client {
   async function csrf(): Promise<string> {
     const answer = await request(CSRF_PATH, { method: 'GET', headers: originHeader });
     const token = answer.headers.get(CSRF_HEADER);
+    // A refusal in the contract's shape says why (an address that is not the portal's names the one
+    // to use, docs/operations.md#one-address-public_url): the caller is told that, not the missing header.
+    const refusal = token ? undefined : errorOf(answer.json);
+    if (refusal && refusal.Success === false) throw ClientError.fromAnswer(answer.status, refusal, CSRF_PATH);
     if (!token)
       throw new ClientError({
         kind: answer.status >= 500 ? 'server' : 'invalid_response',

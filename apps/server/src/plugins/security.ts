@@ -30,6 +30,11 @@ export interface SecurityOptions {
   /** the hosts (Host header) the portal answers for: `name` (any port) or `name:port` */
   allowedHosts: readonly string[];
   /**
+   * Other names of PUBLIC_URL's host (config.hostAliases): a page asked for there is redirected to
+   * PUBLIC_URL, and any other request is told to use it (docs/operations.md#one-address-public_url).
+   */
+  hostAliases?: readonly string[];
+  /**
    * TRUST_FORWARDED_HOST: the trusted proxy writes X-Forwarded-Host, so request.host may be taken
    * from it; otherwise the header is dropped before anything reads it.
    */
@@ -78,6 +83,36 @@ export function hostAllowed(host: string | undefined, allowed: readonly string[]
 }
 
 /**
+ * Whether an origin is the portal's own: PUBLIC_URL's, or one of `protocol` on an allowed host. A
+ * browser's Origin must be one to call the API, and a checkout's return addresses must lead to one.
+ */
+export function portalOrigin(
+  origin: string,
+  opts: { publicOrigin: string; allowedHosts: readonly string[] },
+  protocol: 'http' | 'https',
+): boolean {
+  if (origin === opts.publicOrigin) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return url.origin === origin && url.protocol === `${protocol}:` && hostAllowed(url.host, opts.allowedHosts, protocol);
+}
+
+/** The path and query of a request target, whether written as `/path?q` or `http://host/path?q`. */
+function pathAndQuery(target: string): string {
+  if (target.startsWith('/')) return target;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return '/';
+  }
+}
+
+/**
  * The Content-Security-Policy of the web app's pages. `npm run dev` serves its pages with this policy
  * plus what hot reload needs, added by scripts/dev-csp.ts and only there (docs/decisions/054):
  * nothing here is relaxed for development.
@@ -103,17 +138,10 @@ export function pageContentSecurityPolicy(opts: Pick<SecurityOptions, 'scriptHas
 async function security(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
   const publicOrigin = new URL(opts.publicUrl).origin;
   const allowedHosts = [...opts.allowedHosts];
+  const hostAliases = [...(opts.hostAliases ?? [])];
   /** PUBLIC_URL's origin, or an origin whose host is allowed and whose scheme is the request's. */
-  const originAllowed = (origin: string, protocol: 'http' | 'https'): boolean => {
-    if (origin === publicOrigin) return true;
-    let url: URL;
-    try {
-      url = new URL(origin);
-    } catch {
-      return false;
-    }
-    return url.origin === origin && url.protocol === `${protocol}:` && hostAllowed(url.host, allowedHosts, protocol);
-  };
+  const originAllowed = (origin: string, protocol: 'http' | 'https'): boolean =>
+    portalOrigin(origin, { publicOrigin, allowedHosts }, protocol);
   const https = publicOrigin.startsWith('https:');
   const csp = pageContentSecurityPolicy(opts);
 
@@ -162,7 +190,7 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
   };
 
   const trustForwardedHost = opts.trustForwardedHost === true;
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     // Under TRUST_PROXY, Fastify's request.host is the last X-Forwarded-Host, and a proxy that does
     // not write that header passes on the client's. Unless TRUST_FORWARDED_HOST says the proxy
     // writes it, it goes here, before anything reads it: the Host check below, and every other
@@ -175,8 +203,22 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
     // as `/api/useraction`, which a test of the raw line would let through (issue 33).
     const route = request.routeOptions.url;
     if (!PROBES.has(route ?? '')) {
-      if (!hostServed(request.host, protocol))
-        throw new ApiError('FORBIDDEN', `host: ${request.host || '(none)'} is not served here`, { status: 421 });
+      if (!hostServed(request.host, protocol)) {
+        if (!hostAllowed(request.host, hostAliases, protocol))
+          throw new ApiError('FORBIDDEN', `host: ${request.host || '(none)'} is not served here`, { status: 421 });
+        // Another name of PUBLIC_URL's host: a page there would start a session and a checkout on
+        // an origin the portal does not serve (issue 32), so it is sent to PUBLIC_URL, the same
+        // path and query. 302, not 308: a browser keeps a permanent redirect for good, and
+        // ALLOWED_HOSTS or PUBLIC_URL may change. A call is answered an error naming the address.
+        const path = pathAndQuery(request.originalUrl);
+        const page = request.method === 'GET' || request.method === 'HEAD';
+        if (!page || route?.startsWith('/api/') || path.startsWith('/api/'))
+          throw new ApiError('FORBIDDEN', `host: ${request.host} is not this portal's address: use ${publicOrigin}`, {
+            status: 421,
+          });
+        reply.redirect(`${publicOrigin}${path}`, 302);
+        return;
+      }
       // An absolute form names the host in the request line too (RFC 9112 reads that one): both must be ours.
       const lineHost = absoluteFormHost(request.originalUrl);
       if (lineHost !== undefined && !hostServed(lineHost, protocol))

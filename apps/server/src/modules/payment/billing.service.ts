@@ -15,6 +15,7 @@ import type { BillingDetails, PaymentLine } from '../../db/tables/payment.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { mailDay } from '../../lib/mail-layout.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { PortalAddress } from '../../lib/portal-address.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
 import { driverEnd } from '../subscriptions/subscriptions.repository.ts';
 import { type PlanTerms, planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
@@ -59,7 +60,7 @@ export class BillingService {
     private readonly clock: Clock,
     private readonly mailer: Mailer,
     private readonly provider: PaymentProvider,
-    private readonly publicUrl: string,
+    private readonly address: PortalAddress,
     private readonly peers: BillingPeers,
     private readonly log?: FastifyBaseLogger,
   ) {}
@@ -72,8 +73,7 @@ export class BillingService {
 
   /** CreateBillingPortalSession: Stripe's portal, or the sandbox's billing page, returning to return_url. */
   async portal(caller: Pick<Caller, 'userId'>, input: { customerId: string; returnUrl: string }): Promise<string> {
-    if (new URL(input.returnUrl).origin !== new URL(this.publicUrl).origin)
-      throw new ApiError('VALIDATION', `return_url: must be an address on ${new URL(this.publicUrl).origin}`);
+    this.address.checkReturnAddress(input.returnUrl, 'return_url');
     return this.provider.billingPortal({
       customerId: input.customerId,
       userId: caller.userId,
@@ -490,7 +490,7 @@ export class BillingService {
           description: row.description,
           whole,
           sandbox: this.provider.kind === 'sandbox',
-          manageUrl: `${this.publicUrl}/dashboard/subscriptions/manage`,
+          manageUrl: `${this.address.url}/dashboard/subscriptions/manage`,
         }),
       );
     } catch (err) {
@@ -512,7 +512,7 @@ export class BillingService {
           currency: row.currency,
           billing,
           sandbox: row.provider === 'sandbox',
-          manageUrl: `${this.publicUrl}/dashboard/subscriptions/manage`,
+          manageUrl: `${this.address.url}/dashboard/subscriptions/manage`,
         }),
       );
     } catch (err) {

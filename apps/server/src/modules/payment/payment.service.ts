@@ -15,6 +15,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import type { BillingDetails, SessionLine } from '../../db/tables/payment.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { PortalAddress } from '../../lib/portal-address.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import { planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
@@ -63,7 +64,7 @@ export class PaymentService {
     private readonly clock: Clock,
     private readonly mailer: Mailer,
     readonly provider: PaymentProvider,
-    private readonly publicUrl: string,
+    private readonly address: PortalAddress,
     private readonly peers: PaymentPeers,
     private readonly log?: FastifyBaseLogger,
   ) {}
@@ -105,10 +106,12 @@ export class PaymentService {
     return saved?.customerId ?? created;
   }
 
-  /** success_url and cancel_url must lead back to this portal: a checkout never sends the buyer elsewhere. */
+  /**
+   * success_url and cancel_url must lead back to this portal: a checkout never sends the buyer
+   * elsewhere. Any host it serves will do, the buyer's session being stored on the page's own.
+   */
   private checkReturnUrl(url: string, field: string): void {
-    if (new URL(url).origin !== new URL(this.publicUrl).origin)
-      throw new ApiError('VALIDATION', `${field}: must be an address on ${new URL(this.publicUrl).origin}`);
+    this.address.checkReturnAddress(url, field);
   }
 
   /**
@@ -447,7 +450,7 @@ export class PaymentService {
           billing,
           sandbox: session.provider === 'sandbox',
           order: session.id,
-          dashboardLink: `${this.publicUrl}/dashboard`,
+          dashboardLink: `${this.address.url}/dashboard`,
         }),
       );
     } catch (err) {

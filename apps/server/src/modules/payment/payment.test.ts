@@ -111,7 +111,7 @@ describe('HandlePurchase prices the cart itself', () => {
       'session.success_url',
     );
     expectFieldError(
-      await checkout(t, user, [PEPPER], { cancel: 'http://localhost:4000/x' }),
+      await checkout(t, user, [PEPPER], { cancel: 'http://localhost.evil.example:3999/x' }),
       400,
       'session.cancel_url',
     );
