@@ -22,20 +22,22 @@ function chromiumPath(): string {
 }
 
 /**
- * The servers' ports: E2E_PORT and the five after it when it is set (scripts/e2e-local.sh), free loopback
+ * The servers' ports: E2E_PORT and the seven after it when it is set (scripts/e2e-local.sh), free loopback
  * ports otherwise, so two checkouts on one machine do not collide. They are chosen once, in the runner's
  * process, and reach the worker processes (which load this file again) through the environment.
  */
 if (!process.env.E2E_PORTS) {
   const first = Number(process.env.E2E_PORT);
   const ports = first
-    ? [0, 1, 2, 3, 4, 5].map((offset) => first + offset)
-    : await Promise.all(Array.from({ length: 6 }, freePort));
+    ? [0, 1, 2, 3, 4, 5, 6, 7].map((offset) => first + offset)
+    : await Promise.all(Array.from({ length: 8 }, freePort));
   process.env.E2E_PORTS = ports.join(',');
 }
-const [port, emptyPort, linuxPort, liveAPort, liveBPort, canonicalPort] = (process.env.E2E_PORTS as string)
+const [port, emptyPort, linuxPort, liveAPort, liveBPort, canonicalPort, noStoragePort, deadStoragePort] = (
+  process.env.E2E_PORTS as string
+)
   .split(',')
-  .map(Number) as [number, number, number, number, number, number];
+  .map(Number) as [number, number, number, number, number, number, number, number];
 const dataDir = process.env.E2E_DATA_DIR ?? `/tmp/portal-e2e-${process.pid}`;
 process.env.E2E_DATA_DIR = dataDir;
 // Operator calls (granting licenses, time, subscriptions) seed states through the real API.
@@ -57,6 +59,15 @@ export const liveServers = {
  * at 127.0.0.1 it redirects to its one address (apps/web/e2e/commerce/canonical-address.spec.ts).
  */
 export const canonicalServer = { url: `http://localhost:${canonicalPort}`, dataDir: `${dataDir}-canonical` };
+/**
+ * A server whose artifacts are in a bucket at `s3Port`, where nothing listens: storage down
+ * (apps/web/e2e/robots/downloads-storage-down.spec.ts). Its one build is recorded on disk first.
+ */
+export const noStorageServer = {
+  url: `http://127.0.0.1:${noStoragePort}`,
+  dataDir: `${dataDir}-no-storage`,
+  s3Port: deadStoragePort,
+};
 // E2E_BUILD_DIR: a private copy of the build (scripts/e2e-local.sh), so several people can run
 // end-to-end tests on one machine while someone else rebuilds.
 export const serverDir = process.env.E2E_BUILD_DIR ? `${process.env.E2E_BUILD_DIR}/server` : 'apps/server/dist';
@@ -106,6 +117,19 @@ export default defineConfig({
       ].join(' && '),
     }),
     server({ port: canonicalPort, dataDir: canonicalServer.dataDir, seedDemo: false, publicUrl: canonicalServer.url }),
+    server({
+      port: noStoragePort,
+      dataDir: noStorageServer.dataDir,
+      seedDemo: false,
+      before: `node ${serverDir}/cli.js artifacts:add apps/web/e2e/robots/robot-hub-linux.deb --os linux --arch deb --version 2.0.1.0`,
+      storage: {
+        S3_BUCKET: 'portal-artifacts',
+        S3_ENDPOINT: `http://127.0.0.1:${noStorageServer.s3Port}`,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_ACCESS_KEY_ID: 'E2EACCESSKEY',
+        S3_SECRET_ACCESS_KEY: 'e2e-secret-access-key',
+      },
+    }),
   ],
 });
 
@@ -136,12 +160,23 @@ export function serverEnv(opts: {
   };
 }
 
-function server(opts: { port: number; dataDir: string; seedDemo: boolean; publicUrl?: string; before?: string }) {
+function server(opts: {
+  port: number;
+  dataDir: string;
+  seedDemo: boolean;
+  publicUrl?: string;
+  before?: string;
+  /** S3 variables of the server alone (`before` stores on disk) */
+  storage?: Record<string, string>;
+}) {
   // Probed at 127.0.0.1 whatever PUBLIC_URL says: /readyz answers any host.
   const url = `http://127.0.0.1:${opts.port}`;
   const env = serverEnv(opts);
+  const storage = Object.entries(opts.storage ?? {}).map(([name, value]) => `${name}=${value} `);
   return {
-    command: [`rm -rf ${opts.dataDir}`, opts.before, `node ${serverDir}/server.js`].filter(Boolean).join(' && '),
+    command: [`rm -rf ${opts.dataDir}`, opts.before, `${storage.join('')}node ${serverDir}/server.js`]
+      .filter(Boolean)
+      .join(' && '),
     url: `${url}/readyz`,
     reuseExistingServer: false,
     timeout: 60_000,

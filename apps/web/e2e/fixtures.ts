@@ -18,6 +18,7 @@ import {
   linuxOnlyServer,
   liveServers,
   baseURL as mainUrl,
+  noStorageServer,
 } from '../../../playwright.config';
 
 export type { Account, ApiSession };
@@ -41,6 +42,7 @@ const DATA_DIRS: Record<string, () => string> = {
   [liveServers.a.url]: () => liveServers.a.dataDir,
   [liveServers.b.url]: () => liveServers.b.dataDir,
   [canonicalServer.url]: () => canonicalServer.dataDir,
+  [noStorageServer.url]: () => noStorageServer.dataDir,
 };
 
 function dataDirOf(baseUrl: string): string {
