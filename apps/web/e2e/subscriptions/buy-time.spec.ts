@@ -35,6 +35,8 @@ test('Buy More Time from the dial panel raises the durable minutes', async ({ pa
     '1200 dial minutes£180.00',
   ]);
   await expect(dialog.getByRole('radio', { name: /^60 dial minutes/ })).toBeChecked();
+  // The customer is told before the cart goes, in the cart page's count wording.
+  await expect(dialog.getByText("Your cart's 1 Item will be replaced by this package")).toBeVisible();
   await expectAccessible(page);
   await screenshots(page, 'subscriptions-buy-time');
 
@@ -70,6 +72,8 @@ test('a Standard account sees the member prices', async ({ page, signedIn: user 
     '300 dial minutes£40.00',
     '1200 dial minutes£150.00',
   ]);
+  // An empty cart has nothing to replace, and the dialog says nothing of it.
+  await expect(dialog.getByText(/will be replaced/)).toHaveCount(0);
 });
 
 /**

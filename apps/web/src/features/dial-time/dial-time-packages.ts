@@ -8,6 +8,7 @@ import {
   type TierShort,
   timePackagePrice,
 } from '@portal/contract';
+import { itemsLabel } from '@/lib/cart';
 
 /**
  * The time-purchase widget of the dial panel (spec/001 §2 "Buy More Time", §9): the catalogue's
@@ -24,6 +25,11 @@ export const BUY_TIME_TEXT = {
   proCannotBuy: 'Pro subscribers have infinite dial time and cannot buy more.',
   none: 'No dial time packages are available right now.',
 } as const;
+
+/** Said in the dialog when the cart holds items, with the cart page's count wording ("2 Items"). */
+export function cartReplacedText(count: number): string {
+  return `Your cart's ${count} ${itemsLabel(count)} will be replaced by this package`;
+}
 
 /** The metadata key of a package's minutes (the server reads the same key to credit them). */
 export const MINUTES_KEY = 'BOW_MINUTES';

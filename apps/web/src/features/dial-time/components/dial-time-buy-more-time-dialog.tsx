@@ -13,10 +13,17 @@ import {
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { knownTier, useActiveSubscription } from '@/lib/active-subscription';
-import { dispatchCart } from '@/lib/cart-store';
+import { cartItemCount } from '@/lib/cart';
+import { dispatchCart, useCart } from '@/lib/cart-store';
 import { CHECKOUT_PROCESSING, useCheckout } from '@/lib/checkout';
 import { useProducts } from '@/lib/payment-products';
-import { BUY_TIME_TEXT, type TimePackage, timePackageCartItem, timePackages } from '../dial-time-packages';
+import {
+  BUY_TIME_TEXT,
+  cartReplacedText,
+  type TimePackage,
+  timePackageCartItem,
+  timePackages,
+} from '../dial-time-packages';
 import { BuyMoreTimeButton } from './dial-time-buy-more-time-button';
 
 function PackageChoice({
@@ -77,6 +84,7 @@ export function BuyMoreTimeDialog({
   const products = useProducts();
   const tier = knownTier(useActiveSubscription(email));
   const checkout = useCheckout(email);
+  const cartCount = cartItemCount(useCart());
 
   const packages = React.useMemo(
     () => (tier.status === 'known' && products.data ? timePackages(products.data, tier.tier) : []),
@@ -116,7 +124,18 @@ export function BuyMoreTimeDialog({
   } else if (tier.tier === 'Pro') {
     body = <p className="text-sm text-muted-foreground">{BUY_TIME_TEXT.proCannotBuy}</p>;
   } else {
-    body = <PackageChoice packages={packages} value={selected?.product.id ?? ''} onChange={setChosen} />;
+    body = (
+      <>
+        <PackageChoice packages={packages} value={selected?.product.id ?? ''} onChange={setChosen} />
+        {/* Go to Checkout replaces the cart (spec/001 §2); the customer is told before, not after. */}
+        {cartCount > 0 && (
+          <p className="mt-3 flex items-center gap-2 text-sm text-muted-foreground" data-testid="cart-replaced">
+            <TriangleAlertIcon aria-hidden className="size-4 shrink-0" />
+            {cartReplacedText(cartCount)}
+          </p>
+        )}
+      </>
+    );
   }
 
   return (

@@ -111,6 +111,25 @@ describe('Buy More Time (spec/001 §2, §9)', () => {
     expect(redirectBrowser).toHaveBeenCalledWith(CHECKOUT_URL);
   });
 
+  it.each([
+    ['an empty cart says nothing', [], null],
+    ['one item says "1 Item"', [cartLine('Nao')], "Your cart's 1 Item will be replaced by this package"],
+    ['two items say "2 Items"', [cartLine('Nao', 2)], "Your cart's 2 Items will be replaced by this package"],
+    [
+      'two lines say "2 Items"',
+      [cartLine('Nao'), cartLine('Pepper')],
+      "Your cart's 2 Items will be replaced by this package",
+    ],
+  ] as const)('before Go to Checkout, %s about replacing the cart', async (_case, lines, text) => {
+    seedCart([...lines]);
+    serveDialTime('Lite Subscription');
+    await render();
+    const dialog = await openDialog();
+    expect(within(dialog).getAllByTestId('time-package')).toHaveLength(2);
+    expect(within(dialog).queryByTestId('cart-replaced')?.textContent ?? null).toBe(text);
+    expect(within(dialog).queryByText(/will be replaced/) === null).toBe(text === null);
+  });
+
   it('disables Go to Checkout for 1 s after a click, even when the session fails', async () => {
     serveDialTime('Standard Subscription', { HandlePurchase: () => ({ status: 500, json: failure(1, 'down') }) });
     await render();
