@@ -1,5 +1,4 @@
-import type { CartItem, Purchase } from '@portal/contract';
-import { lineCurrency } from '@/lib/cart';
+import type { Purchase } from '@portal/contract';
 
 /** A line of the Payment Successful page: name, quantity, unit price (minor units) and currency. */
 export interface PurchasedLine {
@@ -11,23 +10,16 @@ export interface PurchasedLine {
 }
 
 /**
- * What the success page lists: the server's lines when it has them (the webhook may not have run
- * yet, so it can answer none), else the cart as it was when the browser came back.
+ * What the success page lists: the server's lines only. The cart stored in the browser is never
+ * shown in their place: it can differ from what was charged (a plan change's prorated amount), and
+ * showing it first and then the server's answer made the receipt change under the reader's eyes.
  */
-export function purchasedLines(purchase: Purchase | undefined, cart: readonly CartItem[]): PurchasedLine[] {
-  if (purchase && purchase.lines.length > 0)
-    return purchase.lines.map((l, i) => ({
-      key: `${l.product_id}-${i}`,
-      name: l.name,
-      quantity: l.quantity,
-      unitAmount: l.unit_amount,
-      currency: purchase.currency,
-    }));
-  return cart.map((item) => ({
-    key: item.id,
-    name: item.name,
-    quantity: item.quantity,
-    unitAmount: item.selected_price_unit_amount,
-    currency: lineCurrency(item),
+export function purchasedLines(purchase: Purchase): PurchasedLine[] {
+  return purchase.lines.map((l, i) => ({
+    key: `${l.product_id}-${i}`,
+    name: l.name,
+    quantity: l.quantity,
+    unitAmount: l.unit_amount,
+    currency: purchase.currency,
   }));
 }

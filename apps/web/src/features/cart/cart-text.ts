@@ -12,6 +12,8 @@ export const CART_TEXT = {
   browseRobots: 'Add Robots',
   successTitle: 'Payment Successful',
   successThanks: 'Thank you for your purchase.',
+  confirming: 'Confirming your payment...',
+  receiptUnavailable: 'Your receipt could not be loaded. It is also sent to you by email.',
   returnToDashboard: 'Return to dashboard',
   cancelTitle: 'Payment Cancelled',
   cancelText: 'Your transaction has not been completed.',

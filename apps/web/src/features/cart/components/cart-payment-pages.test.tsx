@@ -1,10 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CART_STORAGE_KEY, CHECKOUT_SESSION_STORAGE_KEY, resetCartStore } from '@/lib/cart-store';
 import { storeSession } from '@/lib/session';
 import { cartLine, cartQuantities, seedCart } from '@/test/cart-fixtures';
-import { fakeServer, OK, tokenPair, user } from '@/test/fake-server';
+import { failure, fakeServer, never, OK, tokenPair, user } from '@/test/fake-server';
 import { renderScreen, settle } from '@/test/render-screen';
+import { CONFETTI_MS } from '../hooks/cart-use-confetti';
 import { CartCancelPage } from './cart-cancel-page';
 import { CartSuccessPage } from './cart-success-page';
 
@@ -54,7 +55,8 @@ describe('Payment Successful (spec/001 §2)', () => {
     expect(localStorage.getItem(CHECKOUT_SESSION_STORAGE_KEY)).toBeNull();
     expect(confetti).toHaveBeenCalledTimes(1);
     // Without a worker: the CSP refuses a worker from a blob: URL.
-    expect(create).toHaveBeenCalledWith(undefined, expect.objectContaining({ useWorker: false }));
+    // On the page's own canvas, behind the card, not the library's full-screen one above everything.
+    expect(create).toHaveBeenCalledWith(screen.getByTestId('confetti'), expect.objectContaining({ useWorker: false }));
     const back = screen.getByRole('link', { name: 'Return to dashboard' });
     expect(back.getAttribute('href')).toBe('/dashboard');
   });
@@ -83,7 +85,55 @@ describe('Payment Successful (spec/001 §2)', () => {
     await renderScreen(<CartSuccessPage email="ada@example.com" />);
     await settle();
     expect(confetti).not.toHaveBeenCalled();
-    expect(within(screen.getByRole('list', { name: 'Purchased items' })).getAllByRole('listitem')).toHaveLength(1);
+    // Nothing confirmed, nothing listed: the stored cart is never shown as bought.
+    expect(screen.queryByRole('list', { name: 'Purchased items' })).toBeNull();
+  });
+
+  it("shows a loading state until the server answers, never the stored cart's lines", async () => {
+    fakeServer({ ConfirmPurchase: never });
+    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+    await settle();
+    expect(screen.getByRole('status').textContent).toBe('Confirming your payment...');
+    expect(screen.queryByTestId('purchased-line')).toBeNull();
+    expect(screen.queryByText(/Nao/)).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Payment Successful' })).toBeNull();
+    expect(cartQuantities()).toEqual([['Nao', 2]]);
+    expect(confetti).not.toHaveBeenCalled();
+  });
+
+  it('an unanswered confirmation lists nothing from the stored cart and says the receipt is missing', async () => {
+    fakeServer({ ConfirmPurchase: () => ({ status: 500, json: failure(1, 'down') }) });
+    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+    await settle();
+    expect(screen.getByRole('heading', { name: 'Payment Successful' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Your receipt could not be loaded. It is also sent to you by email.',
+    );
+    expect(screen.queryByTestId('purchased-line')).toBeNull();
+  });
+
+  it(`clears the confetti after ${CONFETTI_MS} ms`, async () => {
+    vi.useFakeTimers();
+    try {
+      fakeServer({
+        ConfirmPurchase: () => ({
+          json: {
+            error: OK,
+            purchase: { session_id: 'cs_1', status: 'paid', amount: 12_000, currency: 'gbp', lines: [] },
+          },
+        }),
+      });
+      await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+      await settle();
+      expect(confetti).toHaveBeenCalledWith(expect.objectContaining({ ticks: expect.any(Number) }));
+      confetti.reset.mockClear();
+      await settle(CONFETTI_MS - 1);
+      expect(confetti.reset).not.toHaveBeenCalled();
+      await settle(1);
+      expect(confetti.reset).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

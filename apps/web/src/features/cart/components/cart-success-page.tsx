@@ -1,19 +1,22 @@
 import { formatPrice } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
-import { CircleCheckIcon } from 'lucide-react';
+import { CircleCheckIcon, Loader2Icon, TriangleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
-import { clearCheckoutSession, dispatchCart, readCart } from '@/lib/cart-store';
+import { clearCheckoutSession, dispatchCart } from '@/lib/cart-store';
 import { useConfirmPurchase } from '../api/cart-confirm-purchase';
 import { purchasedLines } from '../cart-purchased-lines';
 import { CART_TEXT } from '../cart-text';
 import { useConfetti } from '../hooks/cart-use-confetti';
 
-/** Payment Successful (spec/001 §2): confetti, what was bought, and a fresh cart. */
+/**
+ * Payment Successful (spec/001 §2): confetti, what was bought, and a fresh cart. Only the server's
+ * answer is shown, after a loading state: never the stored cart first (it can differ from what was
+ * charged, and the page changed under the reader's eyes).
+ */
 export function CartSuccessPage({ email, sessionId }: { email: string; sessionId?: string }) {
-  // The cart as it was on arrival: what to list if the server cannot say yet.
-  const [arrivedWith] = React.useState(readCart);
+  const canvas = React.useRef<HTMLCanvasElement>(null);
   const confirmed = useConfirmPurchase(email, sessionId);
 
   // A session the provider never took payment for (a visit by hand, an abandoned payment) is not a
@@ -25,7 +28,21 @@ export function CartSuccessPage({ email, sessionId }: { email: string; sessionId
     dispatchCart({ type: 'clear' });
     clearCheckoutSession();
   }, [settled, unpaid]);
-  useConfetti(settled && !unpaid);
+  useConfetti(canvas, settled && !unpaid && !confirmed.isError);
+
+  if (!settled)
+    return (
+      <div className="mx-auto flex max-w-xl flex-col gap-6 py-6">
+        <Card>
+          <CardContent>
+            <p role="status" className="flex items-center justify-center gap-2 text-sm text-muted-foreground">
+              <Loader2Icon aria-hidden className="size-4 motion-safe:animate-spin" />
+              {CART_TEXT.confirming}
+            </p>
+          </CardContent>
+        </Card>
+      </div>
+    );
 
   if (unpaid)
     return (
@@ -44,16 +61,31 @@ export function CartSuccessPage({ email, sessionId }: { email: string; sessionId
       </div>
     );
 
-  const lines = purchasedLines(confirmed.data, arrivedWith);
+  const lines = confirmed.data ? purchasedLines(confirmed.data) : [];
 
   return (
-    <div className="mx-auto flex max-w-xl flex-col gap-6 py-6">
+    <div className="relative isolate mx-auto flex max-w-xl flex-col gap-6 py-6">
+      {/* Behind the card (z-index below it) and never in the way of a click. */}
+      <canvas
+        ref={canvas}
+        aria-hidden
+        data-testid="confetti"
+        className="pointer-events-none fixed inset-0 -z-10 size-full"
+      />
       <Card>
         <CardHeader className="items-center text-center">
           <CircleCheckIcon aria-hidden className="size-12 text-green-600 dark:text-green-400" />
           <h1 className="text-2xl font-semibold">{CART_TEXT.successTitle}</h1>
           <CardDescription>{CART_TEXT.successThanks}</CardDescription>
         </CardHeader>
+        {confirmed.isError && (
+          <CardContent>
+            <p role="alert" className="flex items-center justify-center gap-2 text-sm font-medium text-destructive">
+              <TriangleAlertIcon aria-hidden className="size-4 shrink-0" />
+              {CART_TEXT.receiptUnavailable}
+            </p>
+          </CardContent>
+        )}
         {lines.length > 0 && (
           <CardContent>
             <ul aria-label="Purchased items" className="divide-y">
