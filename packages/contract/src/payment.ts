@@ -222,8 +222,16 @@ export const purchase = z.object({
       quantity: z.int().check(z.minimum(1)),
       /** minor units */
       unit_amount: minorUnits,
+      /** a recurring line's interval ("/year", "/month" on the receipt); absent for a one-time price */
+      interval: z.optional(PriceInterval),
     }),
   ),
+  /** the order reference, from the payment row (the receipt mail carries the same); '' until paid */
+  reference: z._default(z.string(), ''),
+  /** when it was paid (epoch ms); absent until paid */
+  paid_at: z.optional(epochMs),
+  /** for each robot driver bought, the pairing code of its license (empty once paired) */
+  pairings: z._default(z.array(z.object({ robot_model: z.string(), pair_code: z.string() })), []),
 });
 export type Purchase = z.infer<typeof purchase>;
 

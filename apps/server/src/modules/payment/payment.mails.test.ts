@@ -34,7 +34,7 @@ describe('payment mails, in the one layout (lib/mail-layout.ts)', () => {
           currency: 'gbp',
           billing: details,
           sandbox,
-          order: 'cs_sandbox_0001',
+          order: 'RP-3F9A1C2B',
           dashboardLink: 'https://portal.example.test/dashboard',
         }),
       ),
@@ -86,7 +86,7 @@ describe('payment mails, in the one layout (lib/mail-layout.ts)', () => {
       currency: 'gbp',
       billing: { ...billing, company: '<script>x</script>', line1: 'Flat 1 & 2' },
       sandbox: false,
-      order: 'cs_1',
+      order: 'RP-0000CS01',
       dashboardLink: 'https://portal.example.test/dashboard',
     });
     expect(mail.html).toContain('<p>Billed to:<br>&lt;script&gt;x&lt;/script&gt;<br>VAT GB123456789');

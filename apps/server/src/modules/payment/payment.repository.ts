@@ -117,6 +117,15 @@ export const paymentRepository = {
     return ex.select().from(robotDriverSubscriptions).where(eq(robotDriverSubscriptions.userId, userId));
   },
 
+  /** The driver subscriptions a checkout session sold, in the order they were granted. */
+  driverSubscriptionsOfSession(ex: Executor, sessionId: string): Promise<DriverSubscriptionRow[]> {
+    return ex
+      .select()
+      .from(robotDriverSubscriptions)
+      .where(eq(robotDriverSubscriptions.sessionId, sessionId))
+      .orderBy(robotDriverSubscriptions.createdAt, robotDriverSubscriptions.id);
+  },
+
   async eventRecorded(ex: Executor, id: string): Promise<boolean> {
     const [row] = await ex.select({ id: providerEvents.id }).from(providerEvents).where(eq(providerEvents.id, id));
     return Boolean(row);
@@ -148,6 +157,17 @@ export const paymentRepository = {
       .onConflictDoNothing({ target: payments.externalId })
       .returning();
     return created;
+  },
+
+  /** The paid payment row of a checkout session (its first, should a provider ever record two). */
+  async paymentOfSession(ex: Executor, sessionId: string): Promise<PaymentRow | undefined> {
+    const [row] = await ex
+      .select()
+      .from(payments)
+      .where(and(eq(payments.sessionId, sessionId), eq(payments.status, 'paid')))
+      .orderBy(payments.createdAt)
+      .limit(1);
+    return row;
   },
 
   paymentsOf(ex: Executor, userId: string): Promise<PaymentRow[]> {

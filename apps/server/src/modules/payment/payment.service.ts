@@ -24,6 +24,7 @@ import type { BillingService } from './billing.service.ts';
 import { isFreePlan, kindOf, MINUTES_KEY } from './catalogue.ts';
 import { checkoutReceiptMail } from './payment.mails.ts';
 import { type PaymentProvider, withSessionId } from './payment.provider.ts';
+import { orderReference } from './payment.reference.ts';
 import { type CheckoutSessionRow, paymentRepository as repo } from './payment.repository.ts';
 import { sandboxSubscriptionId } from './sandbox.provider.ts';
 
@@ -267,8 +268,21 @@ export class PaymentService {
     };
   }
 
-  /** A session as the success page shows it. */
-  purchaseView(row: CheckoutSessionRow): Purchase {
+  /**
+   * A session as the success page shows it: its lines, and once paid the order reference and date
+   * of its payment row and the pairing code of each driver it sold.
+   */
+  async purchaseView(row: CheckoutSessionRow): Promise<Purchase> {
+    const paid = row.status === 'paid' ? await repo.paymentOfSession(this.db, row.id) : undefined;
+    const sold = row.status === 'paid' ? await repo.driverSubscriptionsOfSession(this.db, row.id) : [];
+    const licenses = new Map(
+      (
+        await this.peers.licenses.byIds(
+          this.db,
+          sold.map((s) => s.robotLicenseId),
+        )
+      ).map((l) => [l.id, this.peers.licenses.ownerView(l)]),
+    );
     return {
       session_id: row.id,
       status: row.status,
@@ -279,7 +293,14 @@ export class PaymentService {
         name: l.name,
         quantity: l.quantity,
         unit_amount: l.unit_amount,
+        ...(l.interval ? { interval: l.interval } : {}),
       })),
+      reference: paid ? orderReference(paid.id) : '',
+      ...(paid ? { paid_at: paid.createdAt.getTime() } : {}),
+      pairings: sold.flatMap((s) => {
+        const license = licenses.get(s.robotLicenseId);
+        return license ? [{ robot_model: license.robot_model, pair_code: license.pair_code }] : [];
+      }),
     };
   }
 
@@ -301,7 +322,7 @@ export class PaymentService {
       else if (remote.expired) await this.expire(sessionId);
     }
     const after = await repo.session(this.db, sessionId);
-    return this.purchaseView(after ?? row);
+    return await this.purchaseView(after ?? row);
   }
 
   /** An abandoned or cancelled session: expired, nothing granted. Answers the row. */
@@ -344,7 +365,7 @@ export class PaymentService {
       await repo.markPaid(tx, sessionId, { billing: billing ?? null, subscriptionId: subscriptionId || null, now });
       if (billing && customer) await repo.updateCustomer(tx, session.userId, { billing });
       const granted = await this.grantLines(tx, session, subscriptionId, now);
-      await repo.insertPayment(tx, {
+      const payment = await repo.insertPayment(tx, {
         userId: session.userId,
         provider: session.provider,
         kind: 'checkout',
@@ -360,7 +381,7 @@ export class PaymentService {
         billing: billing ?? null,
         createdAt: now,
       });
-      return { session, granted, billing };
+      return { session, granted, billing, reference: payment ? orderReference(payment.id) : session.id };
     });
     if (!done) return undefined;
     // A second plan never keeps running: the one a new plan replaced is cancelled at the provider.
@@ -372,7 +393,7 @@ export class PaymentService {
       }
     }
     await this.peers.subscriptions.reconcile(done.session.userId);
-    await this.sendReceipt(done.session, done.billing);
+    await this.sendReceipt(done.session, done.billing, done.reference);
     return done.granted;
   }
 
@@ -438,7 +459,11 @@ export class PaymentService {
   }
 
   /** The receipt: what was bought and the billing details. A mail failure never undoes a sale. */
-  private async sendReceipt(session: CheckoutSessionRow, billing: BillingDetails | undefined): Promise<void> {
+  private async sendReceipt(
+    session: CheckoutSessionRow,
+    billing: BillingDetails | undefined,
+    reference: string,
+  ): Promise<void> {
     try {
       await this.mailer.send(
         checkoutReceiptMail({
@@ -449,7 +474,8 @@ export class PaymentService {
           currency: session.currency,
           billing,
           sandbox: session.provider === 'sandbox',
-          order: session.id,
+          // The reference Payment Successful shows (purchaseView), so the two can be matched.
+          order: reference,
           dashboardLink: `${this.address.url}/dashboard`,
         }),
       );

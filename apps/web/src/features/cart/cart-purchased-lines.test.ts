@@ -8,6 +8,8 @@ const purchase = (lines: Purchase['lines'], currency: Purchase['currency'] = 'us
   amount: 0,
   currency,
   lines,
+  reference: '',
+  pairings: [],
 });
 
 const shape = (lines: ReturnType<typeof purchasedLines>) =>
