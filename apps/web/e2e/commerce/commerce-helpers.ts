@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { robotDisplayName } from '@portal/contract';
 import { expect } from '../fixtures';
 
 /** Shared steps of the commerce specs (spec/001 §2 Add Robot, Cart widget, Cart page, Payment pages). */
@@ -15,7 +16,7 @@ export const NAO = { name: 'Nao driver', price: '£99.00' } as const;
 export const PEPPER = { name: 'Pepper driver', price: '£149.00' } as const;
 
 export const addedToast = (page: Page, product: string) =>
-  page.getByText(`You have successfully added ${product} to your cart.`, { exact: true });
+  page.getByText(`You have successfully added ${robotDisplayName(product)} to your cart.`, { exact: true });
 
 /** Opens Add Robot and waits for its cards. */
 export async function openAddRobot(page: Page) {

@@ -1,19 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayModel, robotImage } from './robot-models';
-
-describe('displayModel', () => {
-  it.each([
-    ['Tiago_Steel', 'Tiago', 'Steel'],
-    ['Tiago_Titanium', 'Tiago', 'Titanium'],
-    ['Tiago++', 'Tiago', '++'],
-    ['Artus_Hand', 'Artus Hand', undefined],
-    ['Tiago', 'Tiago', undefined],
-    ['Pepper', 'Pepper', undefined],
-    ['Unknown_Bot', 'Unknown_Bot', undefined],
-  ])('%s -> %s %s', (raw, model, version) => {
-    expect(displayModel(raw)).toEqual(version === undefined ? { model } : { model, version });
-  });
-});
+import { robotImage } from './robot-models';
 
 describe('robotImage', () => {
   it.each([

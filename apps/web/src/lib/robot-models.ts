@@ -50,21 +50,3 @@ function knownModel(model: string | null | undefined): KnownRobotModel | undefin
 export function robotImage(model: string | null | undefined): string {
   return `${ROBOT_IMAGE_BASE}${robotImageFile(knownModel(model) ?? GENERIC_MODEL)}`;
 }
-
-export interface ModelDisplay {
-  model: string;
-  /** the version badge, when the model has one */
-  version?: string;
-}
-
-const DISPLAY: Record<string, ModelDisplay> = {
-  Tiago_Steel: { model: 'Tiago', version: 'Steel' },
-  Tiago_Titanium: { model: 'Tiago', version: 'Titanium' },
-  'Tiago++': { model: 'Tiago', version: '++' },
-  Artus_Hand: { model: 'Artus Hand' },
-};
-
-/** How a model is shown: Tiago_Steel as Tiago with version Steel, Artus_Hand as "Artus Hand"... */
-export function displayModel(model: string): ModelDisplay {
-  return DISPLAY[model] ?? { model };
-}

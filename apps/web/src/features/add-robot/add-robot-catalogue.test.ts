@@ -59,4 +59,11 @@ describe('addedToCartMessage', () => {
   it('names the product', () => {
     expect(addedToCartMessage('Nao driver')).toBe('You have successfully added Nao driver to your cart.');
   });
+  it.each([
+    ['Tiago_Steel driver', 'Tiago Steel driver'],
+    ['Artus_Hand driver', 'Artus Hand driver'],
+    ['Tiago_Titanium driver', 'Tiago Titanium driver'],
+  ])('names %s as %s (spec/001 §2 Display mapping)', (product, shown) => {
+    expect(addedToCartMessage(product)).toBe(`You have successfully added ${shown} to your cart.`);
+  });
 });

@@ -1,5 +1,5 @@
-import { SUPPORTED_ROBOT_MODELS } from '@portal/contract';
-import { displayModel, GENERIC_MODEL } from '@/lib/robot-models';
+import { displayModel, robotDisplayName, SUPPORTED_ROBOT_MODELS } from '@portal/contract';
+import { GENERIC_MODEL } from '@/lib/robot-models';
 import type { RobotSort } from './add-robot-search';
 
 /** Add Robot's grid (spec/001 §2): which catalogue robots it lists, in what order, 8 to a page. */
@@ -73,5 +73,5 @@ export const ADD_ROBOT_TEXT = {
 
 /** The success toast of Add Robot's price button. */
 export function addedToCartMessage(productName: string): string {
-  return `You have successfully added ${productName} to your cart.`;
+  return `You have successfully added ${robotDisplayName(productName)} to your cart.`;
 }

@@ -1,5 +1,11 @@
-import { DEFAULT_CURRENCY, type PaymentPrice, type PaymentProduct, ProductSorting } from '@portal/contract';
-import { displayModel, robotImage } from '@/lib/robot-models';
+import {
+  DEFAULT_CURRENCY,
+  displayModel,
+  type PaymentPrice,
+  type PaymentProduct,
+  ProductSorting,
+} from '@portal/contract';
+import { robotImage } from '@/lib/robot-models';
 import type { MakeAndModel } from './add-robot-catalogue';
 
 /** Add Robot's cards (spec/001 §2) from the catalogue's driver products. */

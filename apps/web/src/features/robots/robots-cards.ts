@@ -1,5 +1,12 @@
-import { type LicenseUse, licenseUse, type Robot, type RobotLicense, type UserLicenses } from '@portal/contract';
-import { displayModel, robotImage } from '@/lib/robot-models';
+import {
+  displayModel,
+  type LicenseUse,
+  licenseUse,
+  type Robot,
+  type RobotLicense,
+  type UserLicenses,
+} from '@portal/contract';
+import { robotImage } from '@/lib/robot-models';
 
 /** A robot card's status line when it has no pairing code. */
 export function robotStatusLabel(available: boolean | undefined): 'Active' | 'Inactive' {

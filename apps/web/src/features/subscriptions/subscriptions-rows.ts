@@ -1,5 +1,5 @@
 import type { PaymentProduct, Robot, RobotDriverSubscription, RobotLicense, UserSubscription } from '@portal/contract';
-import { displayModel } from '@/lib/robot-models';
+import { displayModel } from '@portal/contract';
 import {
   type DisplayStatus,
   displayStatus,

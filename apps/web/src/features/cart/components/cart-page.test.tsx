@@ -28,6 +28,13 @@ const quantityBox = (name: string) => screen.getByRole('textbox', { name: `Quant
 const checkoutButton = () => screen.getByRole('button', { name: /^(Checkout|Processing\.\.\.)$/ }) as HTMLButtonElement;
 
 describe('Cart page (spec/001 §2)', () => {
+  it('names each model as the spec displays it (Tiago_Steel as Tiago Steel)', async () => {
+    seedCart([cartLine('Tiago_Steel driver', 1, 12_000), cartLine('Artus_Hand driver', 1, 5_000)]);
+    await renderScreen(<CartPage email="ada@example.com" />);
+    expect(screen.getByText('Tiago Steel driver')).toBeTruthy();
+    expect(screen.getByText('Artus Hand driver')).toBeTruthy();
+  });
+
   it('shows the item count, rows with unit price and line total, and the order total', async () => {
     seedCart([cartLine('Nao', 2, 12_000), cartLine('Pepper', 1, 5_000)]);
     await renderScreen(<CartPage email="ada@example.com" />);

@@ -1,4 +1,4 @@
-import { type CartItem, formatPrice } from '@portal/contract';
+import { type CartItem, formatPrice, robotDisplayName } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { MinusIcon, PlusIcon, ShoppingCartIcon, Trash2Icon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -10,6 +10,7 @@ import { CART_TEXT } from '../cart-text';
 import { CartQuantityInput } from './cart-quantity-input';
 
 function CartRow({ item }: { item: CartItem }) {
+  const name = robotDisplayName(item.name);
   const currency = lineCurrency(item);
   const removes = minusRemoves(item.quantity);
   return (
@@ -18,7 +19,7 @@ function CartRow({ item }: { item: CartItem }) {
       data-testid="cart-row"
     >
       <div className="min-w-0 flex-1">
-        <p className="font-medium">{item.name}</p>
+        <p className="font-medium">{name}</p>
         {item.description && <p className="text-sm text-muted-foreground">{item.description}</p>}
       </div>
       <div className="flex items-center gap-2">
@@ -28,7 +29,7 @@ function CartRow({ item }: { item: CartItem }) {
             size="icon"
             className="size-8 text-destructive hover:text-destructive"
             onClick={() => dispatchCart({ type: 'remove', id: item.id })}
-            aria-label={`Remove ${item.name}`}
+            aria-label={`Remove ${name}`}
           >
             <Trash2Icon aria-hidden />
           </Button>
@@ -38,14 +39,14 @@ function CartRow({ item }: { item: CartItem }) {
             size="icon"
             className="size-8"
             onClick={() => dispatchCart({ type: 'changeQuantity', id: item.id, delta: -1 })}
-            aria-label={`Decrease quantity of ${item.name}`}
+            aria-label={`Decrease quantity of ${name}`}
           >
             <MinusIcon aria-hidden />
           </Button>
         )}
         <CartQuantityInput
           quantity={item.quantity}
-          label={`Quantity of ${item.name}`}
+          label={`Quantity of ${name}`}
           onCommit={(quantity) => dispatchCart({ type: 'setQuantity', id: item.id, quantity })}
         />
         <Button
@@ -53,7 +54,7 @@ function CartRow({ item }: { item: CartItem }) {
           size="icon"
           className="size-8"
           onClick={() => dispatchCart({ type: 'changeQuantity', id: item.id, delta: 1 })}
-          aria-label={`Increase quantity of ${item.name}`}
+          aria-label={`Increase quantity of ${name}`}
         >
           <PlusIcon aria-hidden />
         </Button>

@@ -1,5 +1,5 @@
 import type { CartItem } from '@portal/contract';
-import { formatPrice } from '@portal/contract';
+import { formatPrice, robotDisplayName } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { MinusIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
@@ -21,6 +21,7 @@ import { CartWidgetButton } from './cart-widget-button';
  * destructive "Remove item", and a second press removes the line (spec/001 §2 Cart widget).
  */
 function CartWidgetLine({ item, onRemove }: { item: CartItem; onRemove: (id: string) => void }) {
+  const name = robotDisplayName(item.name);
   // Armed at the quantity it was armed at: any change of quantity (plus, or another tab) disarms it.
   const [armedAt, setArmedAt] = React.useState<number | null>(null);
   const armed = armedAt === item.quantity;
@@ -39,12 +40,12 @@ function CartWidgetLine({ item, onRemove }: { item: CartItem; onRemove: (id: str
   return (
     <li className="flex flex-col gap-2 border-b py-3 last:border-b-0" data-testid="cart-widget-line">
       <div className="flex items-start justify-between gap-2 text-sm">
-        <span className="min-w-0 font-medium break-words">{item.name}</span>
+        <span className="min-w-0 font-medium break-words">{name}</span>
         <span className="shrink-0 tabular-nums">{formatPrice(lineTotal(item), currency)}</span>
       </div>
       <div className="flex items-center gap-2">
         {armed ? (
-          <Button variant="destructive" size="sm" onClick={minus} aria-label={`${CART_TEXT.removeItem}: ${item.name}`}>
+          <Button variant="destructive" size="sm" onClick={minus} aria-label={`${CART_TEXT.removeItem}: ${name}`}>
             <Trash2Icon aria-hidden />
             {CART_TEXT.removeItem}
           </Button>
@@ -54,13 +55,13 @@ function CartWidgetLine({ item, onRemove }: { item: CartItem; onRemove: (id: str
             size="icon"
             className="size-8"
             onClick={minus}
-            aria-label={`Decrease quantity of ${item.name}`}
+            aria-label={`Decrease quantity of ${name}`}
           >
             <MinusIcon aria-hidden />
           </Button>
         )}
         <span className="min-w-8 text-center text-sm tabular-nums">
-          <span className="sr-only">Quantity of {item.name}: </span>
+          <span className="sr-only">Quantity of {name}: </span>
           {item.quantity}
         </span>
         <Button
@@ -71,7 +72,7 @@ function CartWidgetLine({ item, onRemove }: { item: CartItem; onRemove: (id: str
             setArmedAt(null);
             dispatchCart({ type: 'changeQuantity', id: item.id, delta: 1 });
           }}
-          aria-label={`Increase quantity of ${item.name}`}
+          aria-label={`Increase quantity of ${name}`}
         >
           <PlusIcon aria-hidden />
         </Button>

@@ -1,6 +1,6 @@
 import type { FlexibleLicenseCard } from '@portal/contract';
+import { displayModel } from '@portal/contract';
 import { Badge } from '@/components/ui/badge';
-import { displayModel } from '@/lib/robot-models';
 import { cn } from '@/lib/utils';
 import { FLEX_TEXT } from '../flexible-licenses-text';
 

@@ -1,4 +1,4 @@
-import { type Robot, type RobotLicense, remainingDaysUntil } from '@portal/contract';
+import { displayModel, type Robot, type RobotLicense, remainingDaysUntil } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
 import { ArrowLeftIcon, KeyRoundIcon, RefreshCwIcon, UnlinkIcon } from 'lucide-react';
 import * as React from 'react';
@@ -12,7 +12,7 @@ import { env } from '@/config/env';
 import { useDelayedFlag } from '@/hooks/use-delayed-flag';
 import { formatDateGB } from '@/lib/dates';
 import { useLicenses } from '@/lib/robot-licenses';
-import { displayModel, robotImage } from '@/lib/robot-models';
+import { robotImage } from '@/lib/robot-models';
 import { useRobots } from '@/lib/robots';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
