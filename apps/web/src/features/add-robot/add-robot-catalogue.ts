@@ -29,6 +29,11 @@ export function filterAddRobotItems<T extends MakeAndModel>(
   });
 }
 
+/** Whether a filter is set and leaves no model but Generic: Add Robot then says so and offers to clear it. */
+export function filterMatchesNoModel(shown: readonly MakeAndModel[], query: string): boolean {
+  return query.trim() !== '' && shown.every((item) => isGeneric(item.model));
+}
+
 export type { RobotSort } from './add-robot-search';
 export { DEFAULT_ROBOT_SORT } from './add-robot-search';
 
@@ -69,7 +74,13 @@ export const ADD_ROBOT_TEXT = {
   licenseLines: ['- Support', '- 1 Physical Robot License'],
   notListed: 'Is your Robot not in the list?',
   getInTouch: 'Get in touch',
+  clearFilter: 'Clear filter',
 } as const;
+
+/** Add Robot's empty filter line: "No robot models match 'zzz'". */
+export function noModelMatchMessage(query: string): string {
+  return `No robot models match '${query.trim()}'`;
+}
 
 /** The success toast of Add Robot's price button. */
 export function addedToCartMessage(productName: string): string {

@@ -80,6 +80,24 @@ describe('Add Robot (spec/001 §2)', () => {
     expect(cards().map((c) => within(c).getByRole('heading').textContent)).toEqual(['Generic', 'Pepper']);
   });
 
+  it("says no robot models match 'zzz', keeps the not-listed card, and Clear filter brings the list back", async () => {
+    const onSearchChange = vi.fn();
+    await renderScreen(<AddRobotScreen search={ADD_ROBOT_SEARCH_DEFAULTS} onSearchChange={onSearchChange} />);
+    await settle();
+    expect(screen.queryByText(/No robot models match/)).toBeNull();
+    const box = screen.getByRole('searchbox', { name: 'Filter by Model' }) as HTMLInputElement;
+    fireEvent.change(box, { target: { value: 'zzz' } });
+    expect(screen.getByRole('status').textContent).toContain("No robot models match 'zzz'");
+    expect(screen.getByTestId('add-robot-not-listed')).toBeTruthy();
+    expect(screen.getByText('Is your Robot not in the list?')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filter' }));
+    expect(box.value).toBe('');
+    expect(onSearchChange).toHaveBeenLastCalledWith({ filter: '', page: 1 });
+    expect(screen.queryByText(/No robot models match/)).toBeNull();
+    expect(cards().length).toBeGreaterThan(1);
+  });
+
   it('adds to the cart, shows the check mark for 1000 ms and toasts the product name', async () => {
     await renderScreen(<AddRobotScreen search={ADD_ROBOT_SEARCH_DEFAULTS} onSearchChange={() => {}} />);
     await settle();

@@ -1,4 +1,4 @@
-import { ChevronLeftIcon, ChevronRightIcon, TriangleAlertIcon } from 'lucide-react';
+import { ChevronLeftIcon, ChevronRightIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
 import { SearchField } from '@/components/form/search-field';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -11,6 +11,8 @@ import { useProducts } from '@/lib/payment-products';
 import {
   ADD_ROBOT_TEXT,
   filterAddRobotItems,
+  filterMatchesNoModel,
+  noModelMatchMessage,
   paginateRobots,
   ROBOT_SORT_OPTIONS,
   type RobotSort,
@@ -105,6 +107,26 @@ export function AddRobotScreen({ search, onSearchChange }: AddRobotScreenProps) 
         </Alert>
       ) : (
         <>
+          {filterMatchesNoModel(shown, filter) && (
+            <div
+              role="status"
+              className="flex flex-col gap-3 rounded-lg border border-dashed p-4 text-sm sm:flex-row sm:items-center sm:justify-between"
+            >
+              <p>{noModelMatchMessage(filter)}</p>
+              <Button
+                variant="outline"
+                size="sm"
+                className="self-start sm:self-auto"
+                onClick={() => {
+                  setFilter('');
+                  onSearchChange({ filter: '', page: 1 });
+                }}
+              >
+                <XIcon aria-hidden />
+                {ADD_ROBOT_TEXT.clearFilter}
+              </Button>
+            </div>
+          )}
           <ul className={gridClass} aria-label="Robots">
             {page.items.map((item) => (
               <AddRobotCard key={item.product.id} item={item} />
