@@ -80,7 +80,7 @@ test('a paid driver grants an unpaired license with a pairing code', async ({ pa
   await expect(page).toHaveURL(/\/dashboard\/cart\/success\?session_id=/);
   await expect(page.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Purchased items' }).getByTestId('purchased-line')).toHaveText([
-    `${NAO.name} × 1${NAO.price} × 1 = ${NAO.price}`,
+    `${NAO.name} × 1${NAO.price} × 1 = ${NAO.price}/year`,
   ]);
   await expect(cartWidget(page)).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('checkoutSessionUrl'))).toBeNull();

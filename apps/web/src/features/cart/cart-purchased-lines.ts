@@ -7,6 +7,8 @@ export interface PurchasedLine {
   quantity: number;
   unitAmount: number;
   currency: string;
+  /** a recurring line's interval ("year", "month"), shown as "/year" */
+  interval?: string;
 }
 
 /**
@@ -21,5 +23,6 @@ export function purchasedLines(purchase: Purchase): PurchasedLine[] {
     quantity: l.quantity,
     unitAmount: l.unit_amount,
     currency: purchase.currency,
+    ...(l.interval ? { interval: l.interval } : {}),
   }));
 }

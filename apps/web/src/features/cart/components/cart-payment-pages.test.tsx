@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CART_STORAGE_KEY, CHECKOUT_SESSION_STORAGE_KEY, resetCartStore } from '@/lib/cart-store';
 import { storeSession } from '@/lib/session';
@@ -134,6 +134,93 @@ describe('Payment Successful (spec/001 §2)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('Payment Successful as a receipt (issue 32 item 3)', () => {
+  const PAID_AT = Date.UTC(2026, 10, 27, 12, 0, 0);
+  const receipt = (over: Record<string, unknown> = {}) => ({
+    json: {
+      error: OK,
+      purchase: {
+        session_id: 'cs_1',
+        status: 'paid',
+        amount: 24_000,
+        currency: 'gbp',
+        lines: [
+          { product_id: 'prod_pepper', name: 'Pepper driver', quantity: 2, unit_amount: 12_000, interval: 'year' },
+        ],
+        reference: 'RP-3F9A1C2B',
+        paid_at: PAID_AT,
+        pairings: [
+          { robot_model: 'Pepper', pair_code: 'K7Q2ZX' },
+          { robot_model: 'Pepper', pair_code: 'M4N8PA' },
+        ],
+        ...over,
+      },
+    },
+  });
+
+  it('shows the total, the reference, the date and "/year" on a recurring line', async () => {
+    fakeServer({ ConfirmPurchase: () => receipt() });
+    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+    await settle();
+    expect(lines()).toEqual(['Pepper driver × 2£120.00 × 2 = £240.00/year']);
+    expect(screen.getByTestId('receipt').textContent).toBe(
+      'Total£240.00Order referenceRP-3F9A1C2BDate27 November 2026',
+    );
+  });
+
+  it('a one-time line has no interval', async () => {
+    fakeServer({
+      ConfirmPurchase: () =>
+        receipt({
+          lines: [{ product_id: 'prod_time_60', name: '60 dial minutes', quantity: 1, unit_amount: 1_200 }],
+          amount: 1_200,
+          pairings: [],
+        }),
+    });
+    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+    await settle();
+    expect(lines()).toEqual(['60 dial minutes × 1£12.00 × 1 = £12.00']);
+    expect(screen.queryByRole('heading', { name: 'Pair your robot' })).toBeNull();
+  });
+
+  it('gives each driver bought its pairing code, a copy button and a link to Downloads', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    fakeServer({ ConfirmPurchase: () => receipt() });
+    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+    await settle();
+    const section = screen.getByRole('region', { name: 'Pair your robot' });
+    expect(
+      within(section)
+        .getAllByTestId('pairing-code')
+        .map((c) => c.textContent),
+    ).toEqual(['K7Q2ZX', 'M4N8PA']);
+    expect(within(section).getByRole('link', { name: 'Downloads' }).getAttribute('href')).toBe('/dashboard/downloads');
+    const [first, second] = within(section).getAllByRole('button', { name: 'Copy the pairing code of Pepper' });
+    await act(async () => {
+      fireEvent.click(second as HTMLElement);
+    });
+    expect(writeText).toHaveBeenCalledWith('M4N8PA');
+    expect(second?.getAttribute('aria-pressed')).toBe('true');
+    expect(second?.textContent).toBe('Copied');
+    expect(first?.getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('a refused clipboard says to copy by hand', async () => {
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      clipboard: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) },
+    });
+    fakeServer({ ConfirmPurchase: () => receipt({ pairings: [{ robot_model: 'Pepper', pair_code: 'K7Q2ZX' }] }) });
+    await renderScreen(<CartSuccessPage email="ada@example.com" sessionId="cs_1" />);
+    await settle();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy the pairing code of Pepper' }));
+    });
+    expect(screen.getByText('Could not copy: select the code and copy it.')).toBeTruthy();
   });
 });
 

@@ -5,10 +5,12 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { clearCheckoutSession, dispatchCart } from '@/lib/cart-store';
+import { formatLongDateGB } from '@/lib/dates';
 import { useConfirmPurchase } from '../api/cart-confirm-purchase';
 import { purchasedLines } from '../cart-purchased-lines';
 import { CART_TEXT } from '../cart-text';
 import { useConfetti } from '../hooks/cart-use-confetti';
+import { CartPairingSteps } from './cart-pairing-code';
 
 /**
  * Payment Successful (spec/001 §2): confetti, what was bought, and a fresh cart. Only the server's
@@ -102,10 +104,39 @@ export function CartSuccessPage({ email, sessionId }: { email: string; sessionId
                   <span className="shrink-0 tabular-nums">
                     {formatPrice(line.unitAmount, line.currency)} × {line.quantity} ={' '}
                     <span className="font-semibold">{formatPrice(line.unitAmount * line.quantity, line.currency)}</span>
+                    {line.interval && <span className="text-muted-foreground">/{line.interval}</span>}
                   </span>
                 </li>
               ))}
             </ul>
+            {confirmed.data && (
+              <dl
+                className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 border-t pt-3 text-sm"
+                data-testid="receipt"
+              >
+                <dt className="font-semibold">{CART_TEXT.total}</dt>
+                <dd className="text-right font-semibold tabular-nums">
+                  {formatPrice(confirmed.data.amount, confirmed.data.currency)}
+                </dd>
+                {confirmed.data.reference && (
+                  <>
+                    <dt className="text-muted-foreground">{CART_TEXT.orderReference}</dt>
+                    <dd className="text-right font-mono">{confirmed.data.reference}</dd>
+                  </>
+                )}
+                {confirmed.data.paid_at !== undefined && (
+                  <>
+                    <dt className="text-muted-foreground">{CART_TEXT.date}</dt>
+                    <dd className="text-right">{formatLongDateGB(confirmed.data.paid_at)}</dd>
+                  </>
+                )}
+              </dl>
+            )}
+          </CardContent>
+        )}
+        {confirmed.data && confirmed.data.pairings.length > 0 && (
+          <CardContent>
+            <CartPairingSteps pairings={confirmed.data.pairings} />
           </CardContent>
         )}
         <CardFooter className="justify-center">
