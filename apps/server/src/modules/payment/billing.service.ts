@@ -160,31 +160,42 @@ export class BillingService {
     const currency = (price?.currency ?? 'gbp') as Currency;
     const periodEnd = newPeriod ? new Date(now.getTime() + INTERVAL_MS[plan.interval]) : undefined;
 
+    let paymentId: string | undefined;
     if (this.provider.kind === 'sandbox') {
       const customer = await repo.customerOf(this.db, userId);
       if (amount > 0 && customer?.cardDeclines)
         throw new ApiError('PAYMENT', `${field}: the card on file was declined; update it in the billing portal`);
       if (amount > 0)
-        await repo.insertPayment(this.db, {
-          userId,
-          provider: 'sandbox',
-          kind: 'plan_change',
-          subscriptionRef: live.stripeId,
-          providerRef: `py_sandbox_${randomBytes(12).toString('hex')}`,
-          description: `${from?.tier ?? live.tier} to ${plan.tier} (prorated)`,
-          lines: [{ name: `${product.name} (prorated)`, quantity: 1, unit_amount: amount }],
-          amount,
-          currency,
-          status: 'paid',
-          billing: customer?.billing ?? null,
-          createdAt: now,
-        });
+        paymentId = (
+          await repo.insertPayment(this.db, {
+            userId,
+            provider: 'sandbox',
+            kind: 'plan_change',
+            subscriptionRef: live.stripeId,
+            providerRef: `py_sandbox_${randomBytes(12).toString('hex')}`,
+            description: `${from?.tier ?? live.tier} to ${plan.tier} (prorated)`,
+            lines: [{ name: `${product.name} (prorated)`, quantity: 1, unit_amount: amount }],
+            amount,
+            currency,
+            status: 'paid',
+            billing: customer?.billing ?? null,
+            createdAt: now,
+          })
+        )?.id;
     } else {
       const planPriceIds = products.flatMap((p) => (p.metadata.BOW_TIER ? p.prices.map((x) => x.id) : []));
       await this.provider.changePlan({ subscriptionId: live.stripeId, toPriceId, planPriceIds });
     }
     await this.subs.applyPlan(live.stripeId, plan, periodEnd);
-    return { from: live.tier, to: plan.tier, amount: this.provider.kind === 'sandbox' ? amount : 0, currency, product };
+    return {
+      from: live.tier,
+      to: plan.tier,
+      amount: this.provider.kind === 'sandbox' ? amount : 0,
+      currency,
+      product,
+      /** the sandbox's payment row of the prorated charge (its session links to it: the receipt's reference) */
+      paymentId,
+    };
   }
 
   /** Cancel at period end, or resume, one of the user's provider subscriptions. */

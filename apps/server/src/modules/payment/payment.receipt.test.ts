@@ -53,6 +53,19 @@ describe('ConfirmPurchase: the receipt of a paid session', () => {
     expect(timeReceipt.reference).not.toBe(planReceipt.reference);
   });
 
+  it('a plan change answers the reference and date of its prorated charge', async () => {
+    const user = await signIn(t);
+    await paidSession(user, [line('prod_standard', 'price_standard_monthly_gbp')]);
+    const change = await sessionOf(t, user, [line('prod_pro', 'price_pro_yearly_gbp')]);
+    const receipt = (await as(t, user, payment)('ConfirmPurchase', { session_id: change.session_id })).body
+      .purchase as Purchase;
+    expect(receipt.status).toBe('paid');
+    expect(receipt.amount).toBeGreaterThan(0);
+    expect(receipt.reference).toMatch(/^RP-[0-9A-F]{8}$/);
+    expect(receipt.paid_at).toEqual(expect.any(Number));
+    expect(receipt.lines.map((l) => l.interval)).toEqual(['year']);
+  });
+
   it('an unpaid session has no reference, date or pairing', async () => {
     await driverAsset(t, 'Pepper');
     const user = await signIn(t);

@@ -260,6 +260,8 @@ export class PaymentService {
       updatedAt: now,
     });
     await repo.claimFulfilment(this.db, id, now);
+    // The charge was recorded before its session existed; linked now, Payment Successful shows its reference.
+    if (changed.paymentId) await repo.updatePayment(this.db, changed.paymentId, { sessionId: id });
     return {
       session_id: id,
       session_url: withSessionId(input.successUrl, id),
