@@ -2,6 +2,7 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useCallback, useEffect } from 'react';
 import { LoadingIndicator } from './components/loading-indicator';
+import { TOAST_MOBILE_BOTTOM_OFFSET_PX } from './config/constants';
 import { AuthProvider, type AuthSnapshot, useAuth } from './lib/auth';
 import { LOADING_PAGE_TITLE } from './lib/page-title';
 import { createQueryClient } from './lib/query-client';
@@ -31,7 +32,16 @@ function LoadingScreen() {
 
 function ThemedToaster() {
   const { resolvedTheme } = useTheme();
-  return <Toaster theme={resolvedTheme} richColors closeButton position="top-right" />;
+  // Bottom right, away from the top bar's user menu and the pages' filters (issue 32 item 6).
+  return (
+    <Toaster
+      theme={resolvedTheme}
+      richColors
+      closeButton
+      position="bottom-right"
+      mobileOffset={{ bottom: TOAST_MOBILE_BOTTOM_OFFSET_PX }}
+    />
+  );
 }
 
 /**

@@ -23,6 +23,11 @@ export const ONBOARDING_STEPS = 6;
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE_S = 7 * ONE_DAY_S;
 export const MOBILE_BREAKPOINT_PX = 768;
+/**
+ * On a phone, toasts sit at the bottom this far up: above the cart widget at the foot of the
+ * sidebar sheet (its button and the footer's padding), so a toast never covers the cart.
+ */
+export const TOAST_MOBILE_BOTTOM_OFFSET_PX = 96;
 export const SIDEBAR_WIDTH = '16rem';
 export const SIDEBAR_WIDTH_MOBILE = '18rem';
 export const SIDEBAR_WIDTH_ICON = '3rem';
