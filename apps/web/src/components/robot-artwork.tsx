@@ -1,10 +1,10 @@
 import { cn } from '@/lib/utils';
 
 /**
- * A robot's illustration. Each SVG draws its own pale tile behind the robot, which glares on a dark
- * card, and an <img> cannot see the page's theme. So in dark theme the whole picture is dimmed: the
- * tile becomes a quiet mid-tone that sits with the dark surfaces, and the robot's dark outlines keep
- * their contrast against it (brightness scales both, contrast lifts them apart again).
+ * A robot's illustration on the theme's card colour: the SVGs draw no tile of their own and the
+ * image has no background, so the card that holds it shows through in either theme (a background
+ * here would be brightened with the drawing). In dark theme the drawing is brightened, since an
+ * <img> cannot see the page's theme and its navy outlines would sink into a dark card.
  */
 export function RobotArtwork({
   src,
@@ -31,7 +31,7 @@ export function RobotArtwork({
       height={size}
       loading={lazy ? 'lazy' : undefined}
       fetchPriority={priority ? 'high' : undefined}
-      className={cn('rounded-lg object-contain dark:brightness-[0.6] dark:contrast-[1.15]', className)}
+      className={cn('rounded-lg object-contain dark:brightness-[1.6]', className)}
     />
   );
 }

@@ -24,10 +24,7 @@ export function LicenseCardBody({ card, compact = false }: { card: FlexibleLicen
         width={compact ? 48 : 72}
         height={compact ? 48 : 72}
         draggable={false}
-        className={cn(
-          'shrink-0 rounded-md bg-muted object-contain dark:brightness-[0.6] dark:contrast-[1.15]',
-          compact ? 'size-12' : 'size-18',
-        )}
+        className={cn('shrink-0 rounded-md object-contain dark:brightness-[1.6]', compact ? 'size-12' : 'size-18')}
       />
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
