@@ -7,6 +7,8 @@ import {
   type LicenseUse,
   type LicenseUseInput,
   licenseUse,
+  ROBOT_REPORT_TIMEOUT_MS,
+  robotAvailable,
 } from './live-fleet.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
@@ -88,5 +90,35 @@ describe('geoBoundingBox', () => {
 
   it('answers a new empty range each time (callers may change it)', () => {
     expect(geoBoundingBox([])).not.toBe(EMPTY_GEO_RANGE);
+  });
+});
+
+describe('robotAvailable (issue 32 item 5)', () => {
+  const now = 1_800_000_000_000;
+  it.each([
+    { name: 'reported available just now', reportedAvailable: true, lastSeenMs: now, expected: true },
+    {
+      name: 'reported available, at the limit',
+      reportedAvailable: true,
+      lastSeenMs: now - ROBOT_REPORT_TIMEOUT_MS,
+      expected: true,
+    },
+    {
+      name: 'reported available, silent past the limit',
+      reportedAvailable: true,
+      lastSeenMs: now - ROBOT_REPORT_TIMEOUT_MS - 1,
+      expected: false,
+    },
+    { name: 'available but never reported', reportedAvailable: true, lastSeenMs: 0, expected: false },
+    { name: 'available, no report time', reportedAvailable: true, lastSeenMs: undefined, expected: false },
+    { name: 'reported unavailable just now', reportedAvailable: false, lastSeenMs: now, expected: false },
+    {
+      name: 'unavailable and silent',
+      reportedAvailable: false,
+      lastSeenMs: now - ROBOT_REPORT_TIMEOUT_MS - 1,
+      expected: false,
+    },
+  ])('$name -> $expected', ({ reportedAvailable, lastSeenMs, expected }) => {
+    expect(robotAvailable({ reportedAvailable, lastSeenMs, nowMs: now })).toBe(expected);
   });
 });

@@ -84,3 +84,27 @@ export function geoBoundingBox(points: readonly GeoPoint[]): GeoBox {
     LowerLong: Math.min(...lons),
   };
 }
+
+/**
+ * A robot counts as available only while its hub keeps reporting it: a report (UPDATEROBOT or
+ * UPDATE_TIME) within this long. Past it the robot shows Inactive whatever its last report said.
+ */
+export const ROBOT_REPORT_TIMEOUT_MS = 5 * 60_000;
+
+export interface RobotAvailabilityInput {
+  /** robot_state.available as the hub last reported it */
+  reportedAvailable: boolean;
+  /** the robot's last report, epoch ms; 0 or undefined: never */
+  lastSeenMs?: number | undefined;
+  nowMs: number;
+}
+
+/**
+ * Whether a robot is Active (issue 32 item 5): its hub said so, and said it within
+ * ROBOT_REPORT_TIMEOUT_MS. A robot that never reported, or went silent, is Inactive, so Active
+ * always comes with a "Last seen" time.
+ */
+export function robotAvailable({ reportedAvailable, lastSeenMs, nowMs }: RobotAvailabilityInput): boolean {
+  if (!reportedAvailable || !lastSeenMs) return false;
+  return nowMs - lastSeenMs <= ROBOT_REPORT_TIMEOUT_MS;
+}
