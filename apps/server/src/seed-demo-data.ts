@@ -397,6 +397,8 @@ export async function seedDemoData(
       await robotRepository.update(tx, row.id, userId, {
         available: robot.available,
         config: { modalities: robot.modalities },
+        // An available robot is one its hub has just reported (robotAvailable): the seed is that report.
+        ...(robot.available ? { seenAt: now } : {}),
         now,
       });
       await licenseRepository.redeem(tx, { hash: licenses.codes.hash(code), userId, robotId: row.id, now });

@@ -1,4 +1,12 @@
-import { EMPTY_GEO_RANGE, geoBoundingBox, ONE_DAY_MS, ONE_DAY_S, robots, time } from '@portal/contract';
+import {
+  EMPTY_GEO_RANGE,
+  geoBoundingBox,
+  ONE_DAY_MS,
+  ONE_DAY_S,
+  ROBOT_REPORT_TIMEOUT_MS,
+  robots,
+  time,
+} from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { licenseShares, robotLicenses, robots as robotsTable } from '../../db/schema.ts';
@@ -142,7 +150,8 @@ describe('GetRobots answers the spec shape', () => {
       license: { license_id: l1.id },
       join_date: at('2026-01-02T03:04:05.678Z').getTime(),
       robot_config: { modalities: ['camera'], firmware: '2.1' },
-      robot_state: { available: true },
+      // Stored as available, but it never reported: Inactive (issue 32 item 5).
+      robot_state: { available: false },
       pair_code: '',
       isFlexible: true,
       last_seen: 0,
@@ -186,7 +195,8 @@ describe('GetRobots answers the spec shape', () => {
           license: { license_id: l3.id },
           join_date: now - 3 * ONE_DAY_MS,
           robot_config: {},
-          robot_state: { available: true },
+          // Stored as available, but it never reported: Inactive (issue 32 item 5).
+          robot_state: { available: false },
           pair_code: '',
           isFlexible: false,
           last_seen: 0,
@@ -324,5 +334,47 @@ describe('last seen, positions and geo_range (issue 15)', () => {
       robots,
     )('UPDATEROBOT', { robot_id: r.id, robot_state: { available: true, location } });
     expectFieldError(res, 400, field);
+  });
+});
+
+describe('availability never contradicts itself (issue 32 item 5)', () => {
+  it('available only while the hub reports: never reported or silent past the limit is not; Active has a last seen', async () => {
+    const owner = await signIn(t);
+    const now = t.clock.now();
+    const reporting = await robot(owner, 'Reporting', new Date(now.getTime() - ONE_DAY_MS));
+    // Stored as available by an earlier write, but no report ever came.
+    const never = await robot(owner, 'Never on', new Date(now.getTime() - ONE_DAY_MS));
+    const update = as(t, owner, robots);
+    const state = async () => {
+      const body = (await getRobots(owner)).body as unknown as {
+        robots: { robot_id: string; last_seen: number; robot_state: { available: boolean } }[];
+      };
+      return new Map(body.robots.map((r) => [r.robot_id, r]));
+    };
+
+    const reported = await update('UPDATEROBOT', { robot_id: reporting.id, robot_state: { available: true } });
+    expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+    // The UPDATEROBOT answer and GetRobots agree.
+    expect(
+      (reported.body as unknown as { robot: { robot_state: { available: boolean } } }).robot.robot_state.available,
+    ).toBe(true);
+    let byId = await state();
+    expect(byId.get(reporting.id)?.robot_state.available).toBe(true);
+    expect(byId.get(reporting.id)?.last_seen).toBeGreaterThan(0);
+    expect(byId.get(never.id)?.robot_state.available).toBe(false);
+    expect(byId.get(never.id)?.last_seen).toBe(0);
+
+    t.clock.advance(ROBOT_REPORT_TIMEOUT_MS - 60_000);
+    expect((await state()).get(reporting.id)?.robot_state.available).toBe(true);
+
+    t.clock.advance(60_000 + 1_000);
+    byId = await state();
+    expect(byId.get(reporting.id)?.robot_state.available).toBe(false);
+    expect(byId.get(reporting.id)?.last_seen).toBeGreaterThan(0);
+
+    // A new report brings it back.
+    const again = await update('UPDATEROBOT', { robot_id: reporting.id, robot_state: { available: true } });
+    expect(again.status).toBe(200);
+    expect((await state()).get(reporting.id)?.robot_state.available).toBe(true);
   });
 });

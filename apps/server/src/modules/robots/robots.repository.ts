@@ -1,4 +1,4 @@
-import { EMPTY_GEO_RANGE } from '@portal/contract';
+import { EMPTY_GEO_RANGE, ROBOT_REPORT_TIMEOUT_MS } from '@portal/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, preparedSql, type SqlValue } from '../../db/client.ts';
 import { robots } from '../../db/schema.ts';
@@ -36,7 +36,9 @@ export const visibleQuery = (userId: SqlValue, ids: SqlValue, now: SqlValue) => 
 with asked as (
   select r.*, l.id as l_id, l.asset_id as l_asset_id, l.robot_make as l_make, l.robot_model as l_model,
          l.is_flexible as l_flexible, l.starts_at as l_starts, l.duration_s as l_duration, l.ends_at as l_ends,
-         l.reseller_info as l_reseller, r.user_id = ${me} as own, s.starts_at as s_starts, s.ends_at as s_ends
+         l.reseller_info as l_reseller, r.user_id = ${me} as own, s.starts_at as s_starts, s.ends_at as s_ends,
+         -- robotAvailable (contract live-fleet): available only while the hub's last report is recent
+         coalesce(r.available and r.last_seen_at >= ${at} - make_interval(secs => ${ROBOT_REPORT_TIMEOUT_MS / 1000}), false) as live
   from robots r
   left join robot_licenses l on l.robot_id = r.id
   left join lateral (
@@ -58,8 +60,8 @@ select
     'join_date', ${sql.raw(epochMs('registered_at'))},
     'robot_config', config,
     'robot_state', case when own and latitude is not null and longitude is not null
-      then json_build_object('available', available, 'location', json_build_object('lat', latitude, 'lon', longitude))
-      else json_build_object('available', available) end,
+      then json_build_object('available', live, 'location', json_build_object('lat', latitude, 'lon', longitude))
+      else json_build_object('available', live) end,
     'pair_code', '',
     'isFlexible', coalesce(l_flexible, false),
     'last_seen', coalesce(${sql.raw(epochMs('last_seen_at'))}, 0)

@@ -6,6 +6,7 @@ import {
   type Robot,
   type RobotLicense,
   type RobotLocation,
+  robotAvailable,
 } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -55,7 +56,11 @@ export class RobotService {
       join_date: row.registeredAt.getTime(),
       robot_config: row.config,
       robot_state: {
-        available: row.available,
+        available: robotAvailable({
+          reportedAvailable: row.available,
+          lastSeenMs: row.lastSeenAt?.getTime(),
+          nowMs: this.clock.now().getTime(),
+        }),
         ...(owner && row.latitude !== null && row.longitude !== null
           ? { location: { lat: row.latitude, lon: row.longitude } }
           : {}),
