@@ -65,3 +65,39 @@ test('a plan bought shows its interval on the receipt and no pairing step', asyn
   await expect(page.getByTestId('receipt')).toContainText(/Order referenceRP-[0-9A-F]{8}/);
   await expect(page.getByRole('region', { name: 'Pair your robot' })).toHaveCount(0);
 });
+
+test('a plan change goes straight to a receipt of the prorated charge, never the stored cart first', async ({
+  page,
+  signedIn: _user,
+}) => {
+  test.slow();
+  await openSubscriptionManager(page);
+  await planButton(page, 'Standard Subscription').click();
+  await paySandboxCheckout(page);
+  const first = (await page.getByTestId('receipt').locator('dd.font-mono').textContent()) ?? '';
+
+  // From the start of every page: record each purchased line the page ever shows, so a stored
+  // cart's line shown first and then replaced would be caught.
+  await page.addInitScript(() => {
+    const w = window as unknown as { seenLines: string[] };
+    w.seenLines = [];
+    const record = () => {
+      for (const l of document.querySelectorAll('[data-testid="purchased-line"]'))
+        w.seenLines.push(l.textContent ?? '');
+    };
+    new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await openSubscriptionManager(page);
+  await planButton(page, 'Pro Subscription').click();
+  await expect(page).toHaveURL(/\/dashboard\/cart\/success\?session_id=/);
+  await expect(page.getByTestId('purchased-line')).toHaveText([
+    /^Pro Subscription \(plan change\) × 1.*\/(year|month)$/,
+  ]);
+  const seen = await page.evaluate(() => (window as unknown as { seenLines: string[] }).seenLines);
+  expect(seen.length).toBeGreaterThan(0);
+  expect(seen.filter((l) => !l.includes('(plan change)'))).toEqual([]);
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt).toContainText(/Order referenceRP-[0-9A-F]{8}/);
+  await expect(receipt.locator('dd.font-mono')).not.toHaveText(first);
+  await expectAccessible(page);
+});
