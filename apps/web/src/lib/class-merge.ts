@@ -26,6 +26,7 @@ const UTILITIES = `block,inline,inline-{block,flex,grid,table},contents,list-ite
 flex display= flex-dir=row|row-reverse|col|col-reverse flex-wrap=wrap|wrap-reverse|nowrap flex=N|initial
 grid,table display=
 static,fixed,absolute,relative,sticky position=
+isolate,isolation-auto isolation=
 sr-only,not-sr-only sr=
 italic,not-italic font-style=
 uppercase,lowercase,capitalize,normal-case text-transform=
