@@ -86,7 +86,7 @@ test('a paid driver grants an unpaired license with a pairing code', async ({ pa
   expect(await page.evaluate(() => localStorage.getItem('checkoutSessionUrl'))).toBeNull();
   // The confetti is drawn on the page's canvas, stacked behind the card, never on one above it.
   expect(
-    await page.evaluate(() => [...document.querySelectorAll('canvas')].map((c) => getComputedStyle(c).zIndex)),
+    await page.evaluate(() => Array.from(document.querySelectorAll('canvas')).map((c) => getComputedStyle(c).zIndex)),
   ).toEqual(['-10']);
   await expectAccessible(page);
   await screenshots(page, 'commerce-success');

@@ -82,7 +82,7 @@ test('a plan change goes straight to a receipt of the prorated charge, never the
     const w = window as unknown as { seenLines: string[] };
     w.seenLines = [];
     const record = () => {
-      for (const l of document.querySelectorAll('[data-testid="purchased-line"]'))
+      for (const l of Array.from(document.querySelectorAll('[data-testid="purchased-line"]')))
         w.seenLines.push(l.textContent ?? '');
     };
     new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true });
