@@ -1,5 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { CookieNotice } from '@/features/cookies/cookie-notice';
 import { PublicPrivacyPolicyPage } from '@/features/privacy/privacy-policy-page';
 import { pageHead } from '@/lib/page-title';
 
@@ -9,5 +8,5 @@ export const Route = createFileRoute('/privacy-policy')({
 });
 
 function PrivacyPolicyRoute() {
-  return <PublicPrivacyPolicyPage notice={<CookieNotice />} />;
+  return <PublicPrivacyPolicyPage />;
 }
