@@ -60,6 +60,8 @@ export const checkoutSessions = pgTable(
     userEmail: text('user_email').notNull(),
     provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
     customerId: text('customer_id').notNull(),
+    /** the billing intent written before the provider was called (its key made the session) */
+    intentId: uuid('intent_id'),
     lines: jsonb('lines').$type<SessionLine[]>().notNull(),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
@@ -124,6 +126,9 @@ export const robotDriverSubscriptions = pgTable(
     priceId: text('price_id').notNull().default(''),
     /** the customer cancelled at the period's end: still active until then */
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** as subscriptions.payment_failed_at: a renewal failed, the provider still retries */
+    paymentFailedAt: ts('payment_failed_at'),
+    paymentAttempts: integer('payment_attempts').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -172,10 +177,112 @@ export const payments = pgTable(
     billing: jsonb('billing').$type<BillingDetails>(),
     /** the provider's own id of the charge (an invoice id): a replayed event records it once */
     externalId: text('external_id').unique(),
+    /**
+     * Stripe's PaymentIntent of the charge (subscription invoices included): a charge.refunded or
+     * charge.dispute.* event finds its row by it without an API call (issue 31).
+     */
+    paymentIntentId: text('payment_intent_id'),
+    /** a dispute of the charge: open (what it granted is inactive), won (active again), lost (revoked) */
+    disputeStatus: text('dispute_status', { enum: ['open', 'won', 'lost'] }),
+    disputeId: text('dispute_id'),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('payments_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('payments_user_idx').on(t.userId, t.createdAt),
+    index('payments_payment_intent_idx').on(t.paymentIntentId),
+  ],
 );
+
+/**
+ * Each refund of a payment, by the provider's refund id: one made in the portal is stored under the
+ * id Stripe gave it, so the charge.refunded event it causes finds it and changes nothing.
+ */
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    /** re_… (Stripe) or the sandbox's id; null while the refund's intent waits for the provider */
+    providerRefundId: text('provider_refund_id').unique(),
+    amount: integer('amount').notNull(),
+    /** portal: an operator's refund here; provider: made at the provider (the Stripe Dashboard) */
+    source: text('source', { enum: ['portal', 'provider'] }).notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('payment_refunds_payment_idx').on(t.paymentId)],
+);
+
+/**
+ * An intent to change money at the provider (a checkout, a plan change, a refund), written before
+ * the provider is called: the provider write's idempotency key is derived from this row's id, so a
+ * repeated intent is a new key and a retried request the same one (issue 31, decision record).
+ */
+export const billingIntents = pgTable(
+  'billing_intents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['checkout', 'plan_change', 'refund'] }).notNull(),
+    /** pending: written, provider not yet answered; done; failed (the provider refused); cancelled (Back) */
+    status: text('status', { enum: ['pending', 'done', 'failed', 'cancelled'] })
+      .notNull()
+      .default('pending'),
+    /** what the intent is of: prices, amounts, the proration date of a reviewed plan change */
+    params: jsonb('params').$type<Record<string, unknown>>().notNull(),
+    /** the provider's id of what it made (a session, a subscription, a refund) */
+    providerRef: text('provider_ref'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('billing_intents_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Work after a commit that must happen (cancel a replaced plan at the provider, a refund at the
+ * provider, a mail): a row written in the transaction that decided it, run after the commit and
+ * retried with backoff until it succeeds; operators see the ones that keep failing.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** what to do, e.g. provider.cancel_subscription */
+    kind: text('kind').notNull(),
+    /** one row per piece of work: a second enqueue of the same key is a no-op */
+    key: text('key').notNull().unique(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    runAfter: ts('run_after').notNull(),
+    lastError: text('last_error'),
+    doneAt: ts('done_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('outbox_due_idx').on(t.doneAt, t.runAfter)],
+);
+
+/**
+ * The newest provider state applied per subscription (Stripe's event `created`, in seconds): an
+ * older event arriving late changes nothing.
+ */
+export const providerSubscriptionMarks = pgTable('provider_subscription_marks', {
+  subscriptionRef: text('subscription_ref').primaryKey(),
+  /** the provider's timestamp of the newest state applied, seconds since the epoch */
+  appliedAt: integer('applied_at').notNull(),
+  status: text('status').notNull(),
+});
+
+/** Each run of the nightly reconciliation with Stripe: what it repaired and what it could not explain. */
+export const reconciliationRuns = pgTable('reconciliation_runs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  startedAt: ts('started_at').notNull(),
+  finishedAt: ts('finished_at'),
+  repaired: integer('repaired').notNull().default(0),
+  unexplained: integer('unexplained').notNull().default(0),
+  /** one line per repair or unexplained difference */
+  details: jsonb('details').$type<string[]>().notNull().default([]),
+});
 
 /**
  * A sandbox billing-page visit: the capability the browser carries (as Stripe's portal session

@@ -36,6 +36,13 @@ export const subscriptions = pgTable(
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     /** the checkout session that sold it; null for a grant */
     sessionId: text('session_id'),
+    /**
+     * A renewal charge failed and the provider is still retrying: the plan stays active (with a
+     * banner asking for a new card) until the provider gives up (issue 31). Null when paid.
+     */
+    paymentFailedAt: ts('payment_failed_at'),
+    /** failed renewal attempts since the last paid one (the sandbox retries on days 1, 3 and 5) */
+    paymentAttempts: integer('payment_attempts').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

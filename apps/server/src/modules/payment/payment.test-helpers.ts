@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { as, closeApp, driverAsset, roboticsConfig, type SignedIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
 import { loadCatalogue } from './catalogue.ts';
-import { startStripeStandIn } from './stripe-stand-in.ts';
+import { startStripeStandIn } from '../../test/stripe-stand-in.ts';
 
 /** Shared by the payment tests: a cart, a checkout, the sandbox's form posts. */
 

@@ -24,6 +24,7 @@ export const tierRowsStatement = (userId: SqlValue): SQL => sql`
     ${subscriptions.stripeId} as "stripeId", ${subscriptions.stripeCustomerId} as "stripeCustomerId",
     ${subscriptions.productId} as "productId", ${subscriptions.priceId} as "priceId", ${subscriptions.flexSlots} as "flexSlots",
     ${subscriptions.cancelAtPeriodEnd} as "cancelAtPeriodEnd", ${subscriptions.sessionId} as "sessionId",
+    ${epochMsOf(subscriptions.paymentFailedAt)} as "paymentFailedAt", ${subscriptions.paymentAttempts} as "paymentAttempts",
     ${epochMsOf(subscriptions.createdAt)} as "createdAt", ${epochMsOf(subscriptions.updatedAt)} as "updatedAt"
   from ${users} left join ${subscriptions} on ${subscriptions.userId} = ${users.id}
   where ${users.id} = ${userId}
@@ -53,6 +54,8 @@ const subscriptionOf = (r: TierJoinRow): SubscriptionRow => ({
   flexSlots: r.flexSlots,
   cancelAtPeriodEnd: r.cancelAtPeriodEnd,
   sessionId: r.sessionId,
+  paymentFailedAt: r.paymentFailedAt === null ? null : new Date(r.paymentFailedAt),
+  paymentAttempts: r.paymentAttempts,
   createdAt: new Date(r.createdAt),
   updatedAt: new Date(r.updatedAt),
 });

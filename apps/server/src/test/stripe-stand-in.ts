@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Catalogue } from './catalogue.ts';
+import type { Catalogue } from '../modules/payment/catalogue.ts';
 
 /**
  * A local stand-in of the part of Stripe's API the portal uses, for tests: Stripe cannot be reached
