@@ -167,7 +167,7 @@ export function buildServices({
   const subscriptions = new SubscriptionService(db, clock, mailer, config.PUBLIC_URL, {
     licenses,
     slots,
-    products: () => paymentProvider.products(),
+    products: () => paymentProvider.knownProducts(),
   });
   const time = new TimeService(db, clock, subscriptions);
   const address = new PortalAddress(config.PUBLIC_URL, config.ALLOWED_HOSTS);

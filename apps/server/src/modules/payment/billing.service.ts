@@ -120,8 +120,9 @@ export class BillingService {
 
   // ---- plan changes, cancel, resume -------------------------------------------------------
 
+  /** Archived prices included: existing plans, renewals and refunds still find theirs. */
   private async products(): Promise<PaymentProduct[]> {
-    return this.provider.products();
+    return this.provider.knownProducts();
   }
 
   /**

@@ -10,6 +10,12 @@ export interface PaymentProvider {
   readonly kind: 'sandbox' | 'stripe';
   /** The catalogue customers can buy from: the sandbox's file, or Stripe's active products. */
   products(): Promise<PaymentProduct[]>;
+  /**
+   * Every product and price an existing row may name, archived ones included: what renewals, the
+   * tier rule (planOfPrice), refunds and webhooks read, so archiving a price never strips its
+   * subscribers. New checkouts and GetProducts read `products()` (active only).
+   */
+  knownProducts(): Promise<PaymentProduct[]>;
   /** A new customer for the user; answers its id. */
   createCustomer(user: { userId: string; email: string }): Promise<string>;
   /** A hosted checkout for lines the server priced; answers its id and where to send the browser. */

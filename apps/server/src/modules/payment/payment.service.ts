@@ -401,7 +401,7 @@ export class PaymentService {
 
   private async grantLines(tx: Executor, session: CheckoutSessionRow, subscriptionId: string, now: Date) {
     const granted: Granted = { sessionId: session.id, licenses: [], minutes: 0, replacedPlans: [] };
-    const products = await this.provider.products();
+    const products = await this.provider.knownProducts();
     const catalogue = new Map(products.map((p) => [p.id, p]));
     for (const [index, line] of session.lines.entries()) {
       const product = catalogue.get(line.product_id);

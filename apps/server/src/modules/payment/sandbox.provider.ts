@@ -21,6 +21,10 @@ export class SandboxProvider implements PaymentProvider {
     private readonly clock: Clock,
   ) {}
 
+  knownProducts(): Promise<PaymentProduct[]> {
+    return this.products();
+  }
+
   async products(): Promise<PaymentProduct[]> {
     return this.catalogue.products;
   }

@@ -82,6 +82,11 @@ export class StripeProvider implements PaymentProvider {
     return answer;
   }
 
+  /** Archived prices included (issue 31): for now the active catalogue. */
+  knownProducts(): Promise<PaymentProduct[]> {
+    return this.products();
+  }
+
   async createCustomer(user: { userId: string; email: string }): Promise<string> {
     // The key makes a retried first call create one customer, not two.
     const customer = await this.stripe.customers.create(
