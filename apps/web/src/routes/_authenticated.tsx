@@ -1,6 +1,7 @@
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { CartWidget } from '@/features/cart/components/cart-widget';
+import { LazyCookieNotice } from '@/features/cookies/lazy-cookie-notice';
 import { GenericErrorPage } from '@/features/errors/errors-generic-screen';
 import { restartOnboarding } from '@/features/onboarding/onboarding-store';
 import { OnboardingTour } from '@/features/onboarding/onboarding-tour';
@@ -18,7 +19,12 @@ export const Route = createFileRoute('/_authenticated')({
 function AuthenticatedLayout() {
   return (
     // The shell is shared layout; the features it shows are plugged in here, where routes compose them.
-    <AppShell onRestartOnboarding={restartOnboarding} overlays={<OnboardingTour />} sidebarFooter={<CartWidget />}>
+    <AppShell
+      onRestartOnboarding={restartOnboarding}
+      overlays={<OnboardingTour />}
+      sidebarFooter={<CartWidget />}
+      notice={<LazyCookieNotice />}
+    >
       <Outlet />
     </AppShell>
   );

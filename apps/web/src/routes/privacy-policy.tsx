@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { CookieNotice } from '@/features/cookies/cookie-notice';
 import { PublicPrivacyPolicyPage } from '@/features/privacy/privacy-policy-page';
 import { pageHead } from '@/lib/page-title';
 
@@ -8,5 +9,5 @@ export const Route = createFileRoute('/privacy-policy')({
 });
 
 function PrivacyPolicyRoute() {
-  return <PublicPrivacyPolicyPage />;
+  return <PublicPrivacyPolicyPage notice={<CookieNotice />} />;
 }

@@ -13,10 +13,12 @@ export interface AppShellProps {
   onRestartOnboarding: () => void;
   /** Dialogs that belong to the whole signed-in area (the onboarding tour). */
   overlays?: React.ReactNode;
+  /** Shown in the page's flow above every page (the cookie notice), so it covers no control. */
+  notice?: React.ReactNode;
 }
 
 /** The signed-in frame (spec/000 §2): sidebar, top bar with breadcrumb and user menu, and the page. */
-export function AppShell({ children, sidebarFooter, onRestartOnboarding, overlays }: AppShellProps) {
+export function AppShell({ children, sidebarFooter, onRestartOnboarding, overlays, notice }: AppShellProps) {
   return (
     <SidebarProvider>
       <a
@@ -36,6 +38,7 @@ export function AppShell({ children, sidebarFooter, onRestartOnboarding, overlay
           <UserMenu />
         </header>
         <main id="main-content" tabIndex={-1} className="flex-1 p-4 focus:outline-none md:p-6">
+          {notice ? <div className="mb-4 md:mb-6">{notice}</div> : null}
           {children}
         </main>
       </SidebarInset>

@@ -6,16 +6,54 @@ import { documentCookies } from '@/lib/cookies';
 import { cn } from '@/lib/utils';
 import { acknowledgementCookie, hasAcknowledgedCookies } from './cookie-notice-state';
 
-/** Shown until the user acknowledges it; the acknowledgement is itself a cookie (spec/000 §2). */
-export function CookieNotice({ className }: { className?: string }) {
-  const [visible, setVisible] = React.useState(() => !hasAcknowledgedCookies(documentCookies()));
-  if (!visible) return null;
+/** The channel on which one tab's OK tells the others to hide their notice. */
+export const COOKIE_NOTICE_CHANNEL = 'cookie-notice';
 
-  const acknowledge = () => {
+/**
+ * Whether the notice still shows. The cookie is the truth; other tabs learn of an OK at once over a
+ * BroadcastChannel, and a tab that missed it (no BroadcastChannel) reads the cookie again when it
+ * regains focus or becomes visible.
+ */
+function useCookieNoticeVisible(): [boolean, () => void] {
+  const [visible, setVisible] = React.useState(() => !hasAcknowledgedCookies(documentCookies()));
+
+  React.useEffect(() => {
+    if (!visible) return;
+    const recheck = () => {
+      if (hasAcknowledgedCookies(documentCookies())) setVisible(false);
+    };
+    const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(COOKIE_NOTICE_CHANNEL);
+    channel?.addEventListener('message', recheck);
+    window.addEventListener('focus', recheck);
+    document.addEventListener('visibilitychange', recheck);
+    return () => {
+      channel?.close();
+      window.removeEventListener('focus', recheck);
+      document.removeEventListener('visibilitychange', recheck);
+    };
+  }, [visible]);
+
+  const acknowledge = React.useCallback(() => {
     // biome-ignore lint/suspicious/noDocumentCookie: built by serializeCookie; the Cookie Store API is not in every browser we support.
     document.cookie = acknowledgementCookie(window.location.protocol === 'https:');
     setVisible(false);
-  };
+    if (typeof BroadcastChannel !== 'undefined') {
+      const channel = new BroadcastChannel(COOKIE_NOTICE_CHANNEL);
+      channel.postMessage('acknowledged');
+      channel.close();
+    }
+  }, []);
+
+  return [visible, acknowledge];
+}
+
+/**
+ * Shown until the user acknowledges it; the acknowledgement is itself a cookie (spec/000 §2). It sits
+ * in the page's flow, never over it, so it covers no control on any width.
+ */
+export function CookieNotice({ className }: { className?: string }) {
+  const [visible, acknowledge] = useCookieNoticeVisible();
+  if (!visible) return null;
 
   return (
     <section

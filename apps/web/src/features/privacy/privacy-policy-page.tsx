@@ -270,7 +270,7 @@ export function PrivacyPolicyPage({ className }: { className?: string }) {
 }
 
 /** The signed-out frame around the policy: the shell's sidebar is not there to provide landmarks. */
-export function PublicPrivacyPolicyPage() {
+export function PublicPrivacyPolicyPage({ notice }: { notice?: React.ReactNode }) {
   return (
     <div className="min-h-dvh bg-background">
       <header className="border-b">
@@ -280,6 +280,7 @@ export function PublicPrivacyPolicyPage() {
         </div>
       </header>
       <main id="main-content" className="px-4 py-8">
+        {notice ? <div className="mx-auto mb-6 max-w-3xl">{notice}</div> : null}
         <PrivacyPolicyPage />
       </main>
     </div>

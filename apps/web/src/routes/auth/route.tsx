@@ -1,6 +1,13 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useRouter } from '@tanstack/react-router';
+import * as React from 'react';
 import { AuthLayout } from '@/features/auth/components/auth-layout';
 import { authLayoutSearchSchema } from '@/features/auth/utils/auth-search';
+
+// On demand, as in the signed-in shell: a static import here would move the notice's modules into
+// the chunks the signed-in start shares (docs/decisions/044), and onto the sign-in page's budget.
+const CookieNotice = React.lazy(() =>
+  import('@/features/cookies/cookie-notice').then((m) => ({ default: m.CookieNotice })),
+);
 
 export const Route = createFileRoute('/auth')({
   validateSearch: authLayoutSearchSchema,
@@ -9,5 +16,22 @@ export const Route = createFileRoute('/auth')({
 
 function AuthLayoutRoute() {
   const { target } = Route.useSearch();
-  return <AuthLayout target={target} />;
+  // The sign-in page places its own notice in its content (spec/000 §2 /auth/login).
+  // (the history itself, not useRouterState: that hook lives in the signed-in start's chunk, which
+  // the sign-in page would then load whole).
+  const { history } = useRouter();
+  const isSignIn = () => history.location.pathname === '/auth/login';
+  const onSignIn = React.useSyncExternalStore(history.subscribe, isSignIn, isSignIn);
+  return (
+    <AuthLayout
+      target={target}
+      notice={
+        onSignIn ? null : (
+          <React.Suspense fallback={null}>
+            <CookieNotice />
+          </React.Suspense>
+        )
+      }
+    />
+  );
 }

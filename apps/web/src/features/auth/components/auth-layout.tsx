@@ -1,10 +1,11 @@
 import { PRODUCT_NAME, type Target } from '@portal/contract';
 import { Link, Outlet } from '@tanstack/react-router';
 import { LogInIcon } from 'lucide-react';
+import type * as React from 'react';
 import { Button } from '@/components/ui/button';
 
 /** The public frame of every /auth page: a top bar with the logo and a Login button. */
-export function AuthLayout({ target }: { target: Target }) {
+export function AuthLayout({ target, notice }: { target: Target; notice?: React.ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col bg-muted/40">
       <header className="sticky top-0 z-10 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
@@ -25,6 +26,7 @@ export function AuthLayout({ target }: { target: Target }) {
         </div>
       </header>
       <main className="flex flex-1 flex-col items-center px-4 py-8 sm:px-6 sm:py-12">
+        {notice ? <div className="mb-6 w-full max-w-xl">{notice}</div> : null}
         <Outlet />
       </main>
     </div>
