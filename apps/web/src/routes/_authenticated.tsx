@@ -1,7 +1,7 @@
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { CartWidget } from '@/features/cart/components/cart-widget';
-import { LazyCookieNotice } from '@/features/cookies/lazy-cookie-notice';
+import { CookieNotice } from '@/features/cookies/cookie-notice';
 import { GenericErrorPage } from '@/features/errors/errors-generic-screen';
 import { restartOnboarding } from '@/features/onboarding/onboarding-store';
 import { OnboardingTour } from '@/features/onboarding/onboarding-tour';
@@ -23,7 +23,7 @@ function AuthenticatedLayout() {
       onRestartOnboarding={restartOnboarding}
       overlays={<OnboardingTour />}
       sidebarFooter={<CartWidget />}
-      notice={<LazyCookieNotice />}
+      notice={<CookieNotice />}
     >
       <Outlet />
     </AppShell>

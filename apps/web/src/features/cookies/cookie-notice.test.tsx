@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderScreen } from '@/test/render-screen';
 import { COOKIE_NOTICE_CHANNEL, CookieNotice } from './cookie-notice';
 import { COOKIE_NOTICE_COOKIE, hasAcknowledgedCookies } from './cookie-notice-state';
-import { LazyCookieNotice } from './lazy-cookie-notice';
 
 const clearCookie = () => {
   // biome-ignore lint/suspicious/noDocumentCookie: the test resets jsdom's cookie jar.
@@ -50,19 +49,6 @@ describe('the cookie notice (spec/000 §2 Cookie notice)', () => {
     act(() => {
       window.dispatchEvent(new Event('focus'));
     });
-    expect(notice()).toBeNull();
-  });
-});
-
-describe('the signed-in shell’s notice, loaded on demand', () => {
-  it('fetches and shows the notice while no acknowledgement cookie exists', async () => {
-    await renderScreen(<LazyCookieNotice />);
-    expect(await screen.findByRole('region', { name: 'Cookie notice' })).not.toBeNull();
-  });
-
-  it('renders nothing once the cookie exists', async () => {
-    setCookieElsewhere();
-    await renderScreen(<LazyCookieNotice />);
     expect(notice()).toBeNull();
   });
 });

@@ -2,12 +2,7 @@ import { createFileRoute, useRouter } from '@tanstack/react-router';
 import * as React from 'react';
 import { AuthLayout } from '@/features/auth/components/auth-layout';
 import { authLayoutSearchSchema } from '@/features/auth/utils/auth-search';
-
-// On demand, as in the signed-in shell: a static import here would move the notice's modules into
-// the chunks the signed-in start shares (docs/decisions/044), and onto the sign-in page's budget.
-const CookieNotice = React.lazy(() =>
-  import('@/features/cookies/cookie-notice').then((m) => ({ default: m.CookieNotice })),
-);
+import { CookieNotice } from '@/features/cookies/cookie-notice';
 
 export const Route = createFileRoute('/auth')({
   validateSearch: authLayoutSearchSchema,
@@ -22,16 +17,5 @@ function AuthLayoutRoute() {
   const { history } = useRouter();
   const isSignIn = () => history.location.pathname === '/auth/login';
   const onSignIn = React.useSyncExternalStore(history.subscribe, isSignIn, isSignIn);
-  return (
-    <AuthLayout
-      target={target}
-      notice={
-        onSignIn ? null : (
-          <React.Suspense fallback={null}>
-            <CookieNotice />
-          </React.Suspense>
-        )
-      }
-    />
-  );
+  return <AuthLayout target={target} notice={onSignIn ? null : <CookieNotice />} />;
 }
