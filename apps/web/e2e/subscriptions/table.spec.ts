@@ -56,7 +56,7 @@ test('the table shows each driver subscription by its rules, and an Active row o
   await expect(column(page, 3)).toHaveText(['Active', 'Active', 'Cancelled']);
   await expect(column(page, 1)).toContainText(['Tiago Steel']);
   await expect(column(page, 1).last()).toHaveText('Tiago Steel');
-  await expect(column(page, 2).last()).toHaveText('Tiago_Steel driver');
+  await expect(column(page, 2).last()).toHaveText('Tiago Steel driver');
   // A year for the active drivers; the refunded one ended when it was refunded.
   await expect(column(page, 4)).toHaveText(['365 days, 0 hours', '365 days, 0 hours', /^\d+ days?, \d+ hours?$/]);
   for (const cell of await column(page, 5).all()) await expect(cell).toHaveText(DATE);
@@ -102,7 +102,7 @@ test('the table shows each driver subscription by its rules, and an Active row o
 
   // Row actions by status: a cancelled row only offers help.
   const cancelled = driverRows(page).filter({ hasText: 'Cancelled' });
-  let menu = await openRowActions(page, cancelled, 'Tiago_Steel driver');
+  let menu = await openRowActions(page, cancelled, 'Tiago Steel driver');
   await expect(menu.getByRole('menuitem')).toHaveText(['Get Help']);
   await page.keyboard.press('Escape');
 

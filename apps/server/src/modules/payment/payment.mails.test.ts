@@ -78,6 +78,22 @@ describe('payment mails, in the one layout (lib/mail-layout.ts)', () => {
     ).toMatchSnapshot();
   });
 
+  it('names a model as the cards do: Tiago_Steel driver reads Tiago Steel driver', () => {
+    const mail = checkoutReceiptMail({
+      to: 'ada@example.test',
+      lines: [{ name: 'Tiago_Steel driver', quantity: 1, unit_amount: 49_000 }],
+      amount: 49_000,
+      currency: 'gbp',
+      billing: undefined,
+      sandbox: false,
+      order: 'RP-3F9A1C2B',
+      dashboardLink: 'https://portal.example.test/dashboard',
+    });
+    expect(mail.text).toContain('1 × Tiago Steel driver');
+    expect(mail.text).not.toContain('Tiago_Steel');
+    expect(mail.html).not.toContain('Tiago_Steel');
+  });
+
   it('billing details, typed by the buyer, are escaped in the HTML part', () => {
     const mail = checkoutReceiptMail({
       to: 'ada@example.test',

@@ -1,4 +1,4 @@
-import { formatPrice } from '@portal/contract';
+import { formatPrice, robotDisplayName } from '@portal/contract';
 import type { BillingDetails } from '../../db/tables/payment.ts';
 import { layoutMail } from '../../lib/mail-layout.ts';
 import type { Mail } from '../../lib/mailer.ts';
@@ -30,7 +30,9 @@ export function billingLines(b: BillingDetails): string[] {
 }
 
 const rows = (r: ReceiptInput) =>
-  r.lines.map((l) => `${l.quantity} × ${l.name} — ${formatPrice(l.unit_amount * l.quantity, r.currency)}`);
+  r.lines.map(
+    (l) => `${l.quantity} × ${robotDisplayName(l.name)} — ${formatPrice(l.unit_amount * l.quantity, r.currency)}`,
+  );
 const total = (r: ReceiptInput) => `Total: ${formatPrice(r.amount, r.currency)}`;
 const billedTo = (r: ReceiptInput) => (r.billing ? [{ lines: ['Billed to:', ...billingLines(r.billing)] }] : []);
 

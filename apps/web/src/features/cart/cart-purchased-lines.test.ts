@@ -28,6 +28,11 @@ describe('purchasedLines (what Payment Successful lists)', () => {
         ['Nao', 2, 12_000, 'usd'],
       ],
     ],
+    [
+      'a model named as the cards name it (Tiago_Steel as Tiago Steel)',
+      purchase([{ product_id: 't', name: 'Tiago_Steel driver', quantity: 1, unit_amount: 49_000 }], 'gbp'),
+      [['Tiago Steel driver', 1, 49_000, 'gbp']],
+    ],
     ['none when the server has none', purchase([]), []],
   ])('%s', (_, p, expected) => {
     expect(shape(purchasedLines(p))).toEqual(expected);

@@ -1,4 +1,4 @@
-import type { Purchase } from '@portal/contract';
+import { type Purchase, robotDisplayName } from '@portal/contract';
 
 /** A line of the Payment Successful page: name, quantity, unit price (minor units) and currency. */
 export interface PurchasedLine {
@@ -19,7 +19,7 @@ export interface PurchasedLine {
 export function purchasedLines(purchase: Purchase): PurchasedLine[] {
   return purchase.lines.map((l, i) => ({
     key: `${l.product_id}-${i}`,
-    name: l.name,
+    name: robotDisplayName(l.name),
     quantity: l.quantity,
     unitAmount: l.unit_amount,
     currency: purchase.currency,

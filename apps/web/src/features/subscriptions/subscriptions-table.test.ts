@@ -110,8 +110,11 @@ describe('badges, product names and refresh', () => {
   const products = [
     { id: 'prod_1', name: 'Nao Driver', metadata: { BOW_UUID: 'robot-nao' } },
     { id: 'prod_2', name: 'Pro Subscription' },
+    { id: 'prod_3', name: 'Tiago_Steel driver', metadata: { BOW_UUID: 'robot-tiago-steel' } },
   ];
   it.each([
+    // named as the cards name the model (issue 32 item 6)
+    ['robot-tiago-steel', 'Tiago Steel driver'],
     ['prod_2', 'Pro Subscription'],
     ['robot-nao', 'Nao Driver'],
     ['nothing', 'Unknown Product'],

@@ -1,4 +1,4 @@
-import { ONE_DAY_S, OverrideKind } from '@portal/contract';
+import { ONE_DAY_S, OverrideKind, robotDisplayName } from '@portal/contract';
 
 /**
  * The Robot Driver Subscriptions table and the Manage Subscription page (spec/001 §2 and §4):
@@ -128,7 +128,9 @@ export function productNameFor(
   products: readonly { id: string; name: string; metadata?: { BOW_UUID?: string | undefined } }[],
 ): string {
   if (!key) return UNKNOWN_PRODUCT;
-  return products.find((p) => p.id === key || p.metadata?.BOW_UUID === key)?.name ?? UNKNOWN_PRODUCT;
+  const name = products.find((p) => p.id === key || p.metadata?.BOW_UUID === key)?.name;
+  // As the cards and the cart name it: "Tiago_Steel driver" reads "Tiago Steel driver".
+  return name ? robotDisplayName(name) : UNKNOWN_PRODUCT;
 }
 
 export const NO_SUBSCRIPTIONS_TO_REFRESH = 'You have no subscriptions to refresh.';
