@@ -234,9 +234,23 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       }, config.LIFECYCLE_INTERVAL_S * 1000)
     : undefined;
   lifecycle?.unref();
+  // docs/decisions/067: robots whose hub went silent are announced as Inactive to the pages watching.
+  const robotSweep = config.ROBOT_SWEEP_INTERVAL_S
+    ? setInterval(() => {
+        services.robots
+          .sweepSilent()
+          .then(() => metrics.jobRun('robot-silence', true))
+          .catch((err: unknown) => {
+            metrics.jobRun('robot-silence', false);
+            app.log.warn({ err }, 'robot silence sweep failed');
+          });
+      }, config.ROBOT_SWEEP_INTERVAL_S * 1000)
+    : undefined;
+  robotSweep?.unref();
   app.addHook('onClose', async () => {
     if (retention) clearInterval(retention);
     if (lifecycle) clearInterval(lifecycle);
+    if (robotSweep) clearInterval(robotSweep);
     // Mails queued after an answer (forgot password, registration) go before the database closes.
     await services.afterAnswer.settled();
   });

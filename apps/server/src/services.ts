@@ -123,7 +123,7 @@ export function buildServices({
     ownRobot: (userId, robotId) => (robots as RobotService).ownRobot(userId, robotId),
     events,
   });
-  robots = new RobotService(db, clock, licenses, events);
+  robots = new RobotService(db, clock, licenses, events, (config.ROBOT_SWEEP_INTERVAL_S || 60) * 1000);
   sharing = new ShareService({
     db,
     clock,

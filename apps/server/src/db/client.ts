@@ -141,6 +141,11 @@ export function preparedSql<Row>(statement: SQL): (db: Executor, values: Record<
  * as a number from both drivers (a timestamp comes as text from drizzle's postgres.js driver and as
  * a Date from PGlite; a bigint as text from postgres.js).
  */
+/** Rows of a raw statement (`db.execute`), whichever driver answered (postgres.js: an array; PGlite: { rows }). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
 export const epochMsOf = (column: AnyColumn): SQL => sql`floor(extract(epoch from ${column}) * 1000)::float8`;
 
 /** Distinct statement texts prepared on the server at most (per process; each connection keeps its own). */

@@ -97,7 +97,7 @@ export class PortalMetrics {
 
   readonly jobRuns = new Counter({
     name: 'portal_job_runs_total',
-    help: 'Runs of the scheduled jobs (lifecycle, retention) by outcome',
+    help: 'Runs of the scheduled jobs (lifecycle, retention, robot-silence) by outcome',
     labelNames: ['job', 'outcome'] as const,
     registers: this.registers,
   });
@@ -201,7 +201,7 @@ export class PortalMetrics {
   }
 
   /** A scheduled job's run: its outcome, and when it last succeeded. */
-  jobRun(job: 'lifecycle' | 'retention', ok: boolean): void {
+  jobRun(job: 'lifecycle' | 'retention' | 'robot-silence', ok: boolean): void {
     this.jobRuns.inc({ job, outcome: ok ? 'ok' : 'failed' });
     if (ok) this.jobLastSuccess.set({ job }, Date.now() / 1000);
   }

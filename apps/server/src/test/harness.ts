@@ -82,6 +82,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // Cheap hashes keep the suite fast; production cost is the default.
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
+    // A test runs the robot silence sweep itself, on its own clock (RobotService.sweepSilent).
+    ROBOT_SWEEP_INTERVAL_S: '0',
     ...overrides,
   });
 }

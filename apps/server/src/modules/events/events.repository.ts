@@ -1,12 +1,7 @@
 import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import { eventTickets, licenseShares, robotLicenses, robots, sessions, users } from '../../db/schema.ts';
 import { EVENTS_CHANNEL } from './events.rules.ts';
-
-/** Rows of a statement, whichever driver answered (postgres.js: an array; PGlite: { rows }). */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /** Tickets, the users an event is for, and the NOTIFY itself. */
 export const eventRepository = {

@@ -8,6 +8,7 @@ import {
   type LiveEvent,
   license,
   ONE_DAY_S,
+  ROBOT_REPORT_TIMEOUT_MS,
   robots,
   type StreamMessage,
   security,
@@ -274,6 +275,42 @@ describe('events', () => {
     expect(strangerStream.messages).toEqual([{ kind: 'ready' }, { kind: 'robot.registered', robot_id: own }]);
     expect(shareeStream.messages.map((m) => m.kind)).not.toContain('license.unpaired');
     for (const s of [ownerStream, shareeStream, strangerStream]) s.close();
+  });
+
+  it('tell the pages watching a robot when its hub goes silent, once, and when it reports again (issue 32 item 5)', async () => {
+    const owner = await signIn(a);
+    const robotId = await registerRobot(owner);
+    const stream = await streamOf(owner);
+    const update = as(a, owner, robots);
+    expect((await update('UPDATEROBOT', { robot_id: robotId, robot_state: { available: true } })).status).toBe(200);
+    await stream.waitFor(about('robot.availability', { robot_id: robotId }));
+    const mark = stream.messages.length;
+
+    // Within the limit nothing is said; past it, the sweep says Inactive, and only once. (Both
+    // instances' clocks move together: later tests compare times across them.)
+    const advance = (ms: number) => {
+      for (const t of [a, b]) t.clock.advance(ms);
+    };
+    const sweep = () => a.app.services.robots.sweepSilent();
+    advance(ROBOT_REPORT_TIMEOUT_MS - 1_000);
+    expect(await sweep()).not.toContain(robotId);
+    advance(2_000);
+    expect(await sweep()).toContain(robotId);
+    await stream.waitFor((m) => m.kind === 'robot.availability' && m.available === false);
+    advance(30_000);
+    expect(await sweep()).not.toContain(robotId);
+
+    // A report that leaves the stored state as it was (a rename) still brings it back: Active again.
+    expect((await update('UPDATEROBOT', { robot_id: robotId, name: 'Back online' })).status).toBe(200);
+    await stream.waitFor((m) => m.kind === 'robot.availability' && m.available === true);
+    // The sentinel: a rename also publishes robot.updated, after the availability.
+    await stream.waitFor(about('robot.updated', { robot_id: robotId }));
+    expect(stream.messages.slice(mark)).toEqual([
+      { kind: 'robot.availability', robot_id: robotId, available: false },
+      { kind: 'robot.availability', robot_id: robotId, available: true },
+      { kind: 'robot.updated', robot_id: robotId },
+    ]);
+    stream.close();
   });
 
   it('of a write that rolled back are never delivered', async () => {

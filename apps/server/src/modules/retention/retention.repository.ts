@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 
 /**
  * The statements of the retention job (docs/decisions/027). They span every module's tables on
@@ -17,7 +17,7 @@ async function count(ex: Executor, statement: SQL): Promise<number> {
   const result = (await ex.execute(
     sql`with changed as (${statement} returning 1) select count(*)::int as n from changed`,
   )) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
+  const rows = rowsOf<{ n: number }>(result);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -27,7 +27,7 @@ export const retentionRepository = {
     const result = (await tx.execute(
       sql`select pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) as locked`,
     )) as unknown;
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { locked: boolean }[];
+    const rows = rowsOf<{ locked: boolean }>(result);
     return rows[0]?.locked === true;
   },
 

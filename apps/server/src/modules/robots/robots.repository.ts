@@ -1,6 +1,6 @@
 import { EMPTY_GEO_RANGE, ROBOT_REPORT_TIMEOUT_MS } from '@portal/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type Executor, preparedSql, type SqlValue } from '../../db/client.ts';
+import { type Executor, preparedSql, rowsOf, type SqlValue } from '../../db/client.ts';
 import { robots } from '../../db/schema.ts';
 
 export type RobotRow = typeof robots.$inferSelect;
@@ -108,8 +108,47 @@ export const robotRepository = {
   },
 
   /** The robot reported (a dial): last seen is now. */
-  async markSeen(db: Executor, id: string, now: Date): Promise<void> {
-    await db.update(robots).set({ lastSeenAt: now }).where(eq(robots.id, id));
+  /** The robot reported: last seen is now. Answers its reported state and when it was seen before. */
+  async markSeen(
+    db: Executor,
+    id: string,
+    now: Date,
+  ): Promise<{ available: boolean; seenBefore: Date | null } | undefined> {
+    const rows = rowsOf<{ available: boolean; seen_before: string | Date | null }>(
+      await db.execute(sql`
+      with prev as (select id, available, last_seen_at from ${robots} where id = ${id} for update)
+      update ${robots} r set last_seen_at = ${now.toISOString()}::timestamptz from prev where r.id = prev.id
+      returning prev.available, prev.last_seen_at as seen_before`),
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return { available: row.available, seenBefore: row.seen_before === null ? null : new Date(row.seen_before) };
+  },
+
+  /**
+   * Robots reported available whose last report passed ROBOT_REPORT_TIMEOUT_MS in (from, to]:
+   * the ones that went silent since the previous sweep (docs/decisions/067).
+   */
+  async wentSilent(db: Executor, from: Date, to: Date): Promise<string[]> {
+    const rows = await db
+      .select({ id: robots.id })
+      .from(robots)
+      .where(
+        and(
+          eq(robots.available, true),
+          sql`${robots.lastSeenAt} > ${from.toISOString()}::timestamptz - make_interval(secs => ${ROBOT_REPORT_TIMEOUT_MS / 1000})`,
+          sql`${robots.lastSeenAt} <= ${to.toISOString()}::timestamptz - make_interval(secs => ${ROBOT_REPORT_TIMEOUT_MS / 1000})`,
+        ),
+      );
+    return rows.map((r) => r.id);
+  },
+
+  /** One instance at a time sweeps: a transaction-scoped advisory lock, false when another holds it. */
+  async trySweepLock(tx: Executor): Promise<boolean> {
+    const rows = rowsOf<{ locked: boolean }>(
+      await tx.execute(sql`select pg_try_advisory_xact_lock(hashtextextended('portal:robot-silence', 0)) as locked`),
+    );
+    return rows[0]?.locked === true;
   },
 
   /** Registers a robot; the same hardware hash for the same user answers the robot already there. */

@@ -28,7 +28,11 @@ export class RobotService {
     private readonly clock: Clock,
     private readonly licenses: LicenseService,
     private readonly events: EventPublisher = NO_EVENTS,
+    /** how far back the first silence sweep of this process looks (its interval) */
+    private readonly sweepWindowMs = 60_000,
   ) {}
+
+  private lastSweep: Date | undefined;
 
   /** The robot, if it is registered to this user. */
   async ownRobot(userId: string, robotId: string): Promise<RobotRow | undefined> {
@@ -93,9 +97,44 @@ export class RobotService {
     });
   }
 
-  /** UPDATE_TIME: a robot was dialled, which counts as its report (last seen). */
+  /**
+   * UPDATE_TIME: a robot was dialled, which counts as its report (last seen). A robot reported
+   * available that had gone silent is available again: its viewers are told.
+   */
   async reported(robotId: string): Promise<void> {
-    if (isUuid(robotId)) await repo.markSeen(this.db, robotId, this.clock.now());
+    if (!isUuid(robotId)) return;
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      const before = await repo.markSeen(tx, robotId, now);
+      if (!before?.available) return;
+      const wasLive = robotAvailable({
+        reportedAvailable: true,
+        lastSeenMs: before.seenBefore?.getTime(),
+        nowMs: now.getTime(),
+      });
+      if (!wasLive) await this.events.publish(tx, { kind: 'robot.availability', robot_id: robotId, available: true });
+    });
+  }
+
+  /**
+   * The silence sweep (issue 32 item 5, docs/decisions/067): robots reported available whose hub
+   * stopped reporting are Inactive once ROBOT_REPORT_TIMEOUT_MS has passed (GetRobots answers so
+   * from the clock alone); this tells the pages watching them, once per robot, as the timeout
+   * passes. Each run covers the time since the previous one; one instance at a time runs it.
+   * Answers the robots that went silent, or undefined when another instance held the sweep.
+   */
+  async sweepSilent(): Promise<string[] | undefined> {
+    const now = this.clock.now();
+    const from = this.lastSweep ?? new Date(now.getTime() - this.sweepWindowMs);
+    const swept = await this.db.transaction(async (tx) => {
+      if (!(await repo.trySweepLock(tx))) return undefined;
+      const ids = await repo.wentSilent(tx, from, now);
+      for (const id of ids)
+        await this.events.publish(tx, { kind: 'robot.availability', robot_id: id, available: false });
+      return ids;
+    });
+    if (swept !== undefined) this.lastSweep = now;
+    return swept;
   }
 
   async register(
@@ -148,11 +187,20 @@ export class RobotService {
             ...(patch.report ? { seenAt: now } : {}),
             now,
           });
-          if (updated && updated.available !== current.available)
+          // Availability as GetRobots answers it (robotAvailable): a report from a robot that had
+          // gone silent makes it available again even when the stored state did not change.
+          const live = (r: RobotRow | undefined) =>
+            r !== undefined &&
+            robotAvailable({
+              reportedAvailable: r.available,
+              lastSeenMs: r.lastSeenAt?.getTime(),
+              nowMs: now.getTime(),
+            });
+          if (updated && live(updated) !== live(current))
             await this.events.publish(tx, {
               kind: 'robot.availability',
               robot_id: updated.id,
-              available: updated.available,
+              available: live(updated),
             });
           // Both configurations come from jsonb, so equal ones print alike.
           const renamed = updated && updated.name !== current.name;
