@@ -76,6 +76,22 @@ test('a Standard account sees the member prices', async ({ page, signedIn: user 
   await expect(dialog.getByText(/will be replaced/)).toHaveCount(0);
 });
 
+test('in the dark theme the dialog and its cart notice are readable and axe clean', async ({
+  page,
+  signedIn: _signedIn,
+}) => {
+  await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+  await openAddRobot(page);
+  await addToCart(page, NAO.name);
+  await page.goto('/dashboard');
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  await page.getByTestId('dial-time-panel').getByRole('button', { name: 'Buy More Time' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Buy More Time' });
+  await expect(dialog.getByText("Your cart's 1 Item will be replaced by this package")).toBeVisible();
+  await expectAccessible(page);
+  await screenshots(page, 'subscriptions-buy-time-dark');
+});
+
 /**
  * Opens the dashboard, recording the actions of the POSTs it sends, and waits for the dial panel's
  * numbers; by then the page's own calls have gone and neither of Buy More Time's may have.
