@@ -69,6 +69,9 @@ export const USAGE = `usage: portal-admin <command> [arguments]     (node apps/s
                                                many minor units; a whole refund revokes its grant
   lifecycle:run                                run the subscription lifecycle job once (renewals,
                                                expiries, reminders); the server runs it periodically
+  audit:verify                                 walk the audit trail's hash chain and the HMACs of
+                                               its personal fields; exit 1 naming each entry that
+                                               was edited, removed or inserted
   help, --help, -h                             this text
 
 It reads the server's environment (DATABASE_URL or DATA_DIR, S3_BUCKET, ...; docs/operations.md)
@@ -79,6 +82,15 @@ export class UsageError extends Error {}
 
 /** A command that could not be done, for a reason outside the program (storage down): one line, status 1. */
 export class CommandFailed extends Error {}
+
+/** What audit:verify says of each problem it finds. */
+const AUDIT_PROBLEMS = {
+  gap: 'an entry before it is missing (seq gap)',
+  hash: 'its hash does not follow from the entry before it and its fields: edited, or inserted',
+  personal: 'its personal fields do not match their HMAC: edited',
+  'missing-personal': 'its personal side row is missing',
+  'unknown-key': 'its HMAC key is neither AUDIT_HMAC_KEY nor derived from JWT_SECRET or JWT_SECRET_PREVIOUS',
+} as const;
 
 export interface CliContext {
   db: Db;
@@ -323,6 +335,14 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       out(
         `lifecycle: ${run.renewed} renewed, ${run.payment_failed} payment failed, ${run.ended} ended, ${run.reminders} reminders`,
       );
+      return;
+    }
+    case 'audit:verify': {
+      const { entries, problems, head } = await services.audit.verify();
+      for (const p of problems) out(`audit entry ${p.seq}: ${AUDIT_PROBLEMS[p.problem]}`);
+      if (problems.length > 0)
+        throw new CommandFailed(`audit trail: ${problems.length} problems in ${entries} entries`);
+      out(`audit trail verified: ${entries} entries, head ${head}`);
       return;
     }
     default:

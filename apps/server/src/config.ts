@@ -215,6 +215,11 @@ export const envSchema = z
      * (docs/decisions/058, docs/operations.md#rotating-keys-and-credentials).
      */
     JWT_SECRET_PREVIOUS: jwtSecretSchema.optional(),
+    /**
+     * The key of the audit trail's HMAC over personal fields (decision 069); unset: derived from
+     * JWT_SECRET (entries name their key, so a rotation with JWT_SECRET_PREVIOUS stays verifiable).
+     */
+    AUDIT_HMAC_KEY: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
     ACCESS_TOKEN_TTL_S: int(60, ONE_DAY_S).default(900),
     REFRESH_TOKEN_TTL_S: int(300, 90 * ONE_DAY_S).default(7 * ONE_DAY_S),
     /** A rotated refresh token still works this long, so two tabs refreshing at once both succeed. */

@@ -10,6 +10,7 @@ import { DownloadLinks } from './modules/assets/assets.links.ts';
 import { artifactStoreFor } from './modules/assets/assets.s3.ts';
 import { AssetService } from './modules/assets/assets.service.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
+import { AuditService, auditKeys } from './modules/audit/audit.service.ts';
 import { Sessions } from './modules/auth/auth.sessions.ts';
 import { EventService } from './modules/events/events.service.ts';
 import { FlexSlotService } from './modules/flexible-license/flexible-license.service.ts';
@@ -92,7 +93,10 @@ export function buildServices({
   let beforeDelete: ((userId: string) => Promise<unknown>) | undefined;
   // Verifying an address claims the shares waiting for it; sharing is built after accounts, which it asks.
   let sharing: ShareService | undefined;
+  // docs/decisions/069: the audit trail, appended in the transactions that record outcomes.
+  const audit = new AuditService(db, clock, auditKeys(config));
   const accounts = new AccountService({
+    audit,
     config,
     db,
     clock,
@@ -201,6 +205,7 @@ export function buildServices({
     assets: new AssetService(db, clock, countedStore(store ?? artifactStoreFor(config, clock), metrics), downloadLinks),
     support: new SupportService(db, clock, mailer),
     operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing, sessions, licenses, robots }),
+    audit,
     retention: new RetentionService(
       db,
       clock,
@@ -210,6 +215,7 @@ export function buildServices({
         config.LOGIN_FAILURE_MEMORY_S,
         config.LOGIN_KNOWN_ADDRESS_S,
       ),
+      audit,
     ),
   };
 }

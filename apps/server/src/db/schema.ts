@@ -1,6 +1,7 @@
 /** The whole database schema for drizzle: one file of tables per service under tables/. */
 export * from './tables/accounts.ts';
 export * from './tables/assets.ts';
+export * from './tables/audit.ts';
 export * from './tables/events.ts';
 export * from './tables/flexible-license.ts';
 export * from './tables/license.ts';

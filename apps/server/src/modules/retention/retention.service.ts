@@ -1,6 +1,7 @@
 import { addYearsUtc, DATA_RETENTION_YEARS, ONE_DAY_MS } from '@portal/contract';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import { retentionRepository as repo } from './retention.repository.ts';
 
 /** The advisory lock that makes one instance at a time run the job. */
@@ -32,6 +33,7 @@ export interface RetentionRun {
     robots: number;
     lifecycle_notices: number;
     provider_events: number;
+    audit_personal: number;
   };
 }
 
@@ -47,6 +49,8 @@ export class RetentionService {
     /** how long login failures count (LOCKOUT_S) */
     /** how long a login_failures row still counts (the longest of the lock, the failure memory and the known-address window) */
     private readonly loginMemoryS: number,
+    /** the audit trail: its personal side rows are anonymised at the end of retention (decision 069) */
+    private readonly audit?: AuditService,
   ) {}
 
   /** The moment before which data is past retention. */
@@ -83,6 +87,7 @@ export class RetentionService {
           robots: await repo.deleteStaleRobots(tx, cutoff),
           lifecycle_notices: await repo.deleteOldNotices(tx, cutoff),
           provider_events: await repo.deleteOldProviderEvents(tx, cutoff),
+          audit_personal: (await this.audit?.anonymiseBefore(tx, cutoff)) ?? 0,
         },
       };
     });
@@ -111,6 +116,7 @@ function emptyRun(): RetentionRun {
       robots: 0,
       lifecycle_notices: 0,
       provider_events: 0,
+      audit_personal: 0,
     },
   };
 }

@@ -21,6 +21,7 @@ import { dummyPasswordHash, hashGate, hashPassword, verifyPassword } from '../..
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
 import type { ResultOf } from '../../plugins/actions.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import { ACCOUNT_DISABLED, type Caller, type Sessions, type SignInMeta } from '../auth/auth.sessions.ts';
 import { accountKey, PasswordGuard, type Reservation } from './useraction.lockout.ts';
 import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
@@ -94,6 +95,8 @@ export class AccountService {
       afterAnswer: AfterAnswer;
       /** runs before an account is deleted: cancels its subscriptions at the provider (docs/decisions/019) */
       beforeDelete?: (userId: string) => Promise<unknown>;
+      /** the audit trail: a deletion is recorded and the account's personal audit data anonymised */
+      audit?: AuditService;
       /** runs in the transaction that marks an address verified (sharing claims its pending shares) */
       onAddressVerified?: (ex: Executor, account: AccountRef) => Promise<void>;
       /** runs after the answer of every sign-in: the security centre's new-browser email (docs/decisions/033) */
@@ -482,6 +485,15 @@ export class AccountService {
     await this.deps.db.transaction(async (tx) => {
       await this.deps.sessions.revokeAll(tx, user.id, 'account deleted');
       await users.delete(tx, user.id);
+      // The trail keeps that it happened; what it held about the person goes (decision 069).
+      await this.deps.audit?.record(tx, {
+        actor: { kind: 'customer', id: user.id },
+        subjectUserId: user.id,
+        kind: 'security',
+        action: 'account.delete',
+        personal: { ip },
+      });
+      await this.deps.audit?.anonymiseUser(tx, user.id, 'account deleted');
     });
   }
 }
