@@ -55,7 +55,7 @@ export interface SignedIn {
 }
 
 /** A portal sign-in through the action client; answers the access token. */
-async function accessToken(t: TestApp, email: string, password: string): Promise<string> {
+export async function accessToken(t: TestApp, email: string, password: string): Promise<string> {
   const answer = await t.api.client.call(useraction, 'login', { user: { email, password } });
   if (answer.target !== 'portal') throw new Error(`signed in for ${answer.target}, not the portal`);
   return answer.token_pair.access_token;

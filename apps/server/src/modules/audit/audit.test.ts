@@ -1,8 +1,8 @@
-import { useraction } from '@portal/contract';
+import { security, useraction } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CommandFailed, runCli } from '../../cli.ts';
-import { useTestApp } from '../../test/fixtures.ts';
+import { accessToken, useTestApp } from '../../test/fixtures.ts';
 import { seedUser } from '../../test/harness.ts';
 
 /**
@@ -110,11 +110,7 @@ describe('anonymisation keeps the chain whole', () => {
   it('an account deleted over HTTP: its deletion is recorded, what the trail held about the person goes', async () => {
     // A fresh stretch: the earlier test left an edited side row, which verify rightly reports.
     const user = await seedUser(t);
-    const token = (
-      (await t.api.call(useraction, 'login', { user: { email: user.email, password: user.password } })).body as {
-        token_pair: { access_token: string };
-      }
-    ).token_pair.access_token;
+    const token = await accessToken(t, user.email, user.password);
     const seq = await audit().recordAlone({
       actor: { kind: 'staff', id: 'staff-3' },
       subjectUserId: user.id,
@@ -129,7 +125,13 @@ describe('anonymisation keeps the chain whole', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
 
     const rows = await audit().list({ subjectUserId: user.id, limit: 10 });
-    expect(rows.map((r) => r.audit_entries.action)).toEqual(['audit.anonymise', 'account.delete', 'customer.open']);
+    // The sign-in that got the token is on the record too (a security entry).
+    expect(rows.map((r) => r.audit_entries.action)).toEqual([
+      'audit.anonymise',
+      'account.delete',
+      'customer.open',
+      'auth.sign_in',
+    ]);
     const personal = new Map(rows.map((r) => [r.audit_entries.seq, r.audit_personal?.data]));
     expect(personal.get(seq)).toEqual({ anonymised: true });
     expect(JSON.stringify([...personal.values()])).not.toContain(user.email);
@@ -151,5 +153,55 @@ describe('anonymisation keeps the chain whole', () => {
     expect(row?.audit_entries.seq).toBe(seq);
     expect(row?.audit_personal?.data).toEqual({ anonymised: true });
     expect((await audit().verify()).problems.filter((p) => p.seq >= seq)).toEqual([]);
+  });
+});
+
+describe("customers' security events (issue 34 item 5), over HTTP", () => {
+  const actions = async (userId: string) =>
+    (await audit().list({ subjectUserId: userId, limit: 50 })).map((r) => r.audit_entries.action).reverse();
+
+  it('sign-in, a lock, a password change and sessions revoked: one entry each; a refused change none', async () => {
+    const user = await seedUser(t);
+    const ip = '198.51.100.23';
+    const login = (password: string) =>
+      t.api.call(useraction, 'login', { user: { email: user.email, password } }, { ip });
+    const first = await login(user.password);
+    expect(first.status).toBe(200);
+    const token = (first.body as unknown as { token_pair: { access_token: string } }).token_pair.access_token;
+    await login(user.password);
+
+    // A wrong current password changes nothing, and is on the record as nothing.
+    const change = (current: string) =>
+      t.api.call(
+        useraction,
+        'UserUpdatePassword',
+        { token, tokentype: 1, user: { email: user.email, password: current }, password: 'Another-Pass-88%' },
+        { ip },
+      );
+    expect((await change('Wrong-Pass-00%')).status).toBe(400);
+    expect(await actions(user.id)).toEqual(['auth.sign_in', 'auth.sign_in']);
+
+    expect((await change(user.password)).status).toBe(200);
+    const revoked = await t.api.call(security, 'RevokeOtherSessions', {}, { ip, bearer: token });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    // The change ended the other session already: nothing left to revoke, so nothing recorded.
+    expect(await actions(user.id)).toEqual(['auth.sign_in', 'auth.sign_in', 'auth.password_change']);
+    await login('Another-Pass-88%');
+    expect((await t.api.call(security, 'RevokeOtherSessions', {}, { ip, bearer: token })).status).toBe(200);
+
+    // Wrong passwords until the account locks: the lock is a security entry, the failures are not.
+    for (let i = 0; i < t.config.LOGIN_MAX_FAILURES; i++) await login('Wrong-Pass-00%');
+    expect(await actions(user.id)).toEqual([
+      'auth.sign_in',
+      'auth.sign_in',
+      'auth.password_change',
+      'auth.sign_in',
+      'sessions.revoke',
+      'auth.lock',
+    ]);
+    const [lock] = await audit().list({ subjectUserId: user.id, action: 'auth.lock', limit: 1 });
+    expect(lock?.audit_entries).toMatchObject({ actorKind: 'customer', actorId: user.id, kind: 'security' });
+    expect(lock?.audit_personal?.data).toMatchObject({ ip });
+    expect((await audit().verify()).problems.filter((p) => p.seq >= (lock?.audit_entries.seq ?? 0))).toEqual([]);
   });
 });

@@ -196,11 +196,20 @@ export class Sessions {
     return rows.map((r) => ({ ...r, lastUsedAt: r.lastUsedAt ?? r.createdAt }));
   }
 
-  /** Ends one live session of the user; false when the user has no live session of that id. */
-  revokeOwn(userId: string, sessionId: string, reason: string): Promise<boolean> {
+  /**
+   * Ends one live session of the user; false when the user has no live session of that id.
+   * `andThen` runs in the same transaction when one ended (its audit entry).
+   */
+  revokeOwn(
+    userId: string,
+    sessionId: string,
+    reason: string,
+    andThen?: (tx: Executor) => Promise<void>,
+  ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const ended = await repo.revokeOwnedSession(tx, userId, sessionId, reason, this.clock.now());
       await this.ended(tx, ended);
+      if (ended.length === 1) await andThen?.(tx);
       return ended.length === 1;
     });
   }

@@ -93,20 +93,27 @@ export class SecurityService {
 
   /** A session that is not the user's is told apart from none at all by nothing: 404 either way. */
   async revokeSession(caller: Caller, sessionId: string): Promise<void> {
-    if (!(await this.deps.sessions.revokeOwn(caller.userId, sessionId, 'signed out from the security centre')))
-      throw new ApiError('NOT_FOUND', 'sign_in_id: you have no live session with this id');
+    const revoked = await this.deps.sessions.revokeOwn(
+      caller.userId,
+      sessionId,
+      'signed out from the security centre',
+      (tx) => this.deps.accounts.audited(tx, caller.userId, 'sessions.revoke', { sessionsEnded: 1 }),
+    );
+    if (!revoked) throw new ApiError('NOT_FOUND', 'sign_in_id: you have no live session with this id');
   }
 
   /** The sessions end and are announced ended in one transaction, so their streams end when it commits. */
   revokeOtherSessions(caller: Caller): Promise<number> {
-    return this.deps.db.transaction((tx) =>
-      this.deps.sessions.revokeAll(
+    return this.deps.db.transaction(async (tx) => {
+      const ended = await this.deps.sessions.revokeAll(
         tx,
         caller.userId,
         'signed out everywhere else from the security centre',
         caller.sessionId,
-      ),
-    );
+      );
+      if (ended > 0) await this.deps.accounts.audited(tx, caller.userId, 'sessions.revoke', { sessionsEnded: ended });
+      return ended;
+    });
   }
 
   // ---- passkeys ----
@@ -208,15 +215,19 @@ export class SecurityService {
     if (!verified.verified) throw new ApiError('VALIDATION', 'credential: could not be verified');
     const info = verified.registrationInfo;
     const now = this.now();
-    const created = await repo.insertPasskey(this.deps.db, {
-      userId: caller.userId,
-      credentialId: info.credential.id,
-      publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
-      counter: info.credential.counter,
-      transports: (info.credential.transports ?? []).filter((t) => TRANSPORTS.has(t)).join(','),
-      backedUp: info.credentialBackedUp,
-      name: input.name,
-      createdAt: now,
+    const created = await this.deps.db.transaction(async (tx) => {
+      const row = await repo.insertPasskey(tx, {
+        userId: caller.userId,
+        credentialId: info.credential.id,
+        publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
+        counter: info.credential.counter,
+        transports: (info.credential.transports ?? []).filter((t) => TRANSPORTS.has(t)).join(','),
+        backedUp: info.credentialBackedUp,
+        name: input.name,
+        createdAt: now,
+      });
+      if (row) await this.deps.accounts.audited(tx, caller.userId, 'passkey.add', { passkey: row.name });
+      return row;
     });
     if (!created) throw new ApiError('CONFLICT', 'credential.id: this passkey is registered already');
     this.deps.afterAnswer.run('passkey added mail', async () => {
@@ -242,8 +253,12 @@ export class SecurityService {
   }
 
   async removePasskey(caller: Caller, passkeyId: string): Promise<void> {
-    if (!(await repo.remove(this.deps.db, caller.userId, passkeyId)))
-      throw new ApiError('NOT_FOUND', 'passkey_id: you have no passkey with this id');
+    const removed = await this.deps.db.transaction(async (tx) => {
+      const done = await repo.remove(tx, caller.userId, passkeyId);
+      if (done) await this.deps.accounts.audited(tx, caller.userId, 'passkey.remove', { passkeyId });
+      return done;
+    });
+    if (!removed) throw new ApiError('NOT_FOUND', 'passkey_id: you have no passkey with this id');
   }
 
   /** Counted with password sign-ins from the same address (RATE_LOGIN_PER_ADDRESS). */

@@ -112,6 +112,17 @@ export class AccountService {
     return this.deps.clock.now();
   }
 
+  /** A customer's security event on the audit trail, in the transaction of its outcome (decision 069). */
+  async audited(tx: Executor, userId: string, action: string, personal: Record<string, unknown> = {}): Promise<void> {
+    await this.deps.audit?.record(tx, {
+      actor: { kind: 'customer', id: userId },
+      subjectUserId: userId,
+      kind: 'security',
+      action,
+      personal,
+    });
+  }
+
   private link(path: string) {
     return `${this.deps.config.PUBLIC_URL}${path}`;
   }
@@ -194,7 +205,18 @@ export class AccountService {
     const right = await this.verifyCounted(attempt, async () =>
       verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.user.password),
     );
-    if (!user || !right) return this.guard.failed(attempt, new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS));
+    if (!user || !right) {
+      // A failure that locked an account's sign-in is on its record (the owner asks why they cannot sign in).
+      if (user && (attempt.accountLock || attempt.addressLock))
+        await this.deps.audit?.recordAlone({
+          actor: { kind: 'customer', id: user.id },
+          subjectUserId: user.id,
+          kind: 'security',
+          action: 'auth.lock',
+          personal: { ip, userAgent: meta.userAgent, scope: attempt.accountLock ? 'account' : 'address' },
+        });
+      return this.guard.failed(attempt, new ApiError('UNAUTHENTICATED', INVALID_CREDENTIALS));
+    }
     // Told only to whoever knows the password, so a guesser learns nothing from it.
     if (user.disabledAt || !user.emailValidated) {
       await this.guard.release(db, attempt, { signedIn: false });
@@ -203,7 +225,9 @@ export class AccountService {
     }
     const pair = await db.transaction(async (tx) => {
       await this.guard.release(tx, attempt, { signedIn: true });
-      return sessions.start(tx, user, target, meta);
+      const started = await sessions.start(tx, user, target, meta);
+      await this.audited(tx, user.id, 'auth.sign_in', { method: 'password', target, ip, userAgent: meta.userAgent });
+      return started;
     });
     return this.signedIn({ user, pair }, target, input.hub_public_key, meta, 'password');
   }
@@ -241,7 +265,14 @@ export class AccountService {
     if (!user) throw new ApiError('UNAUTHENTICATED', 'credential: this passkey belongs to no account');
     if (user.disabledAt) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
     if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
-    return { user, pair: await this.deps.sessions.start(ex, user, target, meta) };
+    const pair = await this.deps.sessions.start(ex, user, target, meta);
+    await this.audited(ex, user.id, 'auth.sign_in', {
+      method: 'passkey',
+      target,
+      ip: meta.address,
+      userAgent: meta.userAgent,
+    });
+    return { user, pair };
   }
 
   /**
@@ -412,7 +443,8 @@ export class AccountService {
       await this.deps.onAddressVerified?.(tx, { id: user.id, email: user.email });
       // The owner proved the address: every lock of the account ends (docs/decisions/026).
       await this.guard.clear(tx, accountKey(user.email));
-      await sessions.revokeAll(tx, user.id, 'password reset');
+      const ended = await sessions.revokeAll(tx, user.id, 'password reset');
+      await this.audited(tx, user.id, 'auth.password_reset', { sessionsEnded: ended });
     });
     await mailer.send(passwordChangedMail(user.email, user.name));
   }
@@ -451,7 +483,8 @@ export class AccountService {
     const passwordHash = await hashPassword(input.password);
     await db.transaction(async (tx) => {
       await users.update(tx, user.id, { passwordHash }, this.now());
-      await sessions.revokeAll(tx, user.id, 'password changed', caller.sessionId);
+      const ended = await sessions.revokeAll(tx, user.id, 'password changed', caller.sessionId);
+      await this.audited(tx, user.id, 'auth.password_change', { ip, sessionsEnded: ended });
     });
     await mailer.send(passwordChangedMail(user.email, user.name));
   }
@@ -486,13 +519,7 @@ export class AccountService {
       await this.deps.sessions.revokeAll(tx, user.id, 'account deleted');
       await users.delete(tx, user.id);
       // The trail keeps that it happened; what it held about the person goes (decision 069).
-      await this.deps.audit?.record(tx, {
-        actor: { kind: 'customer', id: user.id },
-        subjectUserId: user.id,
-        kind: 'security',
-        action: 'account.delete',
-        personal: { ip },
-      });
+      await this.audited(tx, user.id, 'account.delete', { ip });
       await this.deps.audit?.anonymiseUser(tx, user.id, 'account deleted');
     });
   }
