@@ -69,6 +69,12 @@ export const USAGE = `usage: portal-admin <command> [arguments]     (node apps/s
                                                many minor units; a whole refund revokes its grant
   lifecycle:run                                run the subscription lifecycle job once (renewals,
                                                expiries, reminders); the server runs it periodically
+  staff:add <email> --role <role>              make the account a staff member (support, finance or
+                                               admin), making the account if there is none; prints a
+                                               single-use link (24 hours) to enrol their passkey
+  keys:create <name> --role <role>             a named API key for /api/operator (shown once)
+  keys:list                                    the API keys: id, name, role, prefix, last use
+  keys:revoke <id>                             a key stops working at once
   audit:verify                                 walk the audit trail's hash chain and the HMACs of
                                                its personal fields; exit 1 naming each entry that
                                                was edited, removed or inserted
@@ -133,6 +139,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       arch: { type: 'string' },
       version: { type: 'string' },
       asset: { type: 'string' },
+      role: { type: 'string' },
       days: { type: 'string' },
       clear: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -335,6 +342,43 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       out(
         `lifecycle: ${run.renewed} renewed, ${run.payment_failed} payment failed, ${run.ended} ended, ${run.reminders} reminders`,
       );
+      return;
+    }
+    case 'staff:add': {
+      if (!args[0] || !values.role) throw new UsageError('staff:add needs an email and --role support|finance|admin');
+      const added = await services.staff.addStaff({ email: args[0], role: values.role, by: { kind: 'cli' } });
+      out(
+        `${args[0]}: ${added.role}${added.created ? ' (new account)' : ''}; enrolment link (single use, until ${added.expiresAt.toISOString()}):`,
+      );
+      out(added.link);
+      return;
+    }
+    case 'keys:create': {
+      if (!args[0] || !values.role) throw new UsageError('keys:create needs a name and --role support|finance|admin');
+      const key = await services.staff.createKey({ name: args[0], role: values.role, by: { kind: 'cli' } });
+      out(`API key ${key.id} "${key.name}" (${key.role}); shown this once, keep it now:`);
+      out(key.key);
+      return;
+    }
+    case 'keys:list': {
+      for (const k of await services.staff.listKeys())
+        out(
+          [
+            k.id,
+            k.name,
+            k.role,
+            k.prefix,
+            k.lastUsedAt ? `last used ${k.lastUsedAt.toISOString()}` : 'never used',
+            k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'live',
+          ].join('  '),
+        );
+      if (services.staff.legacyKeySet) out('legacy  admin  OPERATOR_TOKEN is set: replace it with named keys');
+      return;
+    }
+    case 'keys:revoke': {
+      if (!args[0]) throw new UsageError('keys:revoke needs a key id');
+      await services.staff.revokeKey({ id: args[0], by: { kind: 'cli' } });
+      out(`API key ${args[0]} revoked`);
       return;
     }
     case 'audit:verify': {

@@ -26,6 +26,7 @@ import { StripeProvider } from './modules/payment/stripe.provider.ts';
 import { RetentionService } from './modules/retention/retention.service.ts';
 import { RobotService } from './modules/robots/robots.service.ts';
 import { SecurityService } from './modules/security/security.service.ts';
+import { StaffService } from './modules/staff/staff.service.ts';
 import { SubscriptionService } from './modules/subscriptions/subscriptions.service.ts';
 import { SupportService } from './modules/support/support.service.ts';
 import { TimeService } from './modules/time/time.service.ts';
@@ -206,6 +207,7 @@ export function buildServices({
     support: new SupportService(db, clock, mailer),
     operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing, sessions, licenses, robots }),
     audit,
+    staff: new StaffService(db, clock, audit, config.PUBLIC_URL, config.OPERATOR_TOKEN),
     retention: new RetentionService(
       db,
       clock,

@@ -11,6 +11,7 @@ export * from './domain/live-fleet.ts';
 export * from './domain/money.ts';
 export * from './domain/robot-models.ts';
 export * from './domain/sdk-version.ts';
+export * from './domain/staff-roles.ts';
 export * from './domain/tiers.ts';
 export * from './domain/time-ledger.ts';
 export * from './domain/usage-history.ts';

@@ -8,6 +8,7 @@ export * from './tables/license.ts';
 export * from './tables/payment.ts';
 export * from './tables/robots.ts';
 export * from './tables/security.ts';
+export * from './tables/staff.ts';
 export * from './tables/subscriptions.ts';
 export * from './tables/support.ts';
 export * from './tables/time.ts';

@@ -1,3 +1,4 @@
+import { STAFF_ROLES } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
@@ -25,6 +26,11 @@ export const users = pgTable('users', {
    * it; with joined_at and updated_at it says when the account was last used (docs/decisions/027).
    */
   lastActiveAt: ts('last_active_at'),
+  /**
+   * A staff member's role (issue 34, decision 070): it applies only in a session started with a
+   * passkey, and is read again on every call. Null: a customer.
+   */
+  staffRole: text('staff_role', { enum: STAFF_ROLES }),
 });
 
 /** A signed-in session: one refresh-token family. Access tokens name it (`sid`). */
@@ -46,6 +52,10 @@ export const sessions = pgTable(
     address: text('address').notNull().default(''),
     /** the sign-in, then each refresh: written with the rotation, never per request (docs/decisions/033) */
     lastUsedAt: ts('last_used_at'),
+    /** how it was started: only a passkey session carries a staff role's rights (decision 070) */
+    method: text('method', { enum: ['password', 'passkey'] })
+      .notNull()
+      .default('password'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

@@ -1,3 +1,4 @@
+import type { StaffRole } from '@portal/contract';
 import { and, desc, eq, gt, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { type Executor, preparedSql, type SqlValue } from '../../db/client.ts';
 import { refreshTokens, sessions, users } from '../../db/schema.ts';
@@ -9,6 +10,8 @@ export interface SessionForAccess {
   email: string;
   emailValidated: boolean;
   disabled: boolean;
+  /** the account's staff role when the session was started with a passkey; else null (decision 070) */
+  staffRole: StaffRole | null;
 }
 
 /**
@@ -17,7 +20,8 @@ export interface SessionForAccess {
  */
 export const sessionForAccessStatement = (sessionId: SqlValue): SQL => sql`
   select ${sessions.revokedAt} is not null as "revoked", ${users.id} as "userId", ${users.email} as "email",
-    ${users.emailValidated} as "emailValidated", ${users.disabledAt} is not null as "disabled"
+    ${users.emailValidated} as "emailValidated", ${users.disabledAt} is not null as "disabled",
+    case when ${sessions.method} = 'passkey' then ${users.staffRole} end as "staffRole"
   from ${sessions} inner join ${users} on ${users.id} = ${sessions.userId}
   where ${sessions.id} = ${sessionId}`;
 const sessionForAccessQuery = preparedSql<SessionForAccess>(sessionForAccessStatement(sql.placeholder('sessionId')));
@@ -35,6 +39,7 @@ export const authRepository = {
       userAgent: string;
       address: string;
       lastUsedAt: Date;
+      method: 'password' | 'passkey';
     },
   ) {
     await db.insert(sessions).values(row);

@@ -1,3 +1,4 @@
+import type { StaffRole } from '@portal/contract';
 import { ApiError, type Target, type TokenPair } from '@portal/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -36,6 +37,11 @@ export interface Caller {
   userId: string;
   email: string;
   sessionId: string;
+  /**
+   * The staff role in force for this call: the account's, read again on every call, and only in a
+   * session started with a passkey (decision 070). Absent for customers.
+   */
+  staffRole?: StaffRole | null;
 }
 
 const INVALID = 'Authentication failed - invalid or expired token';
@@ -106,6 +112,8 @@ export class Sessions {
     user: { id: string; email: string },
     target: Target,
     meta: SignInMeta = { userAgent: '', address: '' },
+    /** a passkey session is the only kind in which a staff role applies (decision 070) */
+    method: 'password' | 'passkey' = 'password',
   ): Promise<TokenPair> {
     const now = this.clock.now();
     const sessionId = newId();
@@ -119,6 +127,7 @@ export class Sessions {
       userAgent: meta.userAgent.slice(0, USER_AGENT_KEPT),
       address: meta.address,
       lastUsedAt: now,
+      method,
     });
     return this.issue(db, user, sessionId, null, expiresAt);
   }
@@ -223,6 +232,6 @@ export class Sessions {
     if (row.disabled) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
     if (!row.emailValidated)
       throw new ApiError('EMAIL_NOT_VERIFIED', 'Please verify your account: the email address is not validated yet');
-    return { userId: row.userId, email: row.email, sessionId: claims.sid };
+    return { userId: row.userId, email: row.email, sessionId: claims.sid, staffRole: row.staffRole };
   }
 }

@@ -265,7 +265,7 @@ export class AccountService {
     if (!user) throw new ApiError('UNAUTHENTICATED', 'credential: this passkey belongs to no account');
     if (user.disabledAt) throw new ApiError('FORBIDDEN', ACCOUNT_DISABLED);
     if (!user.emailValidated) throw new ApiError('EMAIL_NOT_VERIFIED', NOT_VERIFIED);
-    const pair = await this.deps.sessions.start(ex, user, target, meta);
+    const pair = await this.deps.sessions.start(ex, user, target, meta, 'passkey');
     await this.audited(ex, user.id, 'auth.sign_in', {
       method: 'passkey',
       target,
