@@ -219,6 +219,9 @@ export const envSchema = z
      * The key of the audit trail's HMAC over personal fields (decision 069); unset: derived from
      * JWT_SECRET (entries name their key, so a rotation with JWT_SECRET_PREVIOUS stays verifiable).
      */
+    /** A staff session (decision 070): its absolute limit and its idle limit, checked at refresh. */
+    STAFF_SESSION_MAX_S: int(600, 7 * ONE_DAY_S).default(8 * 3_600),
+    STAFF_SESSION_IDLE_S: int(60, ONE_DAY_S).default(30 * 60),
     AUDIT_HMAC_KEY: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
     ACCESS_TOKEN_TTL_S: int(60, ONE_DAY_S).default(900),
     REFRESH_TOKEN_TTL_S: int(300, 90 * ONE_DAY_S).default(7 * ONE_DAY_S),

@@ -83,8 +83,13 @@ export function buildServices({
     log,
   });
   // A session that ends is announced in the same transaction: its streams end on every instance.
-  const sessions = new Sessions(db, tokens, clock, config.REFRESH_REUSE_GRACE_S, (ex, ids) =>
-    events.sessionsEnded(ex, ids),
+  const sessions = new Sessions(
+    db,
+    tokens,
+    clock,
+    config.REFRESH_REUSE_GRACE_S,
+    (ex, ids) => events.sessionsEnded(ex, ids),
+    { maxS: config.STAFF_SESSION_MAX_S, idleS: config.STAFF_SESSION_IDLE_S },
   );
   const limiter = new RateLimiter(db, clock);
   const afterAnswer = new AfterAnswer((err, what) => {

@@ -62,6 +62,8 @@ export class Sessions {
     private readonly clock: Clock,
     private readonly graceS: number,
     private readonly onEnded: SessionsEnded = async () => {},
+    /** a staff session's absolute and idle limits, checked at refresh (decision 070) */
+    private readonly staffLimits: { maxS: number; idleS: number } = { maxS: 8 * 3_600, idleS: 30 * 60 },
   ) {}
 
   /** Tells which of these sessions ended, if any. */
@@ -149,6 +151,17 @@ export class Sessions {
       const now = this.clock.now();
       if (!row || row.sessionRevokedAt || row.sessionExpiresAt <= now || row.sessionId !== claims.sid)
         return { kind: 'dead' as const };
+      // A staff session (a passkey session of an account with a role) ends at its absolute limit,
+      // and after an idle spell: the refresh that comes too late ends it (decision 070).
+      if (row.sessionMethod === 'passkey' && row.staffRole) {
+        const age = now.getTime() - row.sessionCreatedAt.getTime();
+        const idle = now.getTime() - (row.sessionLastUsedAt ?? row.sessionCreatedAt).getTime();
+        if (age > this.staffLimits.maxS * 1000 || idle > this.staffLimits.idleS * 1000) {
+          const reason = age > this.staffLimits.maxS * 1000 ? 'staff session limit' : 'staff session idle';
+          await this.ended(tx, await repo.revokeSession(tx, row.sessionId, reason, now));
+          return { kind: 'dead' as const };
+        }
+      }
       const user = { id: row.userId, email: row.email };
       if (row.rotatedAt) {
         if (now.getTime() - row.rotatedAt.getTime() > this.graceS * 1000) {

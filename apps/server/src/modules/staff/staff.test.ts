@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { auth } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli.ts';
 import { useTestApp } from '../../test/fixtures.ts';
@@ -74,6 +75,45 @@ describe('the role in force', () => {
     await staff().setRole({ userId: user.id, role: null, by: { kind: 'cli' } });
     expect((await sessions().authenticate(passkey.access_token)).staffRole).toBeNull();
     expect((await entriesOf('staff.remove')).map((e) => e.subjectUserId)).toEqual([user.id]);
+  });
+});
+
+describe('staff sessions end at their limits, checked at refresh', () => {
+  const refresh = (refreshToken: string) =>
+    t.api.call(auth, 'refresh-access-token', { tokenPair: { refresh_token: refreshToken } });
+
+  it('idle past STAFF_SESSION_IDLE_S, or older than STAFF_SESSION_MAX_S; a password session of the account is not a staff session', async () => {
+    const user = await seedUser(t);
+    await staff().setRole({ userId: user.id, role: 'support', by: { kind: 'cli' } });
+    const idle = await sessions().start(t.app.deps.db, user, 'portal', undefined, 'passkey');
+    const busy = await sessions().start(t.app.deps.db, user, 'portal', undefined, 'passkey');
+    const customer = await sessions().start(t.app.deps.db, user, 'portal');
+
+    // Every 20 minutes the busy one refreshes; the idle one waits.
+    let busyToken = busy.refresh_token;
+    let customerToken = customer.refresh_token;
+    t.clock.advance(20 * 60_000);
+    const step = async () => {
+      const res = await refresh(busyToken);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      busyToken = (res.body as unknown as { tokenPair: { refresh_token: string } }).tokenPair.refresh_token;
+    };
+    await step();
+    t.clock.advance(11 * 60_000);
+    expect((await refresh(idle.refresh_token)).status).toBe(401);
+    const c = await refresh(customerToken);
+    expect(c.status).toBe(200);
+    customerToken = (c.body as unknown as { tokenPair: { refresh_token: string } }).tokenPair.refresh_token;
+
+    // 8 hours after it started, however busy, the staff session ends; the customer's does not.
+    for (let minutes = 31; minutes + 20 <= t.config.STAFF_SESSION_MAX_S / 60; minutes += 20) {
+      await step();
+      t.clock.advance(20 * 60_000);
+    }
+    await step();
+    t.clock.advance(20 * 60_000);
+    expect((await refresh(busyToken)).status).toBe(401);
+    expect((await refresh(customerToken)).status).toBe(200);
   });
 });
 
