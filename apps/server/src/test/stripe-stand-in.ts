@@ -362,6 +362,8 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
     const price = prices.get(String(id));
     if (!price) throw noSuch('price', String(id), param);
     if (!price.active) throw invalid('The price specified is inactive. This field only accepts active prices.', param);
+    if (products.get(price.product as string)?.active === false)
+      throw invalid(`The price specified belongs to an inactive product (${price.product as string}).`, param);
     return price;
   }
 

@@ -6,9 +6,9 @@ import { runCli } from '../../cli.ts';
 import { paymentCustomers } from '../../db/schema.ts';
 import { as, expectFieldError, signIn } from '../../test/fixtures.ts';
 import { type TestApp, testConfig } from '../../test/harness.ts';
+import { type StandIn, startStripeStandIn } from '../../test/stripe-stand-in.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { checkout, durableMinutes, line, robotLicensesOf, SUCCESS, startStripeApp } from './payment.test-helpers.ts';
-import { type StandIn, startStripeStandIn } from '../../test/stripe-stand-in.ts';
 
 /**
  * The Stripe provider through the official SDK, pointed at a local stand-in of Stripe's API, with
@@ -96,7 +96,7 @@ describe('catalogue:push', () => {
       await runCli(['catalogue:push'], ctx);
       expect(empty.posts.length).toBe(posts);
       expect(lines.at(-1)).toBe(
-        `catalogue pushed: 0 created, 0 updated, ${catalogue.products.length + priceCount} unchanged`,
+        `catalogue pushed: Stripe already matched the catalogue, 0 created, 0 updated, 0 archived, ${catalogue.products.length + priceCount} unchanged`,
       );
     } finally {
       await empty.close();
