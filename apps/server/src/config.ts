@@ -325,6 +325,14 @@ export const envSchema = z
       .optional(),
     /** Where the Stripe SDK sends its calls; only tests set it (a local stand-in of Stripe's API). */
     STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * How long one attempt at a Stripe call waits for its answer; with STRIPE_MAX_RETRIES more
+     * attempts, the defaults give up on a dead or silent Stripe within about 10 s (docs/decisions/064),
+     * answering 503. The same shape as S3_TIMEOUT_MS and S3_MAX_RETRIES.
+     */
+    STRIPE_TIMEOUT_MS: int(100, 60_000).default(3_000),
+    /** Attempts after the first when a Stripe call could not connect, timed out or was answered 409/5xx. */
+    STRIPE_MAX_RETRIES: int(0, 10).default(2),
     /** Seconds between SIGTERM and closing the listener, while /readyz answers 503 (docs/operations.md). */
     SHUTDOWN_DELAY_S: int(0, 120).default(0),
     /** Artifacts in an S3-compatible bucket instead of DATA_DIR/artifacts (docs/decisions/028). */

@@ -12,25 +12,37 @@ export interface StripeSettings {
   webhookSecret: string;
   /** a stand-in of Stripe's API (tests); Stripe's own by default */
   apiBase?: string | undefined;
+  /** how long one attempt waits (STRIPE_TIMEOUT_MS) */
+  timeoutMs?: number | undefined;
+  /** attempts after the first (STRIPE_MAX_RETRIES) */
+  maxNetworkRetries?: number | undefined;
 }
 
 /** The Stripe settings of a configuration with STRIPE_SECRET_KEY set (the server's provider, the CLI's commands). */
 export function stripeSettings(
-  config: Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_BASE'>,
+  config: Pick<
+    Config,
+    'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_BASE' | 'STRIPE_TIMEOUT_MS' | 'STRIPE_MAX_RETRIES'
+  >,
 ): StripeSettings {
   return {
     secretKey: config.STRIPE_SECRET_KEY ?? '',
     webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
     apiBase: config.STRIPE_API_BASE,
+    timeoutMs: config.STRIPE_TIMEOUT_MS,
+    maxNetworkRetries: config.STRIPE_MAX_RETRIES,
   };
 }
 
 /** The SDK client: Stripe's API, or the stand-in at apiBase (tests, docs/decisions/017). */
-export function stripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>): Stripe {
+export function stripeClient(
+  settings: Pick<StripeSettings, 'secretKey' | 'apiBase' | 'timeoutMs' | 'maxNetworkRetries'>,
+): Stripe {
   const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
   return new Stripe(settings.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
+    // docs/decisions/064: 3 attempts of 3 s by default, so a stalled Stripe is given up within ~10 s.
+    maxNetworkRetries: settings.maxNetworkRetries ?? 2,
+    timeout: settings.timeoutMs ?? 3_000,
     telemetry: false,
     ...(base
       ? {
