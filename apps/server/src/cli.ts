@@ -31,6 +31,7 @@ import type { OperatedAccount } from './modules/operator/operator.service.ts';
 import { pushCatalogue } from './modules/payment/catalogue.push.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
 import { stripeClient, stripeSettings } from './modules/payment/stripe.provider.ts';
+import { checkStripeAccount } from './modules/payment/stripe-check.ts';
 import { HUB_ASSET_ID } from './seed-demo-data.ts';
 import { buildServices, type Services } from './services.ts';
 
@@ -67,6 +68,10 @@ export const USAGE = `usage: portal-admin <command> [arguments]     (node apps/s
                                                and removed products archived, metadata replaced;
                                                --dry-run prints the plan and writes nothing; running
                                                it again changes nothing
+  stripe:check                                 compare the Stripe account with what the portal
+                                               needs (the catalogue, the webhook endpoint at
+                                               PUBLIC_URL, its API version and events, the billing
+                                               portal); prints what is missing, exit 1 if anything is
   payments:list <email>                        an account's payments: id, date, kind, amount, refunded
   refund <payment_id> [amount]                 refund a payment through the provider, whole or this
                                                many minor units; a whole refund revokes its grant
@@ -115,7 +120,7 @@ async function userByEmail(services: Services, email: string | undefined): Promi
 }
 
 /** Commands that talk to Stripe only: no database, so they run from any machine that reaches Stripe. */
-const STRIPE_COMMANDS = new Set(['catalogue:push']);
+const STRIPE_COMMANDS = new Set(['catalogue:push', 'stripe:check']);
 
 async function runStripeCommand(
   command: string,
@@ -129,6 +134,17 @@ async function runStripeCommand(
     case 'catalogue:push':
       await pushCatalogue(stripe, loadCatalogue(), out, { dryRun: Boolean(values['dry-run']) });
       return;
+    case 'stripe:check': {
+      const lines = await checkStripeAccount(stripe, { catalogue: loadCatalogue(), publicUrl: config.PUBLIC_URL });
+      for (const line of lines) out(`${line.ok ? 'ok' : 'missing'}: ${line.text}`);
+      const problems = lines.filter((l) => !l.ok).length;
+      if (problems)
+        throw new CommandFailed(
+          `stripe:check: ${problems} thing${problems === 1 ? '' : 's'} missing for ${config.PUBLIC_URL}; see the lines above`,
+        );
+      out(`stripe:check: the Stripe account has what ${config.PUBLIC_URL} needs`);
+      return;
+    }
   }
 }
 
