@@ -1,7 +1,7 @@
 // Writes docs/api.md from the contract: every service, action, request and response field.
 // `--check` fails when the committed file is stale (CI runs it).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type ActionDef, ErrorCodes, isPlannedAction, services } from '@portal/contract';
+import { type ActionDef, ErrorCodes, isPlannedAction, PERMISSIONS, services } from '@portal/contract';
 import * as z from 'zod/mini';
 
 type Schema = {
@@ -76,8 +76,9 @@ Generated from \`packages/contract\` by \`npm run docs:api\`; do not edit by han
 Every call is \`POST <service path>\` with a JSON body whose \`action\` field picks the operation, and a
 \`x-csrf-token\` header fetched first with \`GET /api/useraction\`. Calls marked **bearer** carry
 \`Authorization: Bearer <access token>\`; **body** calls carry the access token as \`token\` in the body;
-**refresh** calls are proved by the refresh token they carry; **operator** calls carry the server's
-\`OPERATOR_TOKEN\` in an \`x-operator-token\` header and no user session. Every answer has an \`error\` object
+**refresh** calls are proved by the refresh token they carry; **operator** calls carry an API key in an
+\`x-operator-token\` header (a named key, or the server's \`OPERATOR_TOKEN\` as the key "legacy") whose role
+(support < finance < admin) has the permission shown beside the call, and no user session. Every answer has an \`error\` object
 \`{ Success, Code, Description }\`; failures answer a 4xx/5xx status with \`Success: false\`.
 
 ## Error codes
@@ -118,7 +119,7 @@ for (const service of Object.values(services)) {
   for (const [name, def] of Object.entries(service.actions as Record<string, ActionDef>))
     md +=
       def.aliasOf === undefined
-        ? `| [${name}](${anchor(name)}) | ${def.auth}${def.caller ? ` (${def.caller})` : ''} | ${isPlannedAction(def) ? '**planned**: not served yet. ' : ''}${def.summary} |\n`
+        ? `| [${name}](${anchor(name)}) | ${def.auth}${def.caller ? ` (${def.caller})` : ''}${def.permission ? `, ${def.permission} (${PERMISSIONS[def.permission]})` : ''} | ${isPlannedAction(def) ? '**planned**: not served yet. ' : ''}${def.summary} |\n`
         : `| ${name} | ${def.auth} | Another name of [${def.aliasOf}](${anchor(def.aliasOf)}), answered the same; callers send ${def.aliasOf} (decision 062). |\n`;
   md += '\n';
   for (const [name, def] of Object.entries(service.actions as Record<string, ActionDef>)) {

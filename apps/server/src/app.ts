@@ -285,7 +285,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     reportOrigin: config.SENTRY_DSN ? new URL(config.SENTRY_DSN).origin : undefined,
   });
   await app.register(sessionsPlugin, { sessions: services.sessions });
-  await app.register(actionsPlugin, { operatorToken: config.OPERATOR_TOKEN });
+  await app.register(actionsPlugin, {
+    identifyKey: (secret, compare) => services.staff.identify(secret, compare),
+    onRefused: (key, action, permission, ip) =>
+      services.audit.recordAlone({
+        actor: { kind: 'key', id: key.id },
+        kind: 'security',
+        action: 'operator.refused',
+        target: action,
+        personal: { ip, permission, role: key.role },
+      }),
+  });
 
   // While draining, every answer closes its connection, so no client keeps a socket the server is about to close.
   app.decorate('draining', false);

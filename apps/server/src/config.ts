@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { DEVELOPMENT_PORTAL_CONFIG, ONE_DAY_S, PRODUCT_NAME } from '@portal/contract';
+import { DEFAULT_GOODWILL_MAX_MINUTES, DEVELOPMENT_PORTAL_CONFIG, ONE_DAY_S, PRODUCT_NAME } from '@portal/contract';
 import { type OptionsGraph, ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { z } from 'zod';
 import { defaultHashConcurrency } from './lib/passwords.ts';
@@ -222,6 +222,8 @@ export const envSchema = z
     /** A staff session (decision 070): its absolute limit and its idle limit, checked at refresh. */
     STAFF_SESSION_MAX_S: int(600, 7 * ONE_DAY_S).default(8 * 3_600),
     STAFF_SESSION_IDLE_S: int(60, ONE_DAY_S).default(30 * 60),
+    /** The most dial minutes support may grant at once as goodwill (ADD_TIME with a support key). */
+    STAFF_GOODWILL_MAX_MINUTES: int(0, 100_000).default(DEFAULT_GOODWILL_MAX_MINUTES),
     AUDIT_HMAC_KEY: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
     ACCESS_TOKEN_TTL_S: int(60, ONE_DAY_S).default(900),
     REFRESH_TOKEN_TTL_S: int(300, 90 * ONE_DAY_S).default(7 * ONE_DAY_S),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { Permission } from './domain/staff-roles.ts';
 import { errorObject } from './errors.ts';
 import { withInputRules } from './safe-input.ts';
 
@@ -9,8 +10,9 @@ import { withInputRules } from './safe-input.ts';
  *   that service carries no auth header.
  * - `bearer`: an `Authorization: Bearer` access token, as every other service.
  * - `refresh`: the refresh token in the body proves the caller.
- * - `operator`: an operator, not a portal user: the `x-operator-token` header must carry the
- *   server's OPERATOR_TOKEN. No user session is involved; a body `email` names the target account.
+ * - `operator`: an operator, not a portal user: the `x-operator-token` header carries an API key
+ *   (or the server's OPERATOR_TOKEN, the key "legacy") whose role has the action's `permission`. No
+ *   user session is involved; a body `email` names the target account.
  */
 /** The header that carries an operator's credential (auth kind `operator`). */
 export const OPERATOR_HEADER = 'x-operator-token';
@@ -26,6 +28,11 @@ export interface ActionDef<
   readonly response: Res;
   readonly auth: Auth;
   readonly summary: string;
+  /**
+   * What an `operator` action needs of the API key that calls it (issue 34, decision 070): the key's
+   * role must have this permission (roleCan). Every operator action names one.
+   */
+  readonly permission?: Permission;
   /** Called by operators or the hub rather than the portal screens. */
   readonly caller?: 'portal' | 'hub' | 'operator' | 'fulfilment';
   /**

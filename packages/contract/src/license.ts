@@ -117,6 +117,7 @@ export const license = service('license', '/api/license', {
     summary:
       'Grant an asset license to the account of `email`; a robot-driver asset also grants an unpaired robot license with a pairing code. Operators only (x-operator-token): portal users buy through checkout, and a portal token is refused.',
     auth: 'operator',
+    permission: 'licenses.grant',
     caller: 'operator',
     request: z.object({
       token: bodyToken,

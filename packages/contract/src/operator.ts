@@ -76,6 +76,7 @@ export const operator = service('operator', '/api/operator', {
     summary:
       "Give the account of `email` a subscription without payment, starting now: its earlier grants end and the new one begins (granting Lite only ends them). While a grant lasts it decides the tier and the flexible slots, whatever plan is paid for (docs/decisions/019). Operators only (x-operator-token); the command line's grant-subscription does the same.",
     auth: 'operator',
+    permission: 'subscriptions.grant',
     caller: 'operator',
     request: z.object({
       /** the account that receives the subscription */
@@ -100,6 +101,7 @@ export const operator = service('operator', '/api/operator', {
     summary:
       "Set or clear an operator's grant of flexible license slots for the account of `email`: `amount` 0 to 100, or null to clear the grant. The account has the larger of its plan's count and the grant (docs/decisions/061); when that shrinks, the highest-numbered slots are emptied and their licenses removed. Answers the plan's count, the grant and the count in force. Operators only (x-operator-token); the command line's slots:set does the same.",
     auth: 'operator',
+    permission: 'slots.set',
     caller: 'operator',
     request: z.object({
       email: normalisedEmail,
@@ -126,6 +128,7 @@ export const operator = service('operator', '/api/operator', {
   ListPayments: action({
     summary: 'The payments of the account of `email`, newest first, with what was refunded. Operators only.',
     auth: 'operator',
+    permission: 'payments.read',
     caller: 'operator',
     request: z.object({ email: normalisedEmail }),
     response: response({ payments: z._default(z.array(operatorPayment), []) }),
@@ -134,6 +137,7 @@ export const operator = service('operator', '/api/operator', {
     summary:
       "Refund a payment through the payment provider, whole (no `refund_amount`) or in part (minor units). A refund that completes the whole amount takes back what the payment granted, once; the customer gets an email. Operators only; the command line's refund does the same.",
     auth: 'operator',
+    permission: 'payments.refund',
     caller: 'operator',
     request: z.object({
       payment_id: z.uuid({ error: 'Payment id must be a payment id' }),
@@ -153,6 +157,7 @@ export const operator = service('operator', '/api/operator', {
     summary:
       "Sandbox only: the current period of a subscription (a row's uuid or stripe_id) ends now and the lifecycle job runs for it at once: it renews, or ends if it was cancelled at period end or its payment fails. How tests and demos move a subscription on without waiting a month. Operators only.",
     auth: 'operator',
+    permission: 'subscriptions.grant',
     caller: 'operator',
     request: z.object({ subscription_id: z.string().check(z.minLength(1), z.maxLength(255)) }),
     response: response({
@@ -165,6 +170,7 @@ export const operator = service('operator', '/api/operator', {
     summary:
       'Run the subscription lifecycle job now (the server runs it periodically): sandbox renewals and expiries, reminders 30 and 7 days ahead, notices. Operators only.',
     auth: 'operator',
+    permission: 'jobs.run',
     caller: 'operator',
     request: z.object({}),
     response: response({ run: lifecycleRun }),

@@ -136,6 +136,7 @@ export const time = service('time', '/api/dial_manager', {
     summary:
       "Add durable minutes to the account of `email`. Operators only (x-operator-token): a portal user's token is refused. A repeated idempotency key is not added again.",
     auth: 'operator',
+    permission: 'dial_time.goodwill',
     caller: 'operator',
     request: z.object({
       token: bodyToken,

@@ -7,7 +7,11 @@ import {
   type LiveActionName,
   OK,
   OPERATOR_HEADER,
+  PERMISSIONS,
+  type Permission,
+  roleCan,
   type ServiceDef,
+  type StaffRole,
 } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,6 +25,15 @@ export interface ActionContext {
   /** the signed-in caller; set for actions whose auth is `body` or `bearer` */
   caller: Caller;
   ip: string;
+  /** the API key of an `operator` action (decision 070) */
+  key?: OperatorKey | undefined;
+}
+
+/** The API key an operator action was called with: a named key, or OPERATOR_TOKEN as "legacy". */
+export interface OperatorKey {
+  id: string;
+  name: string;
+  role: StaffRole;
 }
 
 export interface PublicContext extends Omit<ActionContext, 'caller'> {
@@ -75,24 +88,43 @@ declare module 'fastify' {
 }
 
 export interface ActionsOptions {
-  /** the credential of operator actions; unset disables them */
-  operatorToken: string | undefined;
+  /** the key a presented x-operator-token is (a named API key, or OPERATOR_TOKEN as "legacy"), if any */
+  identifyKey: (
+    secret: string,
+    compare: (given: string, legacy: string) => boolean,
+  ) => Promise<OperatorKey | undefined>;
+  /** a key refused for lack of the role: a security entry of the audit trail */
+  onRefused?: (key: OperatorKey, action: string, permission: Permission, ip: string) => Promise<unknown>;
 }
 
 /**
- * Operator actions need the OPERATOR_TOKEN in the x-operator-token header, compared in constant
- * time. A portal user's session is not enough: there are no roles in the portal.
+ * Operator actions need an API key in the x-operator-token header whose role has the action's
+ * permission (decision 070); OPERATOR_TOKEN is the key "legacy" (admin), compared in constant time.
+ * A portal user's session is never enough.
  */
-function checkOperator(request: FastifyRequest, configured: string | undefined): void {
-  if (!configured)
-    throw new ApiError('FORBIDDEN', `${OPERATOR_HEADER}: operator actions are disabled (OPERATOR_TOKEN is not set)`);
+async function checkOperator(
+  request: FastifyRequest,
+  name: string,
+  def: ActionDef,
+  opts: ActionsOptions,
+): Promise<OperatorKey> {
   const header = request.headers[OPERATOR_HEADER];
   const given = Array.isArray(header) ? header[0] : header;
-  if (!given || !safeEqual(given, configured))
+  const key = given ? await opts.identifyKey(given, safeEqual) : undefined;
+  if (!key)
     throw new ApiError(
       'FORBIDDEN',
-      `${OPERATOR_HEADER}: operator credential missing or wrong; this action is for operators only`,
+      `${OPERATOR_HEADER}: operator credential missing, wrong or revoked; this action needs an API key`,
     );
+  const permission = def.permission;
+  if (!permission || !roleCan(key.role, permission)) {
+    await opts.onRefused?.(key, name, permission ?? ('jobs.run' as Permission), request.ip);
+    throw new ApiError(
+      'FORBIDDEN',
+      `${OPERATOR_HEADER}: the key "${key.name}" (${key.role}) may not call ${name}; it needs the role ${permission ? PERMISSIONS[permission] : 'admin'}`,
+    );
+  }
+  return key;
 }
 
 /** The action router: the one way a service of the contract becomes routes. */
@@ -128,11 +160,11 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
       if (!parsed.success) throw new ApiError('VALIDATION', describeIssues(parsed.error));
       const input = parsed.data;
 
-      if (def.auth === 'operator') checkOperator(request, opts.operatorToken);
+      const key = def.auth === 'operator' ? await checkOperator(request, name, def, opts) : undefined;
       const caller =
         def.auth === 'body' || def.auth === 'bearer' ? await this.authenticate(request, def.auth, input) : undefined;
 
-      const result = await handler(input, { request, caller, ip: request.ip });
+      const result = await handler(input, { request, caller, ip: request.ip, key });
       reply.status(200);
       if (result instanceof JsonAnswer) return reply.type('application/json; charset=utf-8').send(result.toJson(OK));
       // Object.assign, not a spread: on Node 20 `{ ...result, error }` costs ~1 µs a request.

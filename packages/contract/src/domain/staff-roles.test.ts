@@ -21,6 +21,7 @@ describe('roleCan (issue 34: support < finance < admin)', () => {
     ['audit.read', [false, false, false, true]],
     ['accounts.disable', [false, false, false, true]],
     ['licenses.grant', [false, false, false, true]],
+    ['jobs.run', [false, false, false, true]],
   ];
   it.each(table)('%s', (permission, expected) => {
     expect(roles.map((r) => roleCan(r, permission))).toEqual(expected);

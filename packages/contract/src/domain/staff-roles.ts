@@ -26,6 +26,7 @@ export const PERMISSIONS = {
   'audit.read': 'admin',
   'accounts.disable': 'admin',
   'licenses.grant': 'admin',
+  'jobs.run': 'admin',
 } as const satisfies Record<string, StaffRole>;
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -336,12 +336,12 @@ describe('BUYASSET', () => {
     );
   });
 
-  it('is disabled when no OPERATOR_TOKEN is configured', async () => {
+  it('refuses the old token once OPERATOR_TOKEN is unset (only named API keys then work, decision 070)', async () => {
     const plain = await testApp(t.database, roboticsConfig({ OPERATOR_TOKEN: '' }));
     try {
       const res = await asOperator(plain, license)('BUYASSET', { email: 'x@example.test', asset_id: 'a' });
       expectFieldError(res, 403, 'x-operator-token');
-      expect(res.body.error.Description).toContain('disabled');
+      expect(res.body.error.Description).toContain('missing, wrong or revoked');
     } finally {
       await closeApp(plain);
     }

@@ -170,12 +170,12 @@ describe('operators only', () => {
     expect(await slots(user)).toBe(0);
   });
 
-  it('answers 403 "disabled" when the server has no OPERATOR_TOKEN', async () => {
+  it('answers 403 to the old token when the server has no OPERATOR_TOKEN (named API keys only, decision 070)', async () => {
     const bare = await testApp(t.database, roboticsConfig({ OPERATOR_TOKEN: '' }));
     try {
       const res = await asOperator(bare, operator)('SetSlotAmount', { email: 'x@example.test', amount: 1 });
       expectFieldError(res, 403, 'x-operator-token');
-      expect(res.body.error.Description).toMatch(/disabled/);
+      expect(res.body.error.Description).toMatch(/missing, wrong or revoked/);
     } finally {
       await closeApp(bare);
     }

@@ -41,7 +41,14 @@ async function timeRoutes(app: FastifyInstance, { services }: RouteOptions): Pro
       return times.usageHistory(caller.userId, input.days);
     },
 
-    async ADD_TIME(input, { request }) {
+    async ADD_TIME(input, { request, key }) {
+      // Support grants goodwill minutes up to a cap; more is finance's (decision 070).
+      const cap = app.deps.config.STAFF_GOODWILL_MAX_MINUTES;
+      if (key?.role === 'support' && input.minutes > cap)
+        throw new ApiError(
+          'FORBIDDEN',
+          `minutes: support grants at most ${cap} goodwill minutes at once; a larger grant needs the finance role`,
+        );
       const user = await accounts.requireByEmail(input.email);
       const user_time = await times.credit(user.id, {
         kind: 'grant',
