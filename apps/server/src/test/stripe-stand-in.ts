@@ -59,6 +59,59 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
   let counter = 0;
   const next = (prefix: string) => `${prefix}_${(++counter).toString().padStart(6, '0')}`;
 
+  // Helper C (issue 31): Stripe's proration of an item's price change at `at` (seconds): the unused
+  // part of the period credited at the old price, charged at the new, to the second.
+  const INTERVAL_S: Record<string, number> = { day: 86_400, week: 604_800, month: 2_592_000, year: 31_536_000 };
+  const prorate = (sub: Record<string, unknown>, itemId: string, priceId: string, at: number) => {
+    const items = (
+      sub.items as {
+        data: {
+          id: string;
+          price: Record<string, unknown>;
+          current_period_end?: number;
+          current_period_start?: number;
+        }[];
+      }
+    ).data;
+    const item = items.find((i) => i.id === itemId);
+    const price = prices.get(priceId);
+    if (!item || !price) return undefined;
+    const end = item.current_period_end ?? at;
+    const interval = (item.price.recurring as { interval?: string } | null)?.interval ?? 'month';
+    const start = item.current_period_start ?? end - (INTERVAL_S[interval] ?? INTERVAL_S.month ?? 0);
+    const unused = Math.max(0, Math.min(1, (end - at) / Math.max(1, end - start)));
+    const credit = -Math.round(Number(item.price.unit_amount) * unused);
+    const charge = Math.round(Number(price.unit_amount) * unused);
+    const line = (amount: number, p: Record<string, unknown>, what: string) => ({
+      object: 'line_item',
+      amount,
+      currency: price.currency,
+      description: what,
+      period: { start: at, end },
+      pricing: { price_details: { price: p.id } },
+      parent: {
+        type: 'subscription_item_details',
+        subscription_item_details: { proration: true, subscription_item: item.id },
+      },
+    });
+    const amount = Math.max(0, credit + charge);
+    return {
+      object: 'invoice',
+      billing_reason: 'subscription_update',
+      customer: sub.customer ?? null,
+      currency: price.currency,
+      amount_due: amount,
+      total: credit + charge,
+      period_start: at,
+      period_end: end,
+      parent: { type: 'subscription_details', subscription_details: { subscription: sub.id } },
+      lines: list(
+        [line(credit, item.price, 'Unused time'), line(charge, price, 'Remaining time')],
+        '/v1/invoices/lines',
+      ),
+    };
+  };
+
   const priceObject = (id: string, product: string, p: Record<string, unknown>) => ({
     object: 'price',
     id,
@@ -124,9 +177,36 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
         const item = items.find((i) => i.id === itemId);
         const price = prices.get(priceId);
         if (!item || !price) return missing();
+        // Helper C (issue 31): always_invoice bills the proration at once, as of proration_date.
+        if (params.proration_behavior === 'always_invoice') {
+          const proration = prorate(
+            sub,
+            itemId,
+            priceId,
+            Number(params.proration_date ?? Math.floor(Date.now() / 1000)),
+          );
+          if (proration) {
+            const invoice = { ...proration, id: next('in'), status: 'paid', amount_paid: proration.amount_due };
+            invoices.set(invoice.id, invoice);
+            sub.latest_invoice = invoice.id;
+          }
+        }
         item.price = price;
       }
       return send(200, sub);
+    }
+    // Helper C (issue 31): the invoice preview of a plan change, at a pinned proration_date.
+    if (req.method === 'POST' && path === '/v1/invoices/create_preview') {
+      const sub = subscriptions.get(params.subscription ?? '');
+      if (!sub) return missing();
+      const proration = prorate(
+        sub,
+        params['subscription_details[items][0][id]'] ?? '',
+        params['subscription_details[items][0][price]'] ?? '',
+        Number(params['subscription_details[proration_date]'] ?? Math.floor(Date.now() / 1000)),
+      );
+      if (!proration) return missing();
+      return send(200, { ...proration, id: null, status: 'draft', subscription: sub.id });
     }
     const invoicePath = /^\/v1\/invoices\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && invoicePath) {

@@ -22,6 +22,7 @@ import { planOfPrice, type SubscriptionService } from '../subscriptions/subscrip
 import type { TimeService } from '../time/time.service.ts';
 import type { BillingService } from './billing.service.ts';
 import { isFreePlan, kindOf, MINUTES_KEY } from './catalogue.ts';
+import { cancelSubscriptionKey, intentKey, OUTBOX_KINDS, Outbox } from './outbox.ts';
 import { checkoutReceiptMail } from './payment.mails.ts';
 import { type PaymentProvider, withSessionId } from './payment.provider.ts';
 import { orderReference } from './payment.reference.ts';
@@ -43,6 +44,14 @@ export interface PaymentPeers {
   time: TimeService;
   subscriptions: SubscriptionService;
   billing: BillingService;
+}
+
+/**
+ * The provider a subscription id belongs to: the sandbox's (and an unbilled plan's) are the portal's
+ * own rows, ended in the database alone; any other is Stripe's.
+ */
+export function providerOfRef(ref: string): 'sandbox' | 'stripe' {
+  return ref.startsWith('sub_sandbox_') || ref.startsWith('sub_unbilled_') ? 'sandbox' : 'stripe';
 }
 
 /** What a fulfilment granted: for the receipt, the logs and the tests. */
@@ -68,6 +77,7 @@ export class PaymentService {
     private readonly address: PortalAddress,
     private readonly peers: PaymentPeers,
     private readonly log?: FastifyBaseLogger,
+    private readonly outbox: Outbox = new Outbox(db, clock, provider, log),
   ) {}
 
   /** A session by id, whoever owns it (the sandbox's hosted page: the id is the capability). */
@@ -192,30 +202,51 @@ export class PaymentService {
         cancelUrl: input.cancelUrl,
       });
     const amount = lines.reduce((sum, l) => sum + l.unit_amount * l.quantity, 0);
+    const sessionCurrency: Currency = currency;
 
-    const created = await this.provider.createCheckoutSession({
-      customerId,
+    // Intent first (docs/decisions/066): the row is committed before Stripe is called and the
+    // session is made under its key, so a retried request makes one session and a new one another.
+    const intent = await repo.insertIntent(this.db, {
       userId: caller.userId,
-      lines,
-      currency,
-      successUrl: input.successUrl,
-      cancelUrl: input.cancelUrl,
-    });
-    await repo.insertSession(this.db, {
-      id: created.id,
-      userId: caller.userId,
-      userEmail: caller.email,
-      provider: this.provider.kind,
-      customerId,
-      lines,
-      amount,
-      currency,
-      successUrl: input.successUrl,
-      cancelUrl: input.cancelUrl,
-      url: created.url,
-      status: 'open',
+      kind: 'checkout',
+      params: { customer_id: customerId, lines, amount, currency },
       createdAt: now,
       updatedAt: now,
+    });
+    let created: { id: string; url: string };
+    try {
+      created = await this.provider.createCheckoutSession({
+        idempotencyKey: intentKey(intent),
+        customerId,
+        userId: caller.userId,
+        lines,
+        currency,
+        successUrl: input.successUrl,
+        cancelUrl: input.cancelUrl,
+      });
+    } catch (err) {
+      await repo.settleIntent(this.db, intent.id, { status: 'failed', now: this.clock.now() });
+      throw err;
+    }
+    await this.db.transaction(async (tx) => {
+      await repo.insertSession(tx, {
+        id: created.id,
+        userId: caller.userId,
+        userEmail: caller.email,
+        provider: this.provider.kind,
+        customerId,
+        intentId: intent.id,
+        lines,
+        amount,
+        currency: sessionCurrency,
+        successUrl: input.successUrl,
+        cancelUrl: input.cancelUrl,
+        url: created.url,
+        status: 'open',
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repo.settleIntent(tx, intent.id, { status: 'done', providerRef: created.id, now: this.clock.now() });
     });
     return { session_id: created.id, session_url: created.url, amount, currency };
   }
@@ -249,6 +280,7 @@ export class PaymentService {
       userEmail: caller.email,
       provider: this.provider.kind,
       customerId: input.customerId,
+      intentId: changed.intent.id,
       lines,
       amount: changed.amount,
       currency: changed.currency,
@@ -347,6 +379,8 @@ export class PaymentService {
       paymentRef?: string | undefined;
     } = {},
   ): Promise<Granted | undefined> {
+    // Read before the transaction (STYLE 17): no provider call while rows are locked.
+    const products = await this.provider.knownProducts();
     const done = await this.db.transaction(async (tx) => {
       const session = await repo.lockSession(tx, sessionId);
       if (!session) return undefined;
@@ -366,7 +400,17 @@ export class PaymentService {
         : (customer?.billing ?? undefined);
       await repo.markPaid(tx, sessionId, { billing: billing ?? null, subscriptionId: subscriptionId || null, now });
       if (billing && customer) await repo.updateCustomer(tx, session.userId, { billing });
-      const granted = await this.grantLines(tx, session, subscriptionId, now);
+      const granted = await this.grantLines(tx, session, subscriptionId, now, products);
+      // A second plan never keeps running: the one a new plan replaced (ended above, in this
+      // transaction) is cancelled at its provider after the commit, through the outbox, retried
+      // until it succeeds (docs/decisions/066). A sandbox plan is the portal's own rows: nothing to call.
+      for (const ref of granted.replacedPlans)
+        if (providerOfRef(ref) === 'stripe')
+          await this.outbox.enqueue(tx, OUTBOX_KINDS.cancelSubscription, cancelSubscriptionKey(ref), {
+            subscription_ref: ref,
+            provider: 'stripe',
+            replaced_by: session.id,
+          });
       const payment = await repo.insertPayment(tx, {
         userId: session.userId,
         provider: session.provider,
@@ -386,22 +430,20 @@ export class PaymentService {
       return { session, granted, billing, reference: payment ? orderReference(payment.id) : session.id };
     });
     if (!done) return undefined;
-    // A second plan never keeps running: the one a new plan replaced is cancelled at the provider.
-    for (const ref of done.granted.replacedPlans) {
-      try {
-        await this.provider.cancelNow(ref);
-      } catch (err) {
-        this.log?.error({ err, ref }, 'could not cancel a replaced plan at the provider');
-      }
-    }
+    if (done.granted.replacedPlans.length > 0) await this.outbox.runSoon();
     await this.peers.subscriptions.reconcile(done.session.userId);
     await this.sendReceipt(done.session, done.billing, done.reference);
     return done.granted;
   }
 
-  private async grantLines(tx: Executor, session: CheckoutSessionRow, subscriptionId: string, now: Date) {
+  private async grantLines(
+    tx: Executor,
+    session: CheckoutSessionRow,
+    subscriptionId: string,
+    now: Date,
+    products: PaymentProduct[],
+  ) {
     const granted: Granted = { sessionId: session.id, licenses: [], minutes: 0, replacedPlans: [] };
-    const products = await this.provider.knownProducts();
     const catalogue = new Map(products.map((p) => [p.id, p]));
     for (const [index, line] of session.lines.entries()) {
       const product = catalogue.get(line.product_id);
