@@ -194,6 +194,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     openStreams: () => services.events.openStreams,
     backgroundPending: () => services.afterAnswer.pending,
     overdueSubscriptions: () => services.subscriptions.overdue(),
+    outboxFailing: () => services.outbox.failing(),
   });
   app.decorate('metrics', metrics);
 
@@ -230,6 +231,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           .catch((err: unknown) => {
             metrics.jobRun('lifecycle', false);
             app.log.warn({ err }, 'lifecycle run failed');
+          });
+        // docs/decisions/066: work after commits (cancelling replaced plans at the provider), retried
+        // with backoff; each row is claimed before its call, so instances running it at once call once.
+        services.outbox
+          .run()
+          .then((run) => {
+            metrics.jobRun('outbox', true);
+            if (run.done + run.failed > 0) app.log.info({ run }, 'outbox run');
+          })
+          .catch((err: unknown) => {
+            metrics.jobRun('outbox', false);
+            app.log.warn({ err }, 'outbox run failed');
           });
       }, config.LIFECYCLE_INTERVAL_S * 1000)
     : undefined;

@@ -7,7 +7,7 @@ import type { SignedIn } from '../../test/fixtures.ts';
 import { signIn } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
-import { planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
+import { ops, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
 import { checkout, line, startStripeApp } from './payment.test-helpers.ts';
 
 /**
@@ -52,9 +52,17 @@ async function webhook(type: string, object: unknown) {
 
 /** A plan bought at Stripe Checkout: the stand-in's session completes with a subscription, the webhook fulfils. */
 async function buyPlan(user: SignedIn, product: string, lookupKey: string) {
+  return pay(await openCheckout(user, product, lookupKey), lookupKey);
+}
+
+async function openCheckout(user: SignedIn, product: string, lookupKey: string): Promise<string> {
   const res = await checkout(t, user, [line(product, priceId(lookupKey))]);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const { session_id } = res.body.session as { session_id: string };
+  return (res.body.session as { session_id: string }).session_id;
+}
+
+/** The customer pays an open Checkout Session of a plan: Stripe makes its subscription and sends the event. */
+async function pay(sessionId: string, lookupKey: string) {
   const subId = `sub_intents_${next()}`;
   standIn.subscriptions.set(subId, {
     object: 'subscription',
@@ -76,7 +84,7 @@ async function buyPlan(user: SignedIn, product: string, lookupKey: string) {
       ],
     },
   });
-  const session = standIn.sessions.get(session_id) as Record<string, unknown>;
+  const session = standIn.sessions.get(sessionId) as Record<string, unknown>;
   Object.assign(session, {
     status: 'complete',
     payment_status: 'paid',
@@ -84,7 +92,7 @@ async function buyPlan(user: SignedIn, product: string, lookupKey: string) {
     customer_details: { name: 'Grace Hopper', email: 'grace@example.test', address: null },
   });
   await webhook('checkout.session.completed', session);
-  return { subId, sessionId: session_id };
+  return { subId, sessionId };
 }
 
 /** The plan's price at the stand-in (what Stripe bills). */
@@ -154,5 +162,68 @@ describe('intents first, keys from intents', () => {
     expect((await planRow(t, user)).status).toBe('active');
     const intents = await t.app.deps.db.select().from(billingIntents).where(eq(billingIntents.userId, user.id));
     expect(intents.filter((i) => i.kind === 'plan_change').map((i) => i.status)).toEqual(['done', 'done']);
+  });
+});
+
+describe('the outbox: work after the commit, retried until it succeeds', () => {
+  /** One series of the app's metrics as a scrape reads it (0 while absent). */
+  async function series(name: string): Promise<number> {
+    const found = (await t.app.metrics.scrape()).body.split('\n').find((l) => l.startsWith(`${name} `));
+    return found ? Number(found.slice(name.length + 1)) : 0;
+  }
+  const outboxOf = async (key: string) => {
+    const res = await ops(t)('ListOutbox', {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.outbox as { key: string; attempts: number; run_after: number; last_error: string }[]).find(
+      (r) => r.key === key,
+    );
+  };
+  const runOutbox = async () => {
+    const res = await ops(t)('RunOutbox', {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { done, failed } = res.body as unknown as { done: number; failed: number };
+    return { done, failed };
+  };
+
+  it('a replaced plan whose cancel fails at Stripe is cancelled by a retry: one plan left at Stripe', async () => {
+    const user = await signIn(t);
+    // Two checkouts opened before either was paid: the second plan paid replaces the first.
+    const standard = await openCheckout(user, 'prod_standard', 'price_standard_monthly_gbp');
+    const pro = await openCheckout(user, 'prod_pro', 'price_pro_monthly_gbp');
+    const { subId: replaced } = await pay(standard, 'price_standard_monthly_gbp');
+    standIn.failing.add(`/v1/subscriptions/${replaced}`);
+    const { subId: kept } = await pay(pro, 'price_pro_monthly_gbp');
+    // The cancel ran right after fulfilment's commit and failed; the customer has Pro here...
+    expect(await tierName(t, user)).toBe('Pro Subscription');
+    expect(standIn.requests).toContain(`DELETE /v1/subscriptions/${replaced}`);
+    const key = `cancel-sub:${replaced}`;
+    expect(await outboxOf(key)).toMatchObject({ attempts: 1, last_error: expect.stringMatching(/./) });
+    // ...and still two plans at Stripe until the retry.
+    const live = () =>
+      [replaced, kept].filter((id) => (standIn.subscriptions.get(id) as { status: string }).status === 'active');
+    expect(live()).toEqual([replaced, kept]);
+
+    // Not before its backoff (a minute after the first failure), then at once; failures double the wait.
+    expect(await runOutbox()).toEqual({ done: 0, failed: 0 });
+    const waits = [60_000, 120_000, 240_000, 480_000];
+    for (const wait of waits) {
+      t.clock.advance(wait - 1000);
+      expect((await runOutbox()).failed).toBe(0);
+      t.clock.advance(1000);
+      expect((await runOutbox()).failed).toBe(1);
+    }
+    // Five failures: operators see it (the gauge, ListOutbox with the error).
+    expect(await outboxOf(key)).toMatchObject({ attempts: 5 });
+    expect(await series('portal_outbox_failing')).toBe(1);
+
+    standIn.failing.delete(`/v1/subscriptions/${replaced}`);
+    t.clock.advance(960_000);
+    expect(await runOutbox()).toEqual({ done: 1, failed: 0 });
+    expect(live()).toEqual([kept]);
+    expect(await outboxOf(key)).toBeUndefined();
+    expect(await series('portal_outbox_failing')).toBe(0);
+    // Done work is not done again.
+    t.clock.advance(3_600_000);
+    expect(await runOutbox()).toEqual({ done: 0, failed: 0 });
   });
 });
