@@ -3,12 +3,11 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingIntents, checkoutSessions } from '../../db/schema.ts';
-import type { SignedIn } from '../../test/fixtures.ts';
-import { signIn } from '../../test/fixtures.ts';
-import type { TestApp } from '../../test/harness.ts';
+import { closeApp, expectFieldError, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
+import { type TestApp, testApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
-import { ops, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
-import { checkout, line, startStripeApp } from './payment.test-helpers.ts';
+import { listed, ops, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
+import { checkout, GOOD_FORM, line, openPage, postForm, sessionOf, startStripeApp } from './payment.test-helpers.ts';
 
 /**
  * Intents first, keys from intents (issue 31 finding 1, docs/decisions/066): on the Stripe stand-in,
@@ -21,8 +20,9 @@ let standIn: StandIn;
 let t: TestApp;
 let priceId: (lookupKey: string) => string;
 let close: () => Promise<void>;
+let database: Awaited<ReturnType<typeof startStripeApp>>['database'];
 beforeAll(async () => {
-  ({ standIn, t, priceId, close } = await startStripeApp(WEBHOOK_SECRET, ['Pepper']));
+  ({ standIn, t, priceId, close, database } = await startStripeApp(WEBHOOK_SECRET, ['Pepper']));
 });
 afterAll(() => close());
 
@@ -225,5 +225,63 @@ describe('the outbox: work after the commit, retried until it succeeds', () => {
     // Done work is not done again.
     t.clock.advance(3_600_000);
     expect(await runOutbox()).toEqual({ done: 0, failed: 0 });
+  });
+});
+
+describe('plans are sold one at a time', () => {
+  it('refuses a plan in quantity 2 and a cart of two plans, naming the field; charges nothing', async () => {
+    const user = await signIn(t);
+    const sessions = () => standIn.posts.filter((p) => p.path === '/v1/checkout/sessions').length;
+    const before = sessions();
+    expectFieldError(
+      await checkout(t, user, [line('prod_standard', priceId('price_standard_monthly_gbp'), 5)]),
+      400,
+      'session.products.0.quantity',
+    );
+    expectFieldError(
+      await checkout(t, user, [
+        line('prod_time_60', priceId('price_time_60_member_gbp')),
+        line('prod_standard', priceId('price_standard_monthly_gbp')),
+        line('prod_pro', priceId('price_pro_monthly_gbp')),
+      ]),
+      400,
+      'session.products.2.id',
+    );
+    expect(sessions()).toBe(before);
+    // One plan, quantity 1, beside other lines, is a checkout as before.
+    const res = await checkout(t, user, [
+      line('prod_driver_pepper', priceId('price_driver_pepper_yearly_gbp'), 2),
+      line('prod_standard', priceId('price_standard_yearly_gbp')),
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+
+  it('a sandbox plan never blocks a Stripe purchase: a checkout, whose fulfilment ends the sandbox plan', async () => {
+    // The same database served on the sandbox first (before the switch to Stripe).
+    const sandbox = await testApp(database, roboticsConfig());
+    sandbox.clock.set(t.clock.now());
+    try {
+      const user = await signIn(sandbox);
+      const session = await sessionOf(sandbox, user, [line('prod_standard', 'price_standard_monthly_gbp')]);
+      const { token } = await openPage(sandbox, session.session_id);
+      expect((await postForm(sandbox, session.session_id, 'pay', { ...GOOD_FORM, token })).statusCode).toBe(303);
+      const sandboxPlan = await planRow(t, user);
+      expect(sandboxPlan.stripe_id).toMatch(/^sub_sandbox_/);
+
+      // On Stripe now: Pro is a Checkout Session (not a change of the sandbox's subscription).
+      const opened = await openCheckout(user, 'prod_pro', 'price_pro_monthly_gbp');
+      expect(standIn.sessions.has(opened)).toBe(true);
+      const { subId } = await pay(opened, 'price_pro_monthly_gbp');
+      expect(await planRow(t, user)).toMatchObject({ stripe_id: subId, status: 'active' });
+      expect(await tierName(t, user)).toBe('Pro Subscription');
+      const rows = (await listed(t, user)).user_subscriptions;
+      expect(rows.find((r) => r.stripe_id === sandboxPlan.stripe_id)?.status).toBe('cancelled');
+      // Nothing to call for the sandbox's plan: no request about it reached Stripe, nothing queued.
+      expect(standIn.requests.filter((r) => r.includes(sandboxPlan.stripe_id))).toEqual([]);
+      const queued = (await ops(t)('ListOutbox', {})).body.outbox as { key: string }[];
+      expect(queued.filter((r) => r.key.includes(sandboxPlan.stripe_id))).toEqual([]);
+    } finally {
+      await closeApp(sandbox);
+    }
   });
 });

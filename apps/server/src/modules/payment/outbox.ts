@@ -132,7 +132,13 @@ export class Outbox {
       case OUTBOX_KINDS.cancelSubscription: {
         const ref = String(row.payload.subscription_ref ?? '');
         // A sandbox subscription is the portal's own rows, ended already: nothing to call.
-        if (!ref || row.payload.provider === 'sandbox' || this.provider.kind !== row.payload.provider) return;
+        if (!ref || row.payload.provider === 'sandbox') return;
+        // Never done silently: a server that no longer talks to that provider keeps the row failing,
+        // where operators see it (ListOutbox) and cancel it by hand.
+        if (this.provider.kind !== row.payload.provider)
+          throw new Error(
+            `${ref} is a ${String(row.payload.provider)} subscription; this server uses ${this.provider.kind}: cancel it there by hand`,
+          );
         await this.provider.cancelNow(ref);
         return;
       }

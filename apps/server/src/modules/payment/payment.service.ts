@@ -151,6 +151,13 @@ export class PaymentService {
       if (!product) throw new ApiError('VALIDATION', `${at}.id: no product with this id in the catalogue`);
       const kind = kindOf(product);
       if (!kind) throw new ApiError('VALIDATION', `${at}.id: this product is not for sale`);
+      if (kind === 'plan') {
+        // Plans are sold one at a time (issue 31 finding 8): one unit is one plan, and one plan runs.
+        if (line.quantity !== 1)
+          throw new ApiError('VALIDATION', `${at}.quantity: a plan is sold one at a time; the quantity must be 1`);
+        if (lines.some((l) => l.kind === 'plan'))
+          throw new ApiError('VALIDATION', `${at}.id: a cart holds one plan; remove the other plan first`);
+      }
       let price: PaymentPrice | undefined;
       if (kind === 'time') {
         if (!canPurchaseTime(tier))
@@ -193,7 +200,10 @@ export class PaymentService {
     });
     if (!currency) throw new ApiError('VALIDATION', 'session.products: The cart is empty');
     const planAt = lines.findIndex((l) => l.kind === 'plan');
-    if (planAt >= 0 && (await this.peers.subscriptions.livePlan(caller.userId)))
+    const live = planAt >= 0 ? await this.peers.subscriptions.livePlan(caller.userId) : undefined;
+    // A plan of the other provider (the sandbox's, before the switch to Stripe) cannot be changed
+    // here: the purchase is a checkout, whose fulfilment ends that plan at once (issue 31 finding 7a).
+    if (live?.stripeId && providerOfRef(live.stripeId) === this.provider.kind)
       return this.changePlanAsPurchase(caller, {
         lines,
         planAt,
