@@ -30,6 +30,7 @@ import { flexibleLicensePlugin } from './modules/flexible-license/flexible-licen
 import { licensePlugin } from './modules/license/license.routes.ts';
 import { operatorPlugin } from './modules/operator/operator.routes.ts';
 import { paymentPlugin } from './modules/payment/payment.routes.ts';
+import { planReviewPlugin } from './modules/payment/plan-review.routes.ts';
 import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
 import { sandboxBillingPlugin } from './modules/payment/sandbox-billing.routes.ts';
 import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
@@ -321,6 +322,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     paymentPlugin,
     sandboxPlugin,
     sandboxBillingPlugin,
+    planReviewPlugin,
     stripeWebhookPlugin,
     securityRoutesPlugin,
     eventsPlugin,

@@ -7,7 +7,18 @@ import { closeApp, expectFieldError, roboticsConfig, type SignedIn, signIn } fro
 import { type TestApp, testApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
 import { listed, ops, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
-import { checkout, GOOD_FORM, line, openPage, postForm, sessionOf, startStripeApp } from './payment.test-helpers.ts';
+import {
+  checkout,
+  confirmReview,
+  GOOD_FORM,
+  line,
+  openPage,
+  openReview,
+  postForm,
+  postReview,
+  sessionOf,
+  startStripeApp,
+} from './payment.test-helpers.ts';
 
 /**
  * Intents first, keys from intents (issue 31 finding 1, docs/decisions/066): on the Stripe stand-in,
@@ -103,7 +114,9 @@ const stripePrice = (subId: string) =>
 async function upgrade(user: SignedIn, product: string, lookupKey: string) {
   const res = await checkout(t, user, [line(product, priceId(lookupKey))]);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.session as { session_id: string; session_url: string; amount: number };
+  const session = res.body.session as { session_id: string; session_url: string; amount: number };
+  await confirmReview(t, session.session_url);
+  return session;
 }
 
 describe('intents first, keys from intents', () => {

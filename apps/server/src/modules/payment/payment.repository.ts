@@ -294,4 +294,17 @@ export const paymentRepository = {
     const [row] = await ex.select().from(payments).where(eq(payments.externalId, externalId));
     return row;
   },
+
+  /** Takes back a claim on a session whose provider call failed: it may be tried again. */
+  async releaseFulfilment(ex: Executor, sessionId: string): Promise<void> {
+    await ex.delete(fulfilments).where(eq(fulfilments.sessionId, sessionId));
+  },
+
+  async fulfilmentClaimed(ex: Executor, sessionId: string): Promise<boolean> {
+    const [row] = await ex
+      .select({ id: fulfilments.sessionId })
+      .from(fulfilments)
+      .where(eq(fulfilments.sessionId, sessionId));
+    return Boolean(row);
+  },
 };

@@ -46,6 +46,12 @@ export interface PaymentPeers {
   billing: BillingService;
 }
 
+/** How many times (every 100 ms) a second Confirm looks for the first one's outcome. */
+const DECIDED_ELSEWHERE_POLLS = 150;
+
+/** The id prefix of a plan change's session (reviewed on the server's own page, never at a provider). */
+export const PLAN_CHANGE_SESSION = 'cs_change_';
+
 /**
  * The provider a subscription id belongs to: the sandbox's (and an unbilled plan's) are the portal's
  * own rows, ended in the database alone; any other is Stripe's.
@@ -80,8 +86,12 @@ export class PaymentService {
     private readonly outbox: Outbox = new Outbox(db, clock, provider, log),
   ) {}
 
-  /** A session by id, whoever owns it (the sandbox's hosted page: the id is the capability). */
-  session(id: string): Promise<CheckoutSessionRow | undefined> {
+  /**
+   * A session by id, whoever owns it (the sandbox's hosted page: the id is the capability). A plan
+   * change's session is not a checkout to pay: its page is the review (planChangeSession).
+   */
+  async session(id: string): Promise<CheckoutSessionRow | undefined> {
+    if (id.startsWith(PLAN_CHANGE_SESSION)) return undefined;
     return repo.session(this.db, id);
   }
 
@@ -263,8 +273,10 @@ export class PaymentService {
 
   /**
    * A plan bought by a user who has one already (docs/decisions/019): an upgrade or downgrade of the
-   * existing subscription in place, never a second plan. It is recorded as a paid session of the
-   * plan line (what was charged now, prorated), so the browser goes straight to the success page.
+   * existing subscription in place, never a second plan. Reviewed before it is charged (issue 31,
+   * docs/decisions/066): the session is the server's own review page, showing what the plan_change
+   * intent holds (the prorated amount due today, the next renewal, the card); nothing is charged
+   * until its Confirm (`confirmPlanChange`), and its Back cancels it.
    */
   private async changePlanAsPurchase(
     caller: Pick<Caller, 'userId' | 'email'>,
@@ -276,40 +288,108 @@ export class PaymentService {
         'VALIDATION',
         `session.products.${input.planAt}.id: you have a plan; changing it is a checkout of the new plan alone, quantity 1`,
       );
-    const changed = await this.peers.billing.changePlan(
+    const intent = await this.peers.billing.planChangeIntent(
       caller.userId,
       line.price_id,
       `session.products.${input.planAt}.selected_price_id`,
     );
+    const held = intent.params as { amount: number; currency: Currency };
     const now = this.clock.now();
-    const id = `${this.provider.kind === 'sandbox' ? 'cs_sandbox' : 'cs_change'}_${randomBytes(16).toString('hex')}`;
-    const lines: SessionLine[] = [{ ...line, name: `${line.name} (plan change)`, unit_amount: changed.amount }];
+    // 128 random bits: the id is the capability to open the review page, as a checkout's is.
+    const id = `${PLAN_CHANGE_SESSION}${randomBytes(16).toString('hex')}`;
+    const url = `${this.address.url}/billing/review/${id}`;
+    const lines: SessionLine[] = [{ ...line, name: `${line.name} (plan change)`, unit_amount: held.amount }];
     await repo.insertSession(this.db, {
       id,
       userId: caller.userId,
       userEmail: caller.email,
       provider: this.provider.kind,
       customerId: input.customerId,
-      intentId: changed.intent.id,
+      intentId: intent.id,
       lines,
-      amount: changed.amount,
-      currency: changed.currency,
+      amount: held.amount,
+      currency: held.currency,
       successUrl: input.successUrl,
       cancelUrl: input.cancelUrl,
-      url: withSessionId(input.successUrl, id),
-      status: 'paid',
+      url,
+      status: 'open',
       createdAt: now,
       updatedAt: now,
     });
-    await repo.claimFulfilment(this.db, id, now);
-    // The charge was recorded before its session existed; linked now, Payment Successful shows its reference.
-    if (changed.paymentId) await repo.updatePayment(this.db, changed.paymentId, { sessionId: id });
-    return {
-      session_id: id,
-      session_url: withSessionId(input.successUrl, id),
-      amount: changed.amount,
-      currency: changed.currency,
-    };
+    return { session_id: id, session_url: url, amount: held.amount, currency: held.currency };
+  }
+
+  /** A plan change's session and what its intent holds, for the review page; undefined when there is none. */
+  async planChangeSession(id: string) {
+    if (!id.startsWith(PLAN_CHANGE_SESSION)) return undefined;
+    const session = await repo.session(this.db, id);
+    const change = session?.intentId ? await this.peers.billing.planChangeOf(session.intentId) : undefined;
+    return session && change ? { session, ...change } : undefined;
+  }
+
+  /**
+   * Confirm on the review page: the plan change is charged as reviewed, once however often it is
+   * sent, and its session becomes paid, so Payment Successful shows the amount charged. The session's
+   * fulfilment row is claimed (committed) before the provider is called: of two Confirms (a double
+   * click) one calls, the other waits for its outcome; a provider failure releases the claim.
+   */
+  async confirmPlanChange(id: string): Promise<CheckoutSessionRow> {
+    const found = await this.planChangeSession(id);
+    if (!found) throw new ApiError('NOT_FOUND', 'session_id: no plan change with this id');
+    const { session } = found;
+    if (session.status === 'expired')
+      throw new ApiError('CONFLICT', 'session_id: this plan change was cancelled; nothing was charged');
+    if (session.status === 'paid') return session;
+    if (!(await repo.claimFulfilment(this.db, id, this.clock.now()))) return this.decidedElsewhere(id);
+    let changed: Awaited<ReturnType<BillingService['confirmPlanChange']>>;
+    try {
+      changed = await this.peers.billing.confirmPlanChange(found.intent.id, 'session_id');
+    } catch (err) {
+      await repo.releaseFulfilment(this.db, id);
+      throw err;
+    }
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await repo.markPaid(tx, id, { billing: null, subscriptionId: null, now });
+      // The charge was recorded before its session was paid; linked now, Payment Successful shows its reference.
+      if (changed.paymentId) await repo.updatePayment(tx, changed.paymentId, { sessionId: id });
+    });
+    return (await repo.session(this.db, id)) ?? session;
+  }
+
+  /**
+   * A Confirm or Back that lost the race to another: waits (briefly) for the other's outcome, the
+   * state of the session, never the time it takes; paid answers the session, anything else refuses.
+   */
+  private async decidedElsewhere(id: string): Promise<CheckoutSessionRow> {
+    for (let i = 0; i < DECIDED_ELSEWHERE_POLLS; i++) {
+      const row = await repo.session(this.db, id);
+      if (row?.status === 'paid') return row;
+      if (row?.status === 'expired')
+        throw new ApiError('CONFLICT', 'session_id: this plan change was cancelled; nothing was charged');
+      if (!(await repo.fulfilmentClaimed(this.db, id)))
+        throw new ApiError('CONFLICT', 'session_id: this plan change could not be charged; try again');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new ApiError('CONFLICT', 'session_id: this plan change is still being confirmed; reload this page');
+  }
+
+  /** Back on the review page: the plan change is cancelled and nothing is charged. Answers the session. */
+  async cancelPlanChange(id: string): Promise<CheckoutSessionRow | undefined> {
+    const found = await this.planChangeSession(id);
+    if (!found) return undefined;
+    if (found.session.status !== 'open') return found.session;
+    // Back claims the session as Confirm does: a Confirm under way (or done) wins, and the change stands.
+    if (!(await repo.claimFulfilment(this.db, id, this.clock.now()))) {
+      try {
+        return await this.decidedElsewhere(id);
+      } catch {
+        return repo.session(this.db, id);
+      }
+    }
+    await this.peers.billing.cancelPlanChange(found.intent.id);
+    await repo.expire(this.db, id, this.clock.now());
+    return repo.session(this.db, id);
   }
 
   /**
@@ -355,7 +435,8 @@ export class PaymentService {
   async confirm(caller: Pick<Caller, 'userId'>, sessionId: string): Promise<Purchase> {
     const row = await repo.sessionOf(this.db, sessionId, caller.userId);
     if (!row) throw new ApiError('NOT_FOUND', 'session_id: no checkout session with this id on your account');
-    if (row.status === 'open') {
+    // A plan change is not at the provider: its Confirm on the review page pays it.
+    if (row.status === 'open' && !row.id.startsWith(PLAN_CHANGE_SESSION)) {
       const remote = await this.provider.retrieveSession(sessionId);
       if (remote.paid)
         await this.fulfil(sessionId, {
