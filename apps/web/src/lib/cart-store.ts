@@ -2,6 +2,7 @@ import { type CartItem, cartItem } from '@portal/contract';
 import * as React from 'react';
 import * as z from 'zod/mini';
 import { type CartAction, cartReducer, onePlan } from './cart';
+import type { CartChange } from './cart-reprice';
 import { readLocal, removeLocal, writeLocal } from './safe-storage';
 
 /*
@@ -85,6 +86,7 @@ export function useCart(): CartItem[] {
 /** Forgets the in-memory copy so the next read comes from storage (tests clear storage between cases). */
 export function resetCartStore(): void {
   items = null;
+  changes = [];
   emit();
 }
 
@@ -98,4 +100,33 @@ export function readCheckoutSession(): string | null {
 
 export function clearCheckoutSession(): void {
   removeLocal(CHECKOUT_SESSION_STORAGE_KEY);
+}
+
+// ---- The cart against the current catalogue (docs/decisions/063) ----------------------------
+
+let changes: readonly CartChange[] = [];
+
+/**
+ * Re-prices the stored cart with `reprice` (repriceCart in cart-reprice.ts, passed in so the shell's
+ * bundle does not carry it): what changed is kept for the cart page's notice.
+ */
+export function repriceStoredCart(
+  reprice: (items: readonly CartItem[]) => { items: readonly CartItem[]; changes: readonly CartChange[] },
+): void {
+  const result = reprice(current());
+  if (!result.changes.length) return;
+  changes = [...changes, ...result.changes];
+  dispatchCart({ type: 'replace', items: [...result.items] });
+}
+
+const currentChanges = () => changes;
+
+/** The re-pricing notices not yet dismissed; re-renders when they change. */
+export function useCartChanges(): readonly CartChange[] {
+  return React.useSyncExternalStore(subscribe, currentChanges, currentChanges);
+}
+
+export function dismissCartChanges(): void {
+  changes = [];
+  emit();
 }

@@ -3,8 +3,8 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
 import { GOOD_PASSWORD, type TestApp } from '../../test/harness.ts';
-import { checkout, confirmReview, line, PUBLIC, SUCCESS, startStripeApp } from '../payment/payment.test-helpers.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
+import { checkout, confirmReview, line, PUBLIC, SUCCESS, startStripeApp } from '../payment/payment.test-helpers.ts';
 import {
   fillSlots,
   listed,
