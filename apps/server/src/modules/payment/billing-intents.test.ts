@@ -7,15 +7,14 @@ import { closeApp, expectFieldError, roboticsConfig, type SignedIn, signIn } fro
 import { type TestApp, testApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
 import { listed, ops, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
+import { cancelSubscriptionKey, OUTBOX_KINDS, Outbox, outboxBackoffMs } from './outbox.ts';
 import {
   checkout,
   confirmReview,
   GOOD_FORM,
   line,
   openPage,
-  openReview,
   postForm,
-  postReview,
   sessionOf,
   startStripeApp,
 } from './payment.test-helpers.ts';
@@ -238,6 +237,49 @@ describe('the outbox: work after the commit, retried until it succeeds', () => {
     // Done work is not done again.
     t.clock.advance(3_600_000);
     expect(await runOutbox()).toEqual({ done: 0, failed: 0 });
+  });
+});
+
+describe('the outbox runner', () => {
+  it('logs each failure at warn, and at error from the 5th attempt', async () => {
+    const lines: [string, string, number][] = [];
+    const log = {
+      warn: (o: object, msg: string) => lines.push(['warn', msg, (o as { attempts: number }).attempts]),
+      error: (o: object, msg: string) => lines.push(['error', msg, (o as { attempts: number }).attempts]),
+    };
+    const runner = new Outbox(t.app.deps.db, t.clock, t.app.services.payments.provider, log);
+    const ref = `sub_logged_${next()}`;
+    standIn.failing.add(`/v1/subscriptions/${ref}`);
+    try {
+      await runner.enqueue(t.app.deps.db, OUTBOX_KINDS.cancelSubscription, cancelSubscriptionKey(ref), {
+        subscription_ref: ref,
+        provider: 'stripe',
+      });
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        expect(await runner.run()).toMatchObject({ failed: 1 });
+        t.clock.advance(outboxBackoffMs(attempt));
+      }
+    } finally {
+      standIn.failing.delete(`/v1/subscriptions/${ref}`);
+    }
+    expect(lines.map(([level, , attempts]) => [level, attempts])).toEqual([
+      ['warn', 1],
+      ['warn', 2],
+      ['warn', 3],
+      ['warn', 4],
+      ['error', 5],
+      ['error', 6],
+    ]);
+    expect(lines.at(-1)?.[1]).toBe('outbox work keeps failing');
+    // Stripe answers again: the next attempt succeeds and the row leaves the queue operators watch.
+    standIn.subscriptions.set(ref, { object: 'subscription', id: ref, status: 'active', items: { data: [] } });
+    t.clock.advance(outboxBackoffMs(7));
+    expect(await runner.run()).toEqual({ done: 1, failed: 0 });
+    expect(await runner.byKey(cancelSubscriptionKey(ref))).toMatchObject({ attempts: 7, lastError: null });
+    // The schedule: 1, 2, 4, 8 ... minutes, at most an hour.
+    expect([1, 2, 3, 4, 7, 8, 20].map(outboxBackoffMs)).toEqual([
+      60_000, 120_000, 240_000, 480_000, 3_600_000, 3_600_000, 3_600_000,
+    ]);
   });
 });
 

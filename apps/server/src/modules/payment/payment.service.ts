@@ -24,7 +24,7 @@ import type { BillingService } from './billing.service.ts';
 import { isFreePlan, kindOf, MINUTES_KEY } from './catalogue.ts';
 import { cancelSubscriptionKey, intentKey, OUTBOX_KINDS, Outbox } from './outbox.ts';
 import { checkoutReceiptMail } from './payment.mails.ts';
-import { type PaymentProvider, withSessionId } from './payment.provider.ts';
+import type { PaymentProvider } from './payment.provider.ts';
 import { orderReference } from './payment.reference.ts';
 import { type CheckoutSessionRow, paymentRepository as repo } from './payment.repository.ts';
 import { sandboxSubscriptionId } from './sandbox.provider.ts';
