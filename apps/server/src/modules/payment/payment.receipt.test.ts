@@ -72,7 +72,10 @@ describe('ConfirmPurchase: the receipt of a paid session', () => {
     expect(receipt.amount).toBeGreaterThan(0);
     expect(receipt.reference).toMatch(/^RP-[0-9A-F]{8}$/);
     expect(receipt.paid_at).toEqual(expect.any(Number));
-    expect(receipt.lines.map((l) => l.interval)).toEqual(['year']);
+    // The prorated charge is one amount now, not a yearly price (issue 31: Payment Successful shows the amount charged).
+    expect(receipt.lines.map((l) => [l.name, l.unit_amount, l.interval])).toEqual([
+      ['Pro Subscription (plan change)', receipt.amount, undefined],
+    ]);
   });
 
   it('an unpaid session has no reference, date or pairing', async () => {

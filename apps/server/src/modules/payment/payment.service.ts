@@ -298,7 +298,10 @@ export class PaymentService {
     // 128 random bits: the id is the capability to open the review page, as a checkout's is.
     const id = `${PLAN_CHANGE_SESSION}${randomBytes(16).toString('hex')}`;
     const url = `${this.address.url}/billing/review/${id}`;
-    const lines: SessionLine[] = [{ ...line, name: `${line.name} (plan change)`, unit_amount: held.amount }];
+    // One charge now, the prorated difference: not a price per interval (the review shows the renewal).
+    const lines: SessionLine[] = [
+      { ...line, name: `${line.name} (plan change)`, unit_amount: held.amount, interval: null },
+    ];
     await repo.insertSession(this.db, {
       id,
       userId: caller.userId,
