@@ -6,7 +6,7 @@ import { billingIntents } from '../../db/schema.ts';
 import { as, closeApp, relogin, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
-import { payments, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
+import { billingPage, payments, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
 import {
   CANCEL,
   checkout,
@@ -117,6 +117,28 @@ describe('the review on the sandbox', () => {
     expect(purchase.reference).toMatch(/^RP-/);
     // Back after Confirm changes nothing.
     expect((await postReview(t, session.session_url, 'back', token)).statusCode).toBe(409);
+    expect(await tierName(t, user)).toBe('Pro Subscription');
+  });
+
+  it('a declined card on file charges nothing and keeps the review; Confirm after a new card charges once', async () => {
+    const user = await standardCustomer();
+    const card = { card_number: '4000 0000 0000 0002', expiry: '12 / 40', cvc: '123' };
+    expect((await (await billingPage(t, user)).post('card', card)).statusCode).toBe(303);
+    const session = await upgrade(user);
+    const { token } = await openReview(t, session.session_url);
+    const declined = await postReview(t, session.session_url, 'confirm', token);
+    expect(declined.statusCode).toBe(402);
+    expect(declined.body).toContain('role="alert"');
+    expect(declined.body).toContain('the card on file was declined');
+    expect((await payments(t, user)).map((p) => p.kind)).toEqual(['checkout']);
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+
+    const good = await (await billingPage(t, user)).post('card', { ...card, card_number: '4242 4242 4242 4242' });
+    expect(good.statusCode).toBe(303);
+    expect((await postReview(t, session.session_url, 'confirm', token)).statusCode).toBe(303);
+    expect((await payments(t, user)).filter((p) => p.kind === 'plan_change').map((p) => p.amount)).toEqual([
+      session.amount,
+    ]);
     expect(await tierName(t, user)).toBe('Pro Subscription');
   });
 
