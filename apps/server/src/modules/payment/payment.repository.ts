@@ -300,11 +300,12 @@ export const paymentRepository = {
     await ex.delete(fulfilments).where(eq(fulfilments.sessionId, sessionId));
   },
 
-  async fulfilmentClaimed(ex: Executor, sessionId: string): Promise<boolean> {
+  /** When the session's fulfilment was claimed; undefined while it is not. */
+  async fulfilmentClaimedAt(ex: Executor, sessionId: string): Promise<Date | undefined> {
     const [row] = await ex
-      .select({ id: fulfilments.sessionId })
+      .select({ at: fulfilments.fulfilledAt })
       .from(fulfilments)
       .where(eq(fulfilments.sessionId, sessionId));
-    return Boolean(row);
+    return row?.at;
   },
 };

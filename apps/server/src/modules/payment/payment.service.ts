@@ -46,6 +46,8 @@ export interface PaymentPeers {
   billing: BillingService;
 }
 
+/** A Confirm's claim this old, its session still open, was left by a Confirm that never finished. */
+const STALE_CLAIM_MS = 5 * 60_000;
 /** How many times (every 100 ms) a second Confirm looks for the first one's outcome. */
 const DECIDED_ELSEWHERE_POLLS = 150;
 
@@ -343,7 +345,8 @@ export class PaymentService {
     if (session.status === 'expired')
       throw new ApiError('CONFLICT', 'session_id: this plan change was cancelled; nothing was charged');
     if (session.status === 'paid') return session;
-    if (!(await repo.claimFulfilment(this.db, id, this.clock.now()))) return this.decidedElsewhere(id);
+    if (!(await repo.claimFulfilment(this.db, id, this.clock.now())) && !(await this.claimIsStale(id)))
+      return this.decidedElsewhere(id);
     let changed: Awaited<ReturnType<BillingService['confirmPlanChange']>>;
     try {
       changed = await this.peers.billing.confirmPlanChange(found.intent.id, 'session_id');
@@ -370,11 +373,20 @@ export class PaymentService {
       if (row?.status === 'paid') return row;
       if (row?.status === 'expired')
         throw new ApiError('CONFLICT', 'session_id: this plan change was cancelled; nothing was charged');
-      if (!(await repo.fulfilmentClaimed(this.db, id)))
+      if (!(await repo.fulfilmentClaimedAt(this.db, id)))
         throw new ApiError('CONFLICT', 'session_id: this plan change could not be charged; try again');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new ApiError('CONFLICT', 'session_id: this plan change is still being confirmed; reload this page');
+  }
+
+  /**
+   * A claim left by a Confirm that never finished (the instance stopped mid-call): after a while the
+   * next Confirm takes over. Safe, as the provider write is the intent's (same key, same payment record).
+   */
+  private async claimIsStale(id: string): Promise<boolean> {
+    const at = await repo.fulfilmentClaimedAt(this.db, id);
+    return !!at && this.clock.now().getTime() - at.getTime() > STALE_CLAIM_MS;
   }
 
   /** Back on the review page: the plan change is cancelled and nothing is charged. Answers the session. */

@@ -2,7 +2,7 @@ import { formatPrice, ONE_DAY_S, payment } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingIntents } from '../../db/schema.ts';
+import { billingIntents, fulfilments } from '../../db/schema.ts';
 import { as, closeApp, relogin, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
@@ -135,6 +135,21 @@ describe('the review on the sandbox', () => {
 
     const good = await (await billingPage(t, user)).post('card', { ...card, card_number: '4242 4242 4242 4242' });
     expect(good.statusCode).toBe(303);
+    expect((await postReview(t, session.session_url, 'confirm', token)).statusCode).toBe(303);
+    expect((await payments(t, user)).filter((p) => p.kind === 'plan_change').map((p) => p.amount)).toEqual([
+      session.amount,
+    ]);
+    expect(await tierName(t, user)).toBe('Pro Subscription');
+  });
+
+  it('a Confirm that never finished (its claim left behind) is taken over by the next after a while', async () => {
+    const user = await standardCustomer();
+    const session = await upgrade(user);
+    const { token } = await openReview(t, session.session_url);
+    // The claim of a Confirm whose instance stopped mid-call, 6 minutes ago.
+    await t.app.deps.db
+      .insert(fulfilments)
+      .values({ sessionId: session.session_id, fulfilledAt: new Date(t.clock.now().getTime() - 6 * 60_000) });
     expect((await postReview(t, session.session_url, 'confirm', token)).statusCode).toBe(303);
     expect((await payments(t, user)).filter((p) => p.kind === 'plan_change').map((p) => p.amount)).toEqual([
       session.amount,
