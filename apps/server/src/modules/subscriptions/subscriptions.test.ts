@@ -14,7 +14,14 @@ import {
   useTestApp,
 } from '../../test/fixtures.ts';
 import { GOOD_PASSWORD } from '../../test/harness.ts';
-import { confirmReview, durableMinutes, line, PUBLIC, robotLicensesOf, SUCCESS } from '../payment/payment.test-helpers.ts';
+import {
+  confirmReview,
+  durableMinutes,
+  line,
+  PUBLIC,
+  robotLicensesOf,
+  SUCCESS,
+} from '../payment/payment.test-helpers.ts';
 import {
   active,
   billingPage,
