@@ -30,6 +30,7 @@ import { flexibleLicensePlugin } from './modules/flexible-license/flexible-licen
 import { licensePlugin } from './modules/license/license.routes.ts';
 import { operatorPlugin } from './modules/operator/operator.routes.ts';
 import { paymentPlugin } from './modules/payment/payment.routes.ts';
+import { planReviewPlugin } from './modules/payment/plan-review.routes.ts';
 import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
 import { sandboxBillingPlugin } from './modules/payment/sandbox-billing.routes.ts';
 import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
@@ -194,6 +195,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     openStreams: () => services.events.openStreams,
     backgroundPending: () => services.afterAnswer.pending,
     overdueSubscriptions: () => services.subscriptions.overdue(),
+    outboxFailing: () => services.outbox.failing(),
   });
   app.decorate('metrics', metrics);
 
@@ -230,6 +232,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           .catch((err: unknown) => {
             metrics.jobRun('lifecycle', false);
             app.log.warn({ err }, 'lifecycle run failed');
+          });
+        // docs/decisions/066: work after commits (cancelling replaced plans at the provider), retried
+        // with backoff; each row is claimed before its call, so instances running it at once call once.
+        services.outbox
+          .run()
+          .then((run) => {
+            metrics.jobRun('outbox', true);
+            if (run.done + run.failed > 0) app.log.info({ run }, 'outbox run');
+          })
+          .catch((err: unknown) => {
+            metrics.jobRun('outbox', false);
+            app.log.warn({ err }, 'outbox run failed');
           });
       }, config.LIFECYCLE_INTERVAL_S * 1000)
     : undefined;
@@ -332,6 +346,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     paymentPlugin,
     sandboxPlugin,
     sandboxBillingPlugin,
+    planReviewPlugin,
     stripeWebhookPlugin,
     securityRoutesPlugin,
     eventsPlugin,

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { AfterAnswer } from './lib/after-answer.ts';
@@ -19,6 +20,7 @@ import { ShareService } from './modules/license/license.sharing.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
 import { BillingService } from './modules/payment/billing.service.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
+import { Outbox } from './modules/payment/outbox.ts';
 import type { PaymentProvider } from './modules/payment/payment.provider.ts';
 import { PaymentService } from './modules/payment/payment.service.ts';
 import { SandboxProvider } from './modules/payment/sandbox.provider.ts';
@@ -43,7 +45,7 @@ export interface ServiceDeps {
   /** the payment provider; the sandbox on the committed catalogue by default */
   provider?: PaymentProvider;
   /** where work after the answer reports its failures */
-  log?: { warn(obj: object, msg: string): void };
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** LISTEN on the database, for the live event streams this instance serves (docs/decisions/031) */
   listen?: Database['listen'];
   /** the app's metrics: mails, work after answers, storage and payment-provider failures are counted */
@@ -175,12 +177,18 @@ export function buildServices({
   const time = new TimeService(db, clock, subscriptions);
   const address = new PortalAddress(config.PUBLIC_URL, config.ALLOWED_HOSTS);
   const billing = new BillingService(db, clock, mailer, paymentProvider, address, { subscriptions, time });
-  const payments = new PaymentService(db, clock, mailer, paymentProvider, address, {
-    licenses,
-    time,
-    subscriptions,
-    billing,
-  });
+  // docs/decisions/066: work after a commit (cancelling a replaced plan at the provider), retried.
+  const outbox = new Outbox(db, clock, paymentProvider, log);
+  const payments = new PaymentService(
+    db,
+    clock,
+    mailer,
+    paymentProvider,
+    address,
+    { licenses, time, subscriptions, billing },
+    log as FastifyBaseLogger | undefined,
+    outbox,
+  );
   // UserDelete cancels the account's subscriptions at the provider before the rows go.
   beforeDelete = (userId) => billing.cancelForDeletion(userId);
   const downloadLinks = new DownloadLinks(config.JWT_SECRET, config.DOWNLOAD_LINK_TTL_S, clock);
@@ -200,6 +208,7 @@ export function buildServices({
     time,
     billing,
     payments,
+    outbox,
     downloadLinks,
     assets: new AssetService(db, clock, countedStore(store ?? artifactStoreFor(config, clock), metrics), downloadLinks),
     support: new SupportService(db, clock, mailer),

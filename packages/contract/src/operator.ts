@@ -71,6 +71,26 @@ export const lifecycleRun = z.object({
 });
 export type LifecycleRun = z.infer<typeof lifecycleRun>;
 
+/**
+ * Work the server does after a commit, at the payment provider (docs/decisions/066): retried with
+ * backoff until it succeeds. A row with many attempts keeps failing and needs an operator.
+ */
+export const outboxItem = z.object({
+  /** what it does, e.g. provider.cancel_subscription */
+  kind: z.string(),
+  /** one row per piece of work, e.g. cancel-sub:<subscription id> */
+  key: z.string(),
+  /** failed attempts so far */
+  attempts: z.int().check(z.minimum(0)),
+  /** epoch ms: the next attempt */
+  run_after: epochMs,
+  /** the last attempt's error, '' before any */
+  last_error: z._default(z.string(), ''),
+  /** epoch ms */
+  created_at: epochMs,
+});
+export type OutboxItem = z.infer<typeof outboxItem>;
+
 export const operator = service('operator', '/api/operator', {
   GrantSubscription: action({
     summary:
@@ -174,5 +194,23 @@ export const operator = service('operator', '/api/operator', {
     caller: 'operator',
     request: z.object({}),
     response: response({ run: lifecycleRun }),
+  }),
+  ListOutbox: action({
+    summary:
+      'The work the server still has to do at the payment provider after a commit (cancelling a plan another replaced), oldest first: each with its attempts, next attempt and last error. Retried with backoff (a minute, doubling to an hour) until it succeeds; from 5 failed attempts it is logged at error and counted in portal_outbox_failing. Operators only.',
+    auth: 'operator',
+    permission: 'payments.read',
+    caller: 'operator',
+    request: z.object({}),
+    response: response({ outbox: z._default(z.array(outboxItem), []) }),
+  }),
+  RunOutbox: action({
+    summary:
+      'Run the outbox now (the server runs it after each commit that adds work and with the lifecycle job): every row that is due is tried once. Answers how many succeeded and failed. Operators only.',
+    auth: 'operator',
+    permission: 'jobs.run',
+    caller: 'operator',
+    request: z.object({}),
+    response: response({ done: z.int().check(z.minimum(0)), failed: z.int().check(z.minimum(0)) }),
   }),
 });

@@ -93,6 +93,8 @@ export const cartItem = z.object({
   /** minor units, for display only: the server prices checkout lines itself */
   selected_price_unit_amount: minorUnits,
   quantity: z.int().check(z.minimum(1), z.maximum(MAX_LINE_QUANTITY)),
+  /** a plan (issue 31): sold one at a time, so its quantity stays 1 and a cart holds one */
+  plan: z.optional(z.boolean()),
 });
 export type CartItem = z.infer<typeof cartItem>;
 

@@ -43,6 +43,8 @@ export interface MetricSources {
   backgroundPending(): number;
   /** live subscriptions whose period has ended, not yet renewed, failed or ended */
   overdueSubscriptions(): Promise<number>;
+  /** outbox work that keeps failing (docs/decisions/066) */
+  outboxFailing?(): Promise<number>;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -97,7 +99,7 @@ export class PortalMetrics {
 
   readonly jobRuns = new Counter({
     name: 'portal_job_runs_total',
-    help: 'Runs of the scheduled jobs (lifecycle, retention, robot-silence) by outcome',
+    help: 'Runs of the scheduled jobs (lifecycle, retention, robot-silence, outbox) by outcome',
     labelNames: ['job', 'outcome'] as const,
     registers: this.registers,
   });
@@ -183,6 +185,19 @@ export class PortalMetrics {
         }
       },
     });
+    new Gauge({
+      name: 'portal_outbox_failing',
+      help: 'Work after a commit at the payment provider (cancelling a replaced plan) that has failed 5 times or more and is still retried: see ListOutbox',
+      registers: this.registers,
+      async collect() {
+        if (!metrics.sources?.outboxFailing) return;
+        try {
+          this.set(await metrics.sources.outboxFailing());
+        } catch {
+          this.reset();
+        }
+      },
+    });
   }
 
   /** The services the gauges read, once built. */
@@ -201,7 +216,7 @@ export class PortalMetrics {
   }
 
   /** A scheduled job's run: its outcome, and when it last succeeded. */
-  jobRun(job: 'lifecycle' | 'retention' | 'robot-silence', ok: boolean): void {
+  jobRun(job: 'lifecycle' | 'retention' | 'robot-silence' | 'outbox', ok: boolean): void {
     this.jobRuns.inc({ job, outcome: ok ? 'ok' : 'failed' });
     if (ok) this.jobLastSuccess.set({ job }, Date.now() / 1000);
   }

@@ -648,6 +648,19 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
     if (p.metadata !== undefined) sub.metadata = withMetadata(sub.metadata, p.metadata);
     const updates = (p.items as Obj[] | undefined) ?? [];
     const items = (sub.items as { data: Obj[] }).data;
+    // Helper C (issue 31): always_invoice bills the proration at once, as of proration_date.
+    const changed = updates[0];
+    if (p.proration_behavior === 'always_invoice' && changed?.id !== undefined && changed.price !== undefined) {
+      const proration = prorate(sub, changed.id, changed.price, prorationAt(p.proration_date), 'items[0]');
+      const invoice = make('invoice', 'in', {
+        ...proration,
+        status: 'paid',
+        amount_paid: proration.amount_due,
+        amount_remaining: 0,
+      });
+      invoices.set(invoice.id as string, invoice);
+      sub.latest_invoice = invoice.id;
+    }
     updates.forEach((u, i) => {
       const item = items.find((x) => x.id === u.id);
       if (u.id !== undefined && !item) throw noSuch('subscription item', String(u.id), `items[${i}][id]`);
@@ -656,6 +669,83 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
       if (u.quantity !== undefined) item.quantity = Number(u.quantity);
     });
     return sub;
+  });
+
+  // Plan changes (helper C, issue 31): Stripe's proration of an item's price change at `at`
+  // (seconds): the unused part of the period credited at the old price, the rest charged at the new.
+  function prorate(sub: Obj, itemId: unknown, priceId: unknown, at: number, param: string) {
+    const item = (sub.items as { data: Obj[] }).data.find((x) => x.id === itemId);
+    if (!item) throw noSuch('subscription item', String(itemId), `${param}[id]`);
+    const price = buyable(priceId, `${param}[price]`);
+    const old = item.price as Obj;
+    const end = Number(item.current_period_end ?? at);
+    const start = Number(item.current_period_start ?? end);
+    const unused = Math.max(0, Math.min(1, (end - at) / Math.max(1, end - start)));
+    const credit = -Math.round(Number(old.unit_amount) * unused);
+    const charge = Math.round(Number(price.unit_amount) * unused);
+    const line = (amount: number, p: Obj, description: string) => ({
+      object: 'line_item',
+      id: next('il'),
+      amount,
+      currency: price.currency,
+      description,
+      quantity: 1,
+      period: { start: at, end },
+      pricing: { type: 'price_details', price_details: { price: p.id, product: p.product }, unit_amount_decimal: null },
+      parent: {
+        type: 'subscription_item_details',
+        invoice_item_details: null,
+        subscription_item_details: { proration: true, subscription: sub.id, subscription_item: item.id },
+      },
+    });
+    const total = credit + charge;
+    return {
+      customer: sub.customer ?? null,
+      currency: price.currency,
+      billing_reason: 'subscription_update',
+      amount_due: Math.max(0, total),
+      subtotal: total,
+      total,
+      period_start: at,
+      period_end: end,
+      parent: {
+        type: 'subscription_details',
+        quote_details: null,
+        subscription_details: { metadata: {}, subscription: sub.id },
+      },
+      lines: {
+        object: 'list',
+        has_more: false,
+        url: '/v1/invoices/lines',
+        data: [
+          line(credit, old, `Unused time on ${String(old.id)}`),
+          line(charge, price, `Remaining time on ${String(price.id)}`),
+        ],
+      },
+    };
+  }
+  /** The proration date of a request: the one sent, else now (Stripe's default). */
+  const prorationAt = (sent: unknown) => (sent === undefined ? nowS() : Number(sent));
+  route('POST', /^\/v1\/invoices\/create_preview$/, ({ p }) => {
+    const sub = subscriptions.get(String(p.subscription));
+    if (!sub) throw noSuch('subscription', String(p.subscription), 'subscription');
+    const details = (p.subscription_details ?? {}) as Obj;
+    const item = ((details.items as Obj[] | undefined) ?? [])[0] ?? {};
+    const preview = prorate(
+      sub,
+      item.id,
+      item.price,
+      prorationAt(details.proration_date),
+      'subscription_details[items][0]',
+    );
+    return stripeObject('invoice', {
+      id: null,
+      created: nowS(),
+      livemode: false,
+      metadata: {},
+      status: 'draft',
+      ...preview,
+    });
   });
 
   // Invoices, payment intents, charges

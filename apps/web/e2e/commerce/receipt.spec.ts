@@ -66,7 +66,7 @@ test('a plan bought shows its interval on the receipt and no pairing step', asyn
   await expect(page.getByRole('region', { name: 'Pair your robot' })).toHaveCount(0);
 });
 
-test('a plan change goes straight to a receipt of the prorated charge, never the stored cart first', async ({
+test('a plan change goes to its review, then a receipt of the prorated charge, never the stored cart first', async ({
   page,
   signedIn: _user,
 }) => {
@@ -89,9 +89,13 @@ test('a plan change goes straight to a receipt of the prorated charge, never the
   });
   await openSubscriptionManager(page);
   await planButton(page, 'Pro Subscription').click();
+  // Reviewed before it is charged (issue 31), then Confirm.
+  await expect(page.getByRole('heading', { level: 1, name: 'Review your plan change' })).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page).toHaveURL(/\/dashboard\/cart\/success\?session_id=/);
+  // The amount charged now: one prorated charge, not a price per interval.
   await expect(page.getByTestId('purchased-line')).toHaveText([
-    /^Pro Subscription \(plan change\) × 1.*\/(year|month)$/,
+    /^Pro Subscription \(plan change\) × 1.*£[\d,]+\.\d{2}$/,
   ]);
   const seen = await page.evaluate(() => (window as unknown as { seenLines: string[] }).seenLines);
   expect(seen.length).toBeGreaterThan(0);

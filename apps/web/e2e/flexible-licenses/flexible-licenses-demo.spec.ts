@@ -39,12 +39,15 @@ test('the demo account has 2 slots on Standard and 3 after upgrading to Pro', as
   await expectAccessible(page);
   await screenshots(page, 'flex-demo-standard');
 
-  // Upgrade Now on Pro: a plan change of the live Standard plan, paid with the card on file.
+  // Upgrade Now on Pro: a plan change of the live Standard plan, reviewed (issue 31), then paid with
+  // the card on file at Confirm.
   await page.goto(`${demo.url}/dashboard/subscriptions/manage`);
   await expect(page.getByTestId('current-plan')).toHaveText('Standard');
   const pro = page.getByRole('region', { name: 'Pro Subscription', exact: true });
   await expect(pro.getByRole('listitem').filter({ hasText: '3 flexible license slots' })).toBeVisible();
   await planButton(page, 'Pro Subscription').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Review your plan change' })).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page).toHaveURL(/\/dashboard\/cart\/success\?session_id=/);
   await expect(page.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeVisible();
   await page.goto(`${demo.url}/dashboard/subscriptions/manage`);

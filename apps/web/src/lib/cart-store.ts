@@ -1,7 +1,7 @@
 import { type CartItem, cartItem } from '@portal/contract';
 import * as React from 'react';
 import * as z from 'zod/mini';
-import { type CartAction, cartReducer } from './cart';
+import { type CartAction, cartReducer, onePlan } from './cart';
 import type { CartChange } from './cart-reprice';
 import { readLocal, removeLocal, writeLocal } from './safe-storage';
 
@@ -29,10 +29,13 @@ export function parseStoredCart(text: string | null): CartItem[] {
   }
   const lines = storedCart.safeParse(raw);
   if (!lines.success) return [];
-  return lines.data.flatMap((line) => {
-    const parsed = cartItem.safeParse(line);
-    return parsed.success ? [parsed.data] : [];
-  });
+  // Plans are sold one at a time, whatever was saved: one plan, quantity 1.
+  return onePlan(
+    lines.data.flatMap((line) => {
+      const parsed = cartItem.safeParse(line);
+      return parsed.success ? [parsed.data.plan ? { ...parsed.data, quantity: 1 } : parsed.data] : [];
+    }),
+  );
 }
 
 const listeners = new Set<() => void>();

@@ -13,6 +13,7 @@ import {
   lineCurrency,
   lineTotal,
   minusRemoves,
+  planReplacedBy,
   toCartItem,
 } from './cart';
 
@@ -186,5 +187,49 @@ describe('lineCurrency and cartCurrency', () => {
   ])('%s', (_, items, expected) => {
     expect(cartCurrency(items)).toBe(expected);
     if (items[0]) expect(lineCurrency(items[0])).toBe(expected);
+  });
+});
+
+describe('plans are sold one at a time (issue 31)', () => {
+  const plan = (id: string, quantity = 1): CartItem => ({ ...item(id, quantity), plan: true });
+  it.each<[string, CartItem[], CartAction, (string | number)[][]]>([
+    ['adding a plan twice keeps quantity 1', [plan('std')], { type: 'add', item: plan('std', 3) }, [['std', 1]]],
+    [
+      'a second plan replaces the first, other lines stay',
+      [item('a', 2), plan('std')],
+      { type: 'add', item: plan('pro') },
+      [
+        ['a', 2],
+        ['pro', 1],
+      ],
+    ],
+    ['plus on a plan stays at 1', [plan('std')], { type: 'changeQuantity', id: 'std', delta: 1 }, [['std', 1]]],
+    ['typing 5 for a plan stays at 1', [plan('std')], { type: 'setQuantity', id: 'std', quantity: 5 }, [['std', 1]]],
+    [
+      'a replace with two plans keeps the last, quantity 1',
+      [],
+      { type: 'replace', items: [plan('std', 2), item('a', 2), plan('pro', 4)] },
+      [
+        ['a', 2],
+        ['pro', 1],
+      ],
+    ],
+  ])('%s', (_name, state, action, expected) => {
+    expect(quantities(cartReducer(state, action))).toEqual(expected);
+  });
+
+  it('tells which plan a new plan replaces', () => {
+    expect(planReplacedBy([item('a'), plan('std')], plan('pro'))?.id).toBe('std');
+    expect(planReplacedBy([plan('std')], plan('std'))).toBeUndefined();
+    expect(planReplacedBy([plan('std')], item('a'))).toBeUndefined();
+  });
+
+  it('a plan product becomes a plan line of quantity 1', () => {
+    const price: PaymentPrice = { id: 'p', currency: 'gbp', unit_amount: 1500, recurring: null, type: 'one_time' };
+    const product = { id: 'prod_pro', name: 'Pro', description: '', prices: [price], selected_price_id: 'p' };
+    const made = toCartItem({ ...product, metadata: { BOW_SORTING: 'subscription', BOW_TIER: 'Pro' } }, 5);
+    expect(made.ok && [made.item.plan, made.item.quantity]).toEqual([true, 1]);
+    const driver = toCartItem({ ...product, metadata: { BOW_SORTING: 'driver' } }, 5);
+    expect(driver.ok && [driver.item.plan, driver.item.quantity]).toEqual([undefined, 5]);
   });
 });

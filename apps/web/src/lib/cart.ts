@@ -29,10 +29,33 @@ export function clampQuantity(quantity: number): number {
   return Math.min(MAX_LINE_QUANTITY, Math.max(1, Math.trunc(quantity)));
 }
 
-/** Add merges by id, adding quantities; remove, clear, change quantity by a delta, set quantity. */
+/** A line's quantity within its limits: a plan's is always 1 (plans are sold one at a time). */
+export function lineQuantity(item: Pick<CartItem, 'plan'>, quantity: number): number {
+  return item.plan ? 1 : clampQuantity(quantity);
+}
+
+/** At most one plan: the last one stays (a cart saved before the rule, or another tab's). */
+export function onePlan(items: CartItem[]): CartItem[] {
+  const last = items.findLast((i) => i.plan);
+  return items.filter((i) => !i.plan || i === last);
+}
+
+/** The plan in the cart that adding `item` would replace (another plan), if any: the customer is told. */
+export function planReplacedBy(items: readonly CartItem[], item: Pick<CartItem, 'id' | 'plan'>): CartItem | undefined {
+  return item.plan ? items.find((i) => i.plan && i.id !== item.id) : undefined;
+}
+
+/** Whether a catalogue product is a plan (a subscription with a tier): sold one at a time. */
+export function isPlanProduct(product: { metadata?: Record<string, string> | undefined }): boolean {
+  return product.metadata?.BOW_SORTING === 'subscription' && Boolean(product.metadata.BOW_TIER);
+}
+
+/** Add merges by id, adding quantities (a plan replaces the cart's other plan, quantity 1); remove, clear, change quantity by a delta, set quantity. */
 export function cartReducer(state: readonly CartItem[], action: CartAction): CartItem[] {
   switch (action.type) {
     case 'add': {
+      // A plan is sold one at a time: quantity 1, and it replaces any other plan in the cart.
+      if (action.item.plan) return [...state.filter((i) => !i.plan), { ...action.item, quantity: 1 }];
       const existing = state.find((i) => i.id === action.item.id);
       if (!existing) return [...state, { ...action.item, quantity: clampQuantity(action.item.quantity) }];
       return state.map((i) =>
@@ -44,11 +67,13 @@ export function cartReducer(state: readonly CartItem[], action: CartAction): Car
     case 'clear':
       return [];
     case 'replace':
-      return action.items.map((i) => ({ ...i, quantity: clampQuantity(i.quantity) }));
+      return onePlan(action.items.map((i) => ({ ...i, quantity: lineQuantity(i, i.quantity) })));
     case 'changeQuantity':
-      return state.map((i) => (i.id === action.id ? { ...i, quantity: clampQuantity(i.quantity + action.delta) } : i));
+      return state.map((i) =>
+        i.id === action.id ? { ...i, quantity: lineQuantity(i, i.quantity + action.delta) } : i,
+      );
     case 'setQuantity':
-      return state.map((i) => (i.id === action.id ? { ...i, quantity: clampQuantity(action.quantity) } : i));
+      return state.map((i) => (i.id === action.id ? { ...i, quantity: lineQuantity(i, action.quantity) } : i));
   }
 }
 
@@ -112,9 +137,11 @@ export type ToCartItemResult = { ok: true; item: CartItem } | { ok: false; error
  * the server prices every line again from its catalogue.
  */
 export function toCartItem(
-  product: Pick<PaymentProduct, 'id' | 'name' | 'description' | 'prices' | 'selected_price_id'>,
+  product: Pick<PaymentProduct, 'id' | 'name' | 'description' | 'prices' | 'selected_price_id'> &
+    Partial<Pick<PaymentProduct, 'metadata'>>,
   quantity = 1,
 ): ToCartItemResult {
+  const plan = isPlanProduct(product);
   const price =
     product.prices.find((p) => p.id === product.selected_price_id) ??
     product.prices.find((p) => p.currency === DEFAULT_CURRENCY) ??
@@ -129,7 +156,8 @@ export function toCartItem(
       prices: product.prices,
       selected_price_id: price.id,
       selected_price_unit_amount: price.unit_amount,
-      quantity: clampQuantity(quantity),
+      quantity: plan ? 1 : clampQuantity(quantity),
+      ...(plan ? { plan: true } : {}),
     },
   };
 }

@@ -5,7 +5,7 @@ import type { RouteOptions } from '../../services.ts';
 
 /** /api/operator: the operator command line's grants over HTTP, for operators only (x-operator-token). */
 async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
-  const { operators, billing } = services;
+  const { operators, billing, outbox } = services;
 
   app.mountService(operator, {
     async GrantSubscription(input, { request }) {
@@ -52,6 +52,23 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
 
     async RunLifecycle() {
       return { run: await billing.runLifecycle() };
+    },
+
+    async ListOutbox() {
+      return {
+        outbox: (await outbox.pending(0)).map((r) => ({
+          kind: r.kind,
+          key: r.key,
+          attempts: r.attempts,
+          run_after: r.runAfter.getTime(),
+          last_error: r.lastError ?? '',
+          created_at: r.createdAt.getTime(),
+        })),
+      };
+    },
+
+    async RunOutbox() {
+      return outbox.run();
     },
   });
 }

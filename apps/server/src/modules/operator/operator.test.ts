@@ -181,8 +181,10 @@ describe('operators only', () => {
     }
   });
 
-  // RunLifecycle takes no input, so no body is junk to it.
-  const withInput = Object.keys(operator.actions).filter((a) => a !== 'RunLifecycle');
+  // RunLifecycle, ListOutbox and RunOutbox take no input, so no body is junk to them.
+  const withInput = Object.keys(operator.actions).filter(
+    (a) => !['RunLifecycle', 'ListOutbox', 'RunOutbox'].includes(a),
+  );
   it.each(withInput)('%s answers junk with a 4xx naming what is wrong', async (action) => {
     for (const body of JUNK_BODIES) {
       const res = await ops()(action as keyof typeof operator.actions, body);

@@ -6,6 +6,7 @@ import {
   type LifecycleRun,
   ONE_DAY_MS,
   type OperatorPayment,
+  type PaymentPrice,
   type PaymentProduct,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -21,9 +22,15 @@ import { driverEnd } from '../subscriptions/subscriptions.repository.ts';
 import { type PlanTerms, planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import type { TimeService } from '../time/time.service.ts';
 import { isFreePlan, MINUTES_KEY } from './catalogue.ts';
+import { intentKey } from './outbox.ts';
 import { refundMail, renewalReceiptMail } from './payment.mails.ts';
 import type { PaymentProvider } from './payment.provider.ts';
-import { type CheckoutSessionRow, type PaymentRow, paymentRepository as repo } from './payment.repository.ts';
+import {
+  type CheckoutSessionRow,
+  type IntentRow,
+  type PaymentRow,
+  paymentRepository as repo,
+} from './payment.repository.ts';
 
 const INTERVAL_MS: Record<PlanTerms['interval'], number> = {
   day: ONE_DAY_MS,
@@ -126,14 +133,26 @@ export class BillingService {
   }
 
   /**
-   * An upgrade or a downgrade of the user's paid plan: the same subscription changes price (Stripe:
-   * its item, invoiced with proration at once; the sandbox charges the prorated difference to the
-   * card on file), never a second plan. Answers the change and what was charged.
+   * An upgrade or a downgrade of the user's paid plan, at once (the sandbox's billing page, as
+   * Stripe's billing portal does): a plan_change intent, then its confirmation. Answers the change
+   * and what was charged.
    */
   async changePlan(userId: string, toPriceId: string, field = 'price_id') {
-    const products = await this.products();
-    const plan = planOfPrice(products, toPriceId);
-    const product = products.find((p) => p.id === plan?.productId);
+    const intent = await this.planChangeIntent(userId, toPriceId, field);
+    return this.confirmPlanChange(intent.id, field);
+  }
+
+  /**
+   * The review of a plan change (docs/decisions/066): what changing the user's plan to `toPriceId`
+   * costs now, written as a plan_change intent that holds the price and the proration date, so what
+   * Confirm charges is what the review showed. Nothing is charged. Stripe: the amounts are Stripe's
+   * (an invoice preview at the pinned proration date); the sandbox: its prorating arithmetic.
+   */
+  async planChangeIntent(userId: string, toPriceId: string, field = 'price_id'): Promise<IntentRow> {
+    // The new price is one on sale now; the current one may be archived (knownProducts).
+    const [active, known] = await Promise.all([this.provider.products(), this.products()]);
+    const plan = planOfPrice(active, toPriceId);
+    const product = active.find((p) => p.id === plan?.productId);
     if (!plan || !product) throw new ApiError('VALIDATION', `${field}: not the price of a plan`);
     if (isFreePlan(product))
       throw new ApiError(
@@ -145,58 +164,152 @@ export class BillingService {
     if (live.status !== 'active')
       throw new ApiError('PAYMENT', `${field}: the last payment of your plan failed; update your card first`);
     if (live.priceId === toPriceId) throw new ApiError('CONFLICT', `${field}: this is already your plan`);
-    const from = planOfPrice(products, live.priceId);
-    const price = product.prices.find((p) => p.id === toPriceId);
-    const fromPrice = products.flatMap((p) => p.prices).find((p) => p.id === live.priceId);
+    const from = planOfPrice(known, live.priceId);
+    const price = product.prices.find((p) => p.id === toPriceId) as PaymentPrice;
+    const fromPrice = known.flatMap((p) => p.prices).find((p) => p.id === live.priceId);
     const now = this.clock.now();
-    const end = live.endsAt ?? now;
+    const prorationDate = Math.floor(now.getTime() / 1000);
     const newPeriod = from?.interval !== plan.interval;
-    // The unused part of the current period, credited against the new price.
-    const fromMs = INTERVAL_MS[from?.interval ?? plan.interval];
-    const unused = Math.max(0, Math.min(1, (end.getTime() - now.getTime()) / fromMs));
-    const credit = Math.round((fromPrice?.unit_amount ?? 0) * unused);
-    const amount = newPeriod
-      ? Math.max(0, (price?.unit_amount ?? 0) - credit)
-      : Math.max(0, Math.round((price?.unit_amount ?? 0) * unused) - credit);
-    const currency = (price?.currency ?? 'gbp') as Currency;
-    const periodEnd = newPeriod ? new Date(now.getTime() + INTERVAL_MS[plan.interval]) : undefined;
+    const currency = price.currency;
+    const customer = await repo.customerOf(this.db, userId);
+    let amount: number;
+    let nextRenewalAt: number;
+    let card = customer?.cardLast4 ? `Card ending ${customer.cardLast4}` : '';
+    const preview =
+      this.provider.kind === 'stripe'
+        ? await this.provider.previewPlanChange({
+            subscriptionId: live.stripeId,
+            toPriceId,
+            planPriceIds: planPriceIds(known),
+            prorationDate,
+          })
+        : undefined;
+    if (preview) {
+      amount = preview.amountDue;
+      nextRenewalAt = newPeriod ? now.getTime() + INTERVAL_MS[plan.interval] : preview.periodEnd * 1000;
+      card = preview.card ?? '';
+    } else {
+      const end = live.endsAt ?? now;
+      // The unused part of the current period, credited against the new price.
+      const fromMs = INTERVAL_MS[from?.interval ?? plan.interval];
+      const unused = Math.max(0, Math.min(1, (end.getTime() - now.getTime()) / fromMs));
+      const credit = Math.round((fromPrice?.unit_amount ?? 0) * unused);
+      amount = newPeriod
+        ? Math.max(0, price.unit_amount - credit)
+        : Math.max(0, Math.round(price.unit_amount * unused) - credit);
+      nextRenewalAt = newPeriod ? now.getTime() + INTERVAL_MS[plan.interval] : end.getTime();
+    }
+    return repo.insertIntent(this.db, {
+      userId,
+      kind: 'plan_change',
+      params: {
+        subscription_ref: live.stripeId,
+        from_price_id: live.priceId,
+        from_tier: from?.tier ?? live.tier,
+        to_price_id: toPriceId,
+        to_tier: plan.tier,
+        product_id: product.id,
+        product_name: product.name,
+        unit_amount: price.unit_amount,
+        interval: plan.interval,
+        currency,
+        amount,
+        proration_date: prorationDate,
+        new_period: newPeriod,
+        next_renewal_at: nextRenewalAt,
+        next_renewal_amount: price.unit_amount,
+        card,
+      } satisfies PlanChangeParams,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
 
+  /**
+   * Confirm of a reviewed plan change: charges what the intent holds, once. The sandbox records the
+   * prorated payment under the intent's id (a second Confirm records nothing); Stripe's update carries
+   * the intent's key and proration date (a second Confirm is the same request, which Stripe replays).
+   * The intent becomes done; a provider refusal makes it failed.
+   */
+  async confirmPlanChange(intentId: string, field = 'price_id') {
+    const intent = await repo.intent(this.db, intentId);
+    if (intent?.kind !== 'plan_change' || !intent.userId)
+      throw new ApiError('NOT_FOUND', `${field}: no plan change with this id`);
+    if (intent.status === 'cancelled' || intent.status === 'failed')
+      throw new ApiError('CONFLICT', `${field}: this plan change was ${intent.status}; start it again`);
+    const p = intent.params as unknown as PlanChangeParams;
+    const userId = intent.userId;
+    const known = await this.products();
+    const plan = planOfPrice(known, p.to_price_id);
+    if (!plan) throw new ApiError('VALIDATION', `${field}: not the price of a plan`);
+    const live = await this.subs.livePlan(userId);
+    const settled = intent.status === 'done';
+    if (!settled && (!live || live.stripeId !== p.subscription_ref || live.priceId !== p.from_price_id))
+      throw new ApiError('CONFLICT', `${field}: your plan changed since this review; start again`);
+    const now = this.clock.now();
     let paymentId: string | undefined;
     if (this.provider.kind === 'sandbox') {
       const customer = await repo.customerOf(this.db, userId);
-      if (amount > 0 && customer?.cardDeclines)
+      if (!settled && p.amount > 0 && customer?.cardDeclines)
         throw new ApiError('PAYMENT', `${field}: the card on file was declined; update it in the billing portal`);
-      if (amount > 0)
-        paymentId = (
-          await repo.insertPayment(this.db, {
-            userId,
-            provider: 'sandbox',
-            kind: 'plan_change',
-            subscriptionRef: live.stripeId,
-            providerRef: `py_sandbox_${randomBytes(12).toString('hex')}`,
-            description: `${from?.tier ?? live.tier} to ${plan.tier} (prorated)`,
-            lines: [{ name: `${product.name} (prorated)`, quantity: 1, unit_amount: amount }],
-            amount,
-            currency,
-            status: 'paid',
-            billing: customer?.billing ?? null,
-            createdAt: now,
-          })
-        )?.id;
-    } else {
-      const planPriceIds = products.flatMap((p) => (p.metadata.BOW_TIER ? p.prices.map((x) => x.id) : []));
-      await this.provider.changePlan({ subscriptionId: live.stripeId, toPriceId, planPriceIds });
+      if (p.amount > 0) {
+        const externalId = `plan_change:${intent.id}`;
+        await repo.insertPayment(this.db, {
+          userId,
+          provider: 'sandbox',
+          kind: 'plan_change',
+          subscriptionRef: p.subscription_ref,
+          providerRef: `py_sandbox_${randomBytes(12).toString('hex')}`,
+          description: `${p.from_tier} to ${p.to_tier} (prorated)`,
+          lines: [{ name: `${p.product_name} (prorated)`, quantity: 1, unit_amount: p.amount }],
+          amount: p.amount,
+          currency: p.currency,
+          status: 'paid',
+          billing: customer?.billing ?? null,
+          // One charge per intent: a second Confirm (a double click, a replay) records nothing.
+          externalId,
+          createdAt: now,
+        });
+        paymentId = (await repo.paymentByExternalId(this.db, externalId))?.id;
+      }
+    } else if (!settled) {
+      try {
+        await this.provider.changePlan({
+          subscriptionId: p.subscription_ref,
+          toPriceId: p.to_price_id,
+          planPriceIds: planPriceIds(known),
+          prorationDate: p.proration_date,
+          idempotencyKey: intentKey(intent),
+        });
+      } catch (err) {
+        await repo.settleIntent(this.db, intent.id, { status: 'failed', now: this.clock.now() });
+        throw err;
+      }
     }
-    await this.subs.applyPlan(live.stripeId, plan, periodEnd);
+    await repo.settleIntent(this.db, intent.id, { status: 'done', providerRef: p.subscription_ref, now });
+    if (!settled)
+      await this.subs.applyPlan(p.subscription_ref, plan, p.new_period ? new Date(p.next_renewal_at) : undefined);
     return {
-      from: live.tier,
-      to: plan.tier,
-      amount: this.provider.kind === 'sandbox' ? amount : 0,
-      currency,
-      product,
+      from: p.from_tier,
+      to: p.to_tier,
+      amount: p.amount,
+      currency: p.currency,
       /** the sandbox's payment row of the prorated charge (its session links to it: the receipt's reference) */
       paymentId,
+      intent,
     };
+  }
+
+  /** Back on the review: the plan change is cancelled, nothing charged. False when it was settled before. */
+  async cancelPlanChange(intentId: string): Promise<boolean> {
+    return repo.settleIntent(this.db, intentId, { status: 'cancelled', now: this.clock.now() });
+  }
+
+  /** A plan-change intent, for the review page. */
+  async planChangeOf(intentId: string): Promise<{ intent: IntentRow; params: PlanChangeParams } | undefined> {
+    const intent = await repo.intent(this.db, intentId);
+    if (intent?.kind !== 'plan_change') return undefined;
+    return { intent, params: intent.params as unknown as PlanChangeParams };
   }
 
   /** Cancel at period end, or resume, one of the user's provider subscriptions. */
@@ -546,6 +659,37 @@ export class BillingService {
     }
     return refs.length;
   }
+}
+
+/** What a plan_change intent holds: the review's figures, charged as they are at Confirm. */
+export interface PlanChangeParams {
+  subscription_ref: string;
+  from_price_id: string;
+  from_tier: string;
+  to_price_id: string;
+  to_tier: string;
+  product_id: string;
+  product_name: string;
+  /** the new plan's price per interval, minor units */
+  unit_amount: number;
+  interval: PlanTerms['interval'];
+  currency: Currency;
+  /** the prorated amount due now, minor units */
+  amount: number;
+  /** seconds since the epoch: the moment the proration is computed for (Stripe's proration_date) */
+  proration_date: number;
+  /** the interval changes: a new period starts at the change */
+  new_period: boolean;
+  /** epoch ms of the next renewal, and what it charges */
+  next_renewal_at: number;
+  next_renewal_amount: number;
+  /** the card that is charged, as the review shows it ('' when unknown) */
+  card: string;
+}
+
+/** Every plan price of the catalogue: a subscription's plan item is the one holding one of them. */
+function planPriceIds(products: readonly PaymentProduct[]): string[] {
+  return products.flatMap((p) => (p.metadata.BOW_TIER ? p.prices.map((x) => x.id) : []));
 }
 
 /** The subscription an invoice bills (its parent in current API versions). */

@@ -25,8 +25,17 @@ export interface PaymentProvider {
 
   // Subscriptions (docs/decisions/019). The sandbox's subscriptions are the portal's own rows, so
   // its versions only answer; the portal's lifecycle applies the change for both.
-  /** Moves the plan item of a provider subscription to another price, prorated at once. */
-  changePlan(input: { subscriptionId: string; toPriceId: string; planPriceIds: readonly string[] }): Promise<void>;
+  /**
+   * Moves the plan item of a provider subscription to another price, prorated at once (as of
+   * `prorationDate`, seconds, when the customer reviewed a preview). The key is the plan-change
+   * intent's (docs/decisions/066): a retry is the same key, a new change a new one.
+   */
+  changePlan(input: PlanChangeInput & { idempotencyKey: string }): Promise<void>;
+  /**
+   * What `changePlan` at `prorationDate` would invoice now, for the customer's review; nothing is
+   * charged. Undefined from the sandbox, whose subscriptions the portal prorates itself.
+   */
+  previewPlanChange(input: PlanChangeInput & { prorationDate: number }): Promise<PlanChangePreview | undefined>;
   /** Cancels at the end of the current period (true) or takes that back (false). */
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<void>;
   /** Cancels now: nothing more is charged. */
@@ -37,7 +46,27 @@ export interface PaymentProvider {
   refund(input: { providerRef: string; amount: number; idempotencyKey: string }): Promise<string>;
 }
 
+export interface PlanChangeInput {
+  subscriptionId: string;
+  toPriceId: string;
+  /** every plan price, to find the plan's item among a subscription's items */
+  planPriceIds: readonly string[];
+  /** seconds since the epoch: the moment the proration is computed for */
+  prorationDate?: number | undefined;
+}
+
+export interface PlanChangePreview {
+  /** what the change invoices now, minor units */
+  amountDue: number;
+  /** seconds since the epoch: the end of the subscription's current period (its next renewal) */
+  periodEnd: number;
+  /** the card that is charged, as the review shows it ("Visa ending 4242"), when the provider knows it */
+  card?: string | undefined;
+}
+
 export interface CheckoutInput {
+  /** the checkout intent's key (docs/decisions/066): a retried request makes one session */
+  idempotencyKey: string;
   customerId: string;
   userId: string;
   lines: SessionLine[];

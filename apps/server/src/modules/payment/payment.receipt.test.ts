@@ -1,7 +1,15 @@
 import { type Purchase, payment } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { as, driverAsset, signIn, useTestApp } from '../../test/fixtures.ts';
-import { GOOD_FORM, line, openPage, postForm, robotLicensesOf, sessionOf } from './payment.test-helpers.ts';
+import {
+  confirmReview,
+  GOOD_FORM,
+  line,
+  openPage,
+  postForm,
+  robotLicensesOf,
+  sessionOf,
+} from './payment.test-helpers.ts';
 
 /** ConfirmPurchase as a receipt (issue 32 item 3): reference, date, intervals, pairing codes. */
 const t = useTestApp();
@@ -57,13 +65,17 @@ describe('ConfirmPurchase: the receipt of a paid session', () => {
     const user = await signIn(t);
     await paidSession(user, [line('prod_standard', 'price_standard_monthly_gbp')]);
     const change = await sessionOf(t, user, [line('prod_pro', 'price_pro_yearly_gbp')]);
+    await confirmReview(t, change.session_url);
     const receipt = (await as(t, user, payment)('ConfirmPurchase', { session_id: change.session_id })).body
       .purchase as Purchase;
     expect(receipt.status).toBe('paid');
     expect(receipt.amount).toBeGreaterThan(0);
     expect(receipt.reference).toMatch(/^RP-[0-9A-F]{8}$/);
     expect(receipt.paid_at).toEqual(expect.any(Number));
-    expect(receipt.lines.map((l) => l.interval)).toEqual(['year']);
+    // The prorated charge is one amount now, not a yearly price (issue 31: Payment Successful shows the amount charged).
+    expect(receipt.lines.map((l) => [l.name, l.unit_amount, l.interval])).toEqual([
+      ['Pro Subscription (plan change)', receipt.amount, undefined],
+    ]);
   });
 
   it('an unpaid session has no reference, date or pairing', async () => {

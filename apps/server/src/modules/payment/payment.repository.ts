@@ -1,10 +1,12 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lte, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   type BillingDetails,
+  billingIntents,
   billingPortalSessions,
   checkoutSessions,
   fulfilments,
+  outbox,
   paymentCustomers,
   payments,
   providerEvents,
@@ -15,6 +17,8 @@ export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 export type DriverSubscriptionRow = typeof robotDriverSubscriptions.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
 export type CustomerRow = typeof paymentCustomers.$inferSelect;
+export type IntentRow = typeof billingIntents.$inferSelect;
+export type OutboxRow = typeof outbox.$inferSelect;
 
 /** The commerce tables (docs/architecture.md#data-model). Every method takes the executor. */
 export const paymentRepository = {
@@ -197,5 +201,111 @@ export const paymentRepository = {
   async portalSession(ex: Executor, id: string) {
     const [row] = await ex.select().from(billingPortalSessions).where(eq(billingPortalSessions.id, id));
     return row;
+  },
+
+  // ---- billing intents (issue 31, docs/decisions/066): written before the provider is called ----
+
+  async insertIntent(ex: Executor, row: typeof billingIntents.$inferInsert): Promise<IntentRow> {
+    const [created] = await ex.insert(billingIntents).values(row).returning();
+    if (!created) throw new Error('billing intent not recorded');
+    return created;
+  },
+
+  async intent(ex: Executor, id: string): Promise<IntentRow | undefined> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+    const [row] = await ex.select().from(billingIntents).where(eq(billingIntents.id, id));
+    return row;
+  },
+
+  /** The intent, locked until the transaction ends: its Confirm and its Back queue here. */
+  async lockIntent(ex: Executor, id: string): Promise<IntentRow | undefined> {
+    const [row] = await ex.select().from(billingIntents).where(eq(billingIntents.id, id)).for('update');
+    return row;
+  },
+
+  /** Settles a pending intent (done, failed, cancelled); false when it was settled before. */
+  async settleIntent(
+    ex: Executor,
+    id: string,
+    set: { status: 'done' | 'failed' | 'cancelled'; providerRef?: string; now: Date },
+  ): Promise<boolean> {
+    const rows = await ex
+      .update(billingIntents)
+      .set({ status: set.status, ...(set.providerRef ? { providerRef: set.providerRef } : {}), updatedAt: set.now })
+      .where(and(eq(billingIntents.id, id), eq(billingIntents.status, 'pending')))
+      .returning({ id: billingIntents.id });
+    return rows.length === 1;
+  },
+
+  // ---- the outbox (outbox.ts) ---------------------------------------------------------------
+
+  /** Enqueues work for after the commit; a second enqueue of the same key is a no-op. */
+  async enqueue(ex: Executor, row: typeof outbox.$inferInsert): Promise<void> {
+    await ex.insert(outbox).values(row).onConflictDoNothing({ target: outbox.key });
+  },
+
+  /** Work that is due, oldest first. */
+  dueOutbox(ex: Executor, now: Date, limit: number): Promise<OutboxRow[]> {
+    return ex
+      .select()
+      .from(outbox)
+      .where(and(isNull(outbox.doneAt), lte(outbox.runAfter, now)))
+      .orderBy(asc(outbox.runAfter))
+      .limit(limit);
+  },
+
+  /**
+   * Claims a due row for one run: its run_after moves to `leaseUntil`, so another instance (or a
+   * second runner in this one) skips it meanwhile. False when someone else claimed it first.
+   */
+  async claimOutbox(ex: Executor, id: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    const rows = await ex
+      .update(outbox)
+      .set({ runAfter: leaseUntil })
+      .where(and(eq(outbox.id, id), isNull(outbox.doneAt), lte(outbox.runAfter, now)))
+      .returning({ id: outbox.id });
+    return rows.length === 1;
+  },
+
+  async finishOutbox(
+    ex: Executor,
+    id: string,
+    set: { doneAt?: Date; attempts: number; runAfter?: Date; lastError?: string | null },
+  ): Promise<void> {
+    await ex.update(outbox).set(set).where(eq(outbox.id, id));
+  },
+
+  /** Work not done yet, that failed at least `minAttempts` times, oldest first. */
+  pendingOutbox(ex: Executor, minAttempts: number, limit: number): Promise<OutboxRow[]> {
+    return ex
+      .select()
+      .from(outbox)
+      .where(and(isNull(outbox.doneAt), gte(outbox.attempts, minAttempts)))
+      .orderBy(asc(outbox.createdAt))
+      .limit(limit);
+  },
+
+  async outboxByKey(ex: Executor, key: string): Promise<OutboxRow | undefined> {
+    const [row] = await ex.select().from(outbox).where(eq(outbox.key, key));
+    return row;
+  },
+
+  async paymentByExternalId(ex: Executor, externalId: string): Promise<PaymentRow | undefined> {
+    const [row] = await ex.select().from(payments).where(eq(payments.externalId, externalId));
+    return row;
+  },
+
+  /** Takes back a claim on a session whose provider call failed: it may be tried again. */
+  async releaseFulfilment(ex: Executor, sessionId: string): Promise<void> {
+    await ex.delete(fulfilments).where(eq(fulfilments.sessionId, sessionId));
+  },
+
+  /** When the session's fulfilment was claimed; undefined while it is not. */
+  async fulfilmentClaimedAt(ex: Executor, sessionId: string): Promise<Date | undefined> {
+    const [row] = await ex
+      .select({ at: fulfilments.fulfilledAt })
+      .from(fulfilments)
+      .where(eq(fulfilments.sessionId, sessionId));
+    return row?.at;
   },
 };

@@ -22,8 +22,9 @@ import { planOfPrice, type SubscriptionService } from '../subscriptions/subscrip
 import type { TimeService } from '../time/time.service.ts';
 import type { BillingService } from './billing.service.ts';
 import { isFreePlan, kindOf, MINUTES_KEY } from './catalogue.ts';
+import { cancelSubscriptionKey, intentKey, OUTBOX_KINDS, Outbox } from './outbox.ts';
 import { checkoutReceiptMail } from './payment.mails.ts';
-import { type PaymentProvider, withSessionId } from './payment.provider.ts';
+import type { PaymentProvider } from './payment.provider.ts';
 import { orderReference } from './payment.reference.ts';
 import { type CheckoutSessionRow, paymentRepository as repo } from './payment.repository.ts';
 import { sandboxSubscriptionId } from './sandbox.provider.ts';
@@ -43,6 +44,22 @@ export interface PaymentPeers {
   time: TimeService;
   subscriptions: SubscriptionService;
   billing: BillingService;
+}
+
+/** A Confirm's claim this old, its session still open, was left by a Confirm that never finished. */
+const STALE_CLAIM_MS = 5 * 60_000;
+/** How many times (every 100 ms) a second Confirm looks for the first one's outcome. */
+const DECIDED_ELSEWHERE_POLLS = 150;
+
+/** The id prefix of a plan change's session (reviewed on the server's own page, never at a provider). */
+export const PLAN_CHANGE_SESSION = 'cs_change_';
+
+/**
+ * The provider a subscription id belongs to: the sandbox's (and an unbilled plan's) are the portal's
+ * own rows, ended in the database alone; any other is Stripe's.
+ */
+export function providerOfRef(ref: string): 'sandbox' | 'stripe' {
+  return ref.startsWith('sub_sandbox_') || ref.startsWith('sub_unbilled_') ? 'sandbox' : 'stripe';
 }
 
 /** What a fulfilment granted: for the receipt, the logs and the tests. */
@@ -68,10 +85,15 @@ export class PaymentService {
     private readonly address: PortalAddress,
     private readonly peers: PaymentPeers,
     private readonly log?: FastifyBaseLogger,
+    private readonly outbox: Outbox = new Outbox(db, clock, provider, log),
   ) {}
 
-  /** A session by id, whoever owns it (the sandbox's hosted page: the id is the capability). */
-  session(id: string): Promise<CheckoutSessionRow | undefined> {
+  /**
+   * A session by id, whoever owns it (the sandbox's hosted page: the id is the capability). A plan
+   * change's session is not a checkout to pay: its page is the review (planChangeSession).
+   */
+  async session(id: string): Promise<CheckoutSessionRow | undefined> {
+    if (id.startsWith(PLAN_CHANGE_SESSION)) return undefined;
     return repo.session(this.db, id);
   }
 
@@ -141,6 +163,13 @@ export class PaymentService {
       if (!product) throw new ApiError('VALIDATION', `${at}.id: no product with this id in the catalogue`);
       const kind = kindOf(product);
       if (!kind) throw new ApiError('VALIDATION', `${at}.id: this product is not for sale`);
+      if (kind === 'plan') {
+        // Plans are sold one at a time (issue 31 finding 8): one unit is one plan, and one plan runs.
+        if (line.quantity !== 1)
+          throw new ApiError('VALIDATION', `${at}.quantity: a plan is sold one at a time; the quantity must be 1`);
+        if (lines.some((l) => l.kind === 'plan'))
+          throw new ApiError('VALIDATION', `${at}.id: a cart holds one plan; remove the other plan first`);
+      }
       let price: PaymentPrice | undefined;
       if (kind === 'time') {
         if (!canPurchaseTime(tier))
@@ -183,7 +212,10 @@ export class PaymentService {
     });
     if (!currency) throw new ApiError('VALIDATION', 'session.products: The cart is empty');
     const planAt = lines.findIndex((l) => l.kind === 'plan');
-    if (planAt >= 0 && (await this.peers.subscriptions.livePlan(caller.userId)))
+    const live = planAt >= 0 ? await this.peers.subscriptions.livePlan(caller.userId) : undefined;
+    // A plan of the other provider (the sandbox's, before the switch to Stripe) cannot be changed
+    // here: the purchase is a checkout, whose fulfilment ends that plan at once (issue 31 finding 7a).
+    if (live?.stripeId && providerOfRef(live.stripeId) === this.provider.kind)
       return this.changePlanAsPurchase(caller, {
         lines,
         planAt,
@@ -192,38 +224,61 @@ export class PaymentService {
         cancelUrl: input.cancelUrl,
       });
     const amount = lines.reduce((sum, l) => sum + l.unit_amount * l.quantity, 0);
+    const sessionCurrency: Currency = currency;
 
-    const created = await this.provider.createCheckoutSession({
-      customerId,
+    // Intent first (docs/decisions/066): the row is committed before Stripe is called and the
+    // session is made under its key, so a retried request makes one session and a new one another.
+    const intent = await repo.insertIntent(this.db, {
       userId: caller.userId,
-      lines,
-      currency,
-      successUrl: input.successUrl,
-      cancelUrl: input.cancelUrl,
-    });
-    await repo.insertSession(this.db, {
-      id: created.id,
-      userId: caller.userId,
-      userEmail: caller.email,
-      provider: this.provider.kind,
-      customerId,
-      lines,
-      amount,
-      currency,
-      successUrl: input.successUrl,
-      cancelUrl: input.cancelUrl,
-      url: created.url,
-      status: 'open',
+      kind: 'checkout',
+      params: { customer_id: customerId, lines, amount, currency },
       createdAt: now,
       updatedAt: now,
+    });
+    let created: { id: string; url: string };
+    try {
+      created = await this.provider.createCheckoutSession({
+        idempotencyKey: intentKey(intent),
+        customerId,
+        userId: caller.userId,
+        lines,
+        currency,
+        successUrl: input.successUrl,
+        cancelUrl: input.cancelUrl,
+      });
+    } catch (err) {
+      await repo.settleIntent(this.db, intent.id, { status: 'failed', now: this.clock.now() });
+      throw err;
+    }
+    await this.db.transaction(async (tx) => {
+      await repo.insertSession(tx, {
+        id: created.id,
+        userId: caller.userId,
+        userEmail: caller.email,
+        provider: this.provider.kind,
+        customerId,
+        intentId: intent.id,
+        lines,
+        amount,
+        currency: sessionCurrency,
+        successUrl: input.successUrl,
+        cancelUrl: input.cancelUrl,
+        url: created.url,
+        status: 'open',
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repo.settleIntent(tx, intent.id, { status: 'done', providerRef: created.id, now: this.clock.now() });
     });
     return { session_id: created.id, session_url: created.url, amount, currency };
   }
 
   /**
    * A plan bought by a user who has one already (docs/decisions/019): an upgrade or downgrade of the
-   * existing subscription in place, never a second plan. It is recorded as a paid session of the
-   * plan line (what was charged now, prorated), so the browser goes straight to the success page.
+   * existing subscription in place, never a second plan. Reviewed before it is charged (issue 31,
+   * docs/decisions/066): the session is the server's own review page, showing what the plan_change
+   * intent holds (the prorated amount due today, the next renewal, the card); nothing is charged
+   * until its Confirm (`confirmPlanChange`), and its Back cancels it.
    */
   private async changePlanAsPurchase(
     caller: Pick<Caller, 'userId' | 'email'>,
@@ -235,39 +290,121 @@ export class PaymentService {
         'VALIDATION',
         `session.products.${input.planAt}.id: you have a plan; changing it is a checkout of the new plan alone, quantity 1`,
       );
-    const changed = await this.peers.billing.changePlan(
+    const intent = await this.peers.billing.planChangeIntent(
       caller.userId,
       line.price_id,
       `session.products.${input.planAt}.selected_price_id`,
     );
+    const held = intent.params as { amount: number; currency: Currency };
     const now = this.clock.now();
-    const id = `${this.provider.kind === 'sandbox' ? 'cs_sandbox' : 'cs_change'}_${randomBytes(16).toString('hex')}`;
-    const lines: SessionLine[] = [{ ...line, name: `${line.name} (plan change)`, unit_amount: changed.amount }];
+    // 128 random bits: the id is the capability to open the review page, as a checkout's is.
+    const id = `${PLAN_CHANGE_SESSION}${randomBytes(16).toString('hex')}`;
+    const url = `${this.address.url}/billing/review/${id}`;
+    // One charge now, the prorated difference: not a price per interval (the review shows the renewal).
+    const lines: SessionLine[] = [
+      { ...line, name: `${line.name} (plan change)`, unit_amount: held.amount, interval: null },
+    ];
     await repo.insertSession(this.db, {
       id,
       userId: caller.userId,
       userEmail: caller.email,
       provider: this.provider.kind,
       customerId: input.customerId,
+      intentId: intent.id,
       lines,
-      amount: changed.amount,
-      currency: changed.currency,
+      amount: held.amount,
+      currency: held.currency,
       successUrl: input.successUrl,
       cancelUrl: input.cancelUrl,
-      url: withSessionId(input.successUrl, id),
-      status: 'paid',
+      url,
+      status: 'open',
       createdAt: now,
       updatedAt: now,
     });
-    await repo.claimFulfilment(this.db, id, now);
-    // The charge was recorded before its session existed; linked now, Payment Successful shows its reference.
-    if (changed.paymentId) await repo.updatePayment(this.db, changed.paymentId, { sessionId: id });
-    return {
-      session_id: id,
-      session_url: withSessionId(input.successUrl, id),
-      amount: changed.amount,
-      currency: changed.currency,
-    };
+    return { session_id: id, session_url: url, amount: held.amount, currency: held.currency };
+  }
+
+  /** A plan change's session and what its intent holds, for the review page; undefined when there is none. */
+  async planChangeSession(id: string) {
+    if (!id.startsWith(PLAN_CHANGE_SESSION)) return undefined;
+    const session = await repo.session(this.db, id);
+    const change = session?.intentId ? await this.peers.billing.planChangeOf(session.intentId) : undefined;
+    return session && change ? { session, ...change } : undefined;
+  }
+
+  /**
+   * Confirm on the review page: the plan change is charged as reviewed, once however often it is
+   * sent, and its session becomes paid, so Payment Successful shows the amount charged. The session's
+   * fulfilment row is claimed (committed) before the provider is called: of two Confirms (a double
+   * click) one calls, the other waits for its outcome; a provider failure releases the claim.
+   */
+  async confirmPlanChange(id: string): Promise<CheckoutSessionRow> {
+    const found = await this.planChangeSession(id);
+    if (!found) throw new ApiError('NOT_FOUND', 'session_id: no plan change with this id');
+    const { session } = found;
+    if (session.status === 'expired')
+      throw new ApiError('CONFLICT', 'session_id: this plan change was cancelled; nothing was charged');
+    if (session.status === 'paid') return session;
+    if (!(await repo.claimFulfilment(this.db, id, this.clock.now())) && !(await this.claimIsStale(id)))
+      return this.decidedElsewhere(id);
+    let changed: Awaited<ReturnType<BillingService['confirmPlanChange']>>;
+    try {
+      changed = await this.peers.billing.confirmPlanChange(found.intent.id, 'session_id');
+    } catch (err) {
+      await repo.releaseFulfilment(this.db, id);
+      throw err;
+    }
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await repo.markPaid(tx, id, { billing: null, subscriptionId: null, now });
+      // The charge was recorded before its session was paid; linked now, Payment Successful shows its reference.
+      if (changed.paymentId) await repo.updatePayment(tx, changed.paymentId, { sessionId: id });
+    });
+    return (await repo.session(this.db, id)) ?? session;
+  }
+
+  /**
+   * A Confirm or Back that lost the race to another: waits (briefly) for the other's outcome, the
+   * state of the session, never the time it takes; paid answers the session, anything else refuses.
+   */
+  private async decidedElsewhere(id: string): Promise<CheckoutSessionRow> {
+    for (let i = 0; i < DECIDED_ELSEWHERE_POLLS; i++) {
+      const row = await repo.session(this.db, id);
+      if (row?.status === 'paid') return row;
+      if (row?.status === 'expired')
+        throw new ApiError('CONFLICT', 'session_id: this plan change was cancelled; nothing was charged');
+      if (!(await repo.fulfilmentClaimedAt(this.db, id)))
+        throw new ApiError('CONFLICT', 'session_id: this plan change could not be charged; try again');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new ApiError('CONFLICT', 'session_id: this plan change is still being confirmed; reload this page');
+  }
+
+  /**
+   * A claim left by a Confirm that never finished (the instance stopped mid-call): after a while the
+   * next Confirm takes over. Safe, as the provider write is the intent's (same key, same payment record).
+   */
+  private async claimIsStale(id: string): Promise<boolean> {
+    const at = await repo.fulfilmentClaimedAt(this.db, id);
+    return !!at && this.clock.now().getTime() - at.getTime() > STALE_CLAIM_MS;
+  }
+
+  /** Back on the review page: the plan change is cancelled and nothing is charged. Answers the session. */
+  async cancelPlanChange(id: string): Promise<CheckoutSessionRow | undefined> {
+    const found = await this.planChangeSession(id);
+    if (!found) return undefined;
+    if (found.session.status !== 'open') return found.session;
+    // Back claims the session as Confirm does: a Confirm under way (or done) wins, and the change stands.
+    if (!(await repo.claimFulfilment(this.db, id, this.clock.now()))) {
+      try {
+        return await this.decidedElsewhere(id);
+      } catch {
+        return repo.session(this.db, id);
+      }
+    }
+    await this.peers.billing.cancelPlanChange(found.intent.id);
+    await repo.expire(this.db, id, this.clock.now());
+    return repo.session(this.db, id);
   }
 
   /**
@@ -313,7 +450,8 @@ export class PaymentService {
   async confirm(caller: Pick<Caller, 'userId'>, sessionId: string): Promise<Purchase> {
     const row = await repo.sessionOf(this.db, sessionId, caller.userId);
     if (!row) throw new ApiError('NOT_FOUND', 'session_id: no checkout session with this id on your account');
-    if (row.status === 'open') {
+    // A plan change is not at the provider: its Confirm on the review page pays it.
+    if (row.status === 'open' && !row.id.startsWith(PLAN_CHANGE_SESSION)) {
       const remote = await this.provider.retrieveSession(sessionId);
       if (remote.paid)
         await this.fulfil(sessionId, {
@@ -347,6 +485,8 @@ export class PaymentService {
       paymentRef?: string | undefined;
     } = {},
   ): Promise<Granted | undefined> {
+    // Read before the transaction (STYLE 17): no provider call while rows are locked.
+    const products = await this.provider.knownProducts();
     const done = await this.db.transaction(async (tx) => {
       const session = await repo.lockSession(tx, sessionId);
       if (!session) return undefined;
@@ -366,7 +506,17 @@ export class PaymentService {
         : (customer?.billing ?? undefined);
       await repo.markPaid(tx, sessionId, { billing: billing ?? null, subscriptionId: subscriptionId || null, now });
       if (billing && customer) await repo.updateCustomer(tx, session.userId, { billing });
-      const granted = await this.grantLines(tx, session, subscriptionId, now);
+      const granted = await this.grantLines(tx, session, subscriptionId, now, products);
+      // A second plan never keeps running: the one a new plan replaced (ended above, in this
+      // transaction) is cancelled at its provider after the commit, through the outbox, retried
+      // until it succeeds (docs/decisions/066). A sandbox plan is the portal's own rows: nothing to call.
+      for (const ref of granted.replacedPlans)
+        if (providerOfRef(ref) === 'stripe')
+          await this.outbox.enqueue(tx, OUTBOX_KINDS.cancelSubscription, cancelSubscriptionKey(ref), {
+            subscription_ref: ref,
+            provider: 'stripe',
+            replaced_by: session.id,
+          });
       const payment = await repo.insertPayment(tx, {
         userId: session.userId,
         provider: session.provider,
@@ -386,22 +536,20 @@ export class PaymentService {
       return { session, granted, billing, reference: payment ? orderReference(payment.id) : session.id };
     });
     if (!done) return undefined;
-    // A second plan never keeps running: the one a new plan replaced is cancelled at the provider.
-    for (const ref of done.granted.replacedPlans) {
-      try {
-        await this.provider.cancelNow(ref);
-      } catch (err) {
-        this.log?.error({ err, ref }, 'could not cancel a replaced plan at the provider');
-      }
-    }
+    if (done.granted.replacedPlans.length > 0) await this.outbox.runSoon();
     await this.peers.subscriptions.reconcile(done.session.userId);
     await this.sendReceipt(done.session, done.billing, done.reference);
     return done.granted;
   }
 
-  private async grantLines(tx: Executor, session: CheckoutSessionRow, subscriptionId: string, now: Date) {
+  private async grantLines(
+    tx: Executor,
+    session: CheckoutSessionRow,
+    subscriptionId: string,
+    now: Date,
+    products: PaymentProduct[],
+  ) {
     const granted: Granted = { sessionId: session.id, licenses: [], minutes: 0, replacedPlans: [] };
-    const products = await this.provider.knownProducts();
     const catalogue = new Map(products.map((p) => [p.id, p]));
     for (const [index, line] of session.lines.entries()) {
       const product = catalogue.get(line.product_id);

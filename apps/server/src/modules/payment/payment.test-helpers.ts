@@ -129,3 +129,29 @@ export async function startStripeApp(webhookSecret: string, models: readonly str
     },
   };
 }
+
+/** The review page of a plan change (issue 31): its answer and form token, from the session's URL. */
+export async function openReview(t: TestApp, sessionUrl: string) {
+  const res = await t.app.inject({ method: 'GET', url: new URL(sessionUrl).pathname });
+  const token = /name="token" value="([^"]+)"/.exec(res.body)?.[1] ?? '';
+  return { res, token };
+}
+
+/** Confirm or Back on the review page, as the browser posts it from the page. */
+export async function postReview(t: TestApp, sessionUrl: string, what: 'confirm' | 'back', token: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: `${new URL(sessionUrl).pathname}/${what}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC },
+    payload: new URLSearchParams({ token }).toString(),
+  });
+}
+
+/** A plan change reviewed and confirmed: the page, then Confirm, which redirects to the success URL. */
+export async function confirmReview(t: TestApp, sessionUrl: string) {
+  const { res, token } = await openReview(t, sessionUrl);
+  expect(res.statusCode, res.body).toBe(200);
+  const confirmed = await postReview(t, sessionUrl, 'confirm', token);
+  expect(confirmed.statusCode, confirmed.body).toBe(303);
+  return confirmed;
+}

@@ -51,6 +51,9 @@ export class SandboxProvider implements PaymentProvider {
 
   // The sandbox's subscriptions are the portal's rows: the lifecycle changes them (docs/decisions/019).
   async changePlan(): Promise<void> {}
+  async previewPlanChange(): Promise<undefined> {
+    return undefined;
+  }
   async setCancelAtPeriodEnd(): Promise<void> {}
   async cancelNow(): Promise<void> {}
 

@@ -2,7 +2,13 @@ import { type PaymentPrice, type PaymentProduct, paymentPrice } from '@portal/co
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { CheckoutInput, PaymentProvider, ProviderSession } from './payment.provider.ts';
+import type {
+  CheckoutInput,
+  PaymentProvider,
+  PlanChangeInput,
+  PlanChangePreview,
+  ProviderSession,
+} from './payment.provider.ts';
 
 /** How long Stripe's catalogue is reused: the spec's products go stale after 5 minutes (spec/001 §7). */
 const CATALOGUE_TTL_MS = 60_000;
@@ -135,16 +141,19 @@ export class StripeProvider implements PaymentProvider {
     const recurring = input.lines.some((l) => l.interval !== null);
     // Stripe fills {CHECKOUT_SESSION_ID} in; URLSearchParams would escape its braces.
     const successUrl = `${input.successUrl}${input.successUrl.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
-    const session = await this.stripe.checkout.sessions.create({
-      mode: recurring ? 'subscription' : 'payment',
-      customer: input.customerId,
-      client_reference_id: input.userId,
-      line_items: input.lines.map((l) => ({ price: l.price_id, quantity: l.quantity })),
-      success_url: successUrl,
-      cancel_url: input.cancelUrl,
-      billing_address_collection: 'required',
-      metadata: { user_id: input.userId },
-    });
+    const session = await this.stripe.checkout.sessions.create(
+      {
+        mode: recurring ? 'subscription' : 'payment',
+        customer: input.customerId,
+        client_reference_id: input.userId,
+        line_items: input.lines.map((l) => ({ price: l.price_id, quantity: l.quantity })),
+        success_url: successUrl,
+        cancel_url: input.cancelUrl,
+        billing_address_collection: 'required',
+        metadata: { user_id: input.userId },
+      },
+      { idempotencyKey: input.idempotencyKey },
+    );
     if (!session.url) throw new Error(`Stripe gave checkout session ${session.id} no url`);
     return { id: session.id, url: session.url };
   }
@@ -153,16 +162,46 @@ export class StripeProvider implements PaymentProvider {
     return sessionState(await this.stripe.checkout.sessions.retrieve(id));
   }
 
-  async changePlan(input: { subscriptionId: string; toPriceId: string; planPriceIds: readonly string[] }) {
-    const sub = await this.stripe.subscriptions.retrieve(input.subscriptionId);
-    const item = sub.items.data.find((i) => input.planPriceIds.includes(i.price.id)) ?? sub.items.data[0];
-    if (!item) throw new Error(`Stripe subscription ${sub.id} has no items`);
+  async changePlan(input: PlanChangeInput & { idempotencyKey: string }) {
+    const item = await this.planItem(input);
     // One subscription changes price in place: never a second plan. The difference is invoiced now.
+    // The key is the intent's (docs/decisions/066), never the parameters: Standard -> Pro -> Standard
+    // -> Pro is two intents to go to Pro, and a key made of the prices would replay the first.
     await this.stripe.subscriptions.update(
-      sub.id,
-      { items: [{ id: item.id, price: input.toPriceId }], proration_behavior: 'always_invoice' },
-      { idempotencyKey: `portal-plan-${sub.id}-${item.id}-${input.toPriceId}` },
+      input.subscriptionId,
+      {
+        items: [{ id: item.id, price: input.toPriceId }],
+        proration_behavior: 'always_invoice',
+        ...(input.prorationDate ? { proration_date: input.prorationDate } : {}),
+      },
+      { idempotencyKey: input.idempotencyKey },
     );
+  }
+
+  async previewPlanChange(input: PlanChangeInput & { prorationDate: number }): Promise<PlanChangePreview> {
+    const sub = await this.stripe.subscriptions.retrieve(input.subscriptionId, {
+      expand: ['default_payment_method', 'customer.invoice_settings.default_payment_method'],
+    });
+    const item = planItemOf(sub, input.planPriceIds);
+    // The invoice the update would make, at the same pinned proration date Confirm sends.
+    const invoice = await this.stripe.invoices.createPreview({
+      subscription: sub.id,
+      subscription_details: {
+        items: [{ id: item.id, price: input.toPriceId }],
+        proration_date: input.prorationDate,
+        proration_behavior: 'always_invoice',
+      },
+    });
+    return {
+      amountDue: invoice.amount_due,
+      periodEnd: Math.max(0, ...sub.items.data.map((i) => i.current_period_end ?? 0)),
+      card: cardOf(sub),
+    };
+  }
+
+  /** The plan's item of a subscription (the first item when none holds a plan price). */
+  private async planItem(input: Pick<PlanChangeInput, 'subscriptionId' | 'planPriceIds'>) {
+    return planItemOf(await this.stripe.subscriptions.retrieve(input.subscriptionId), input.planPriceIds);
   }
 
   async setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean) {
@@ -206,6 +245,23 @@ export class StripeProvider implements PaymentProvider {
   verifyEvent(rawBody: Buffer | string, signature: string): Stripe.Event {
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
   }
+}
+
+function planItemOf(sub: Stripe.Subscription, planPriceIds: readonly string[]): Stripe.SubscriptionItem {
+  const item = sub.items.data.find((i) => planPriceIds.includes(i.price.id)) ?? sub.items.data[0];
+  if (!item) throw new Error(`Stripe subscription ${sub.id} has no items`);
+  return item;
+}
+
+/** The card a subscription charges ("Visa ending 4242"): its default payment method, else its customer's. */
+function cardOf(sub: Stripe.Subscription): string | undefined {
+  const customer =
+    typeof sub.customer === 'object' && sub.customer && !('deleted' in sub.customer) ? sub.customer : undefined;
+  const method = sub.default_payment_method ?? customer?.invoice_settings?.default_payment_method;
+  const card = typeof method === 'object' && method ? method.card : undefined;
+  if (!card) return undefined;
+  const brand = card.brand ? card.brand.charAt(0).toUpperCase() + card.brand.slice(1) : 'Card';
+  return `${brand} ending ${card.last4}`;
 }
 
 /** What a Stripe Checkout Session says about payment, in the provider interface's words. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
 import { GOOD_PASSWORD, type TestApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
-import { checkout, line, PUBLIC, SUCCESS, startStripeApp } from '../payment/payment.test-helpers.ts';
+import { checkout, confirmReview, line, PUBLIC, SUCCESS, startStripeApp } from '../payment/payment.test-helpers.ts';
 import {
   fillSlots,
   listed,
@@ -133,6 +133,8 @@ describe('Stripe lifecycle', () => {
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Reviewed first (issue 31): the update is sent at the review's Confirm.
+    await confirmReview(t, (res.body.session as { session_url: string }).session_url);
     const update = standIn.posts.filter((p) => p.path === `/v1/subscriptions/${subId}`).at(-1)?.params ?? {};
     expect(update).toMatchObject({
       'items[0][id]': `si_${subId}`,

@@ -14,7 +14,14 @@ import {
   useTestApp,
 } from '../../test/fixtures.ts';
 import { GOOD_PASSWORD } from '../../test/harness.ts';
-import { durableMinutes, line, PUBLIC, robotLicensesOf, SUCCESS } from '../payment/payment.test-helpers.ts';
+import {
+  confirmReview,
+  durableMinutes,
+  line,
+  PUBLIC,
+  robotLicensesOf,
+  SUCCESS,
+} from '../payment/payment.test-helpers.ts';
 import {
   active,
   billingPage,
@@ -93,10 +100,15 @@ describe('upgrade and downgrade', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const session = res.body.session as { session_id: string; session_url: string; amount: number };
-    // No second checkout: the browser goes straight to the success page, which shows the change.
-    expect(session.session_url).toBe(`${SUCCESS}?session_id=${session.session_id}`);
+    // Reviewed before it is charged (issue 31): the session is the server's review page, and
+    // nothing changes until its Confirm, which goes to the success page showing the amount charged.
+    expect(session.session_url).toBe(`${PUBLIC}/billing/review/${session.session_id}`);
+    expect((await payments(t, user)).map((p) => p.kind)).toEqual(['checkout']);
+    expect((await planRow(t, user)).subscription_tier).toBe('Standard Subscription');
+    const redirected = await confirmReview(t, session.session_url);
+    expect(redirected.headers.location).toBe(`${SUCCESS}?session_id=${session.session_id}`);
     const confirmed = await as(t, user, payment)('ConfirmPurchase', { session_id: session.session_id });
-    expect(confirmed.body.purchase).toMatchObject({ status: 'paid' });
+    expect(confirmed.body.purchase).toMatchObject({ status: 'paid', amount: session.amount });
 
     const after = await planRow(t, user);
     expect(after).toMatchObject({

@@ -29,5 +29,7 @@ export const CART_TEXT = {
   cancelText: 'Your transaction has not been completed.',
   backToCart: 'Back to cart',
   notPaidTitle: 'Payment not completed',
+  /** issue 31: plans are sold one at a time */
+  planOneAtATime: 'A plan is sold one at a time.',
   notPaidText: 'This payment was not completed, so nothing was charged or added to your account.',
 } as const;

@@ -166,3 +166,8 @@ export function planPriceView<P extends PriceLike>(prices: readonly P[], billing
     period: '/month',
   };
 }
+
+/** A cart holds one plan (issue 31): what the customer is told when a plan replaces the cart's other plan. */
+export function planReplacedNotice(replaced: string, by: string): string {
+  return `${by} replaced ${replaced} in your cart: a cart holds one plan.`;
+}

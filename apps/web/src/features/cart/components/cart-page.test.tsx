@@ -56,6 +56,18 @@ describe('Cart page (spec/001 §2)', () => {
     expect(cartQuantities()).toEqual([]);
   });
 
+  it('shows a plan at quantity 1 with no control to change it (issue 31: plans are sold one at a time)', async () => {
+    seedCart([cartLine('Nao', 2), { ...cartLine('Pro Subscription', 1, 4_900), plan: true }]);
+    await renderScreen(<CartPage email="ada@example.com" />);
+    expect(screen.getByTestId('plan-quantity').textContent).toContain('1');
+    expect(screen.getByText('A plan is sold one at a time.')).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'Quantity of Pro Subscription' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Increase quantity of Pro Subscription' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove Pro Subscription' })).toBeTruthy();
+    // Other lines keep their controls.
+    expect(quantityBox('Nao').value).toBe('2');
+  });
+
   it('takes digits only; Enter sets the quantity, and a blur with no number reverts to the previous one', async () => {
     seedCart([cartLine('Nao', 3)]);
     await renderScreen(<CartPage email="ada@example.com" />);

@@ -22,6 +22,7 @@ function CartRow({ item }: { item: CartItem }) {
       <div className="min-w-0 flex-1">
         <p className="font-medium">{name}</p>
         {item.description && <p className="text-sm text-muted-foreground">{item.description}</p>}
+        {item.plan && <p className="text-sm text-muted-foreground">{CART_TEXT.planOneAtATime}</p>}
       </div>
       <div className="flex items-center gap-2">
         {removes ? (
@@ -45,20 +46,30 @@ function CartRow({ item }: { item: CartItem }) {
             <MinusIcon aria-hidden />
           </Button>
         )}
-        <CartQuantityInput
-          quantity={item.quantity}
-          label={`Quantity of ${name}`}
-          onCommit={(quantity) => dispatchCart({ type: 'setQuantity', id: item.id, quantity })}
-        />
-        <Button
-          variant="outline"
-          size="icon"
-          className="size-8"
-          onClick={() => dispatchCart({ type: 'changeQuantity', id: item.id, delta: 1 })}
-          aria-label={`Increase quantity of ${name}`}
-        >
-          <PlusIcon aria-hidden />
-        </Button>
+        {item.plan ? (
+          // A plan is sold one at a time: its quantity is 1, not a control.
+          <span className="min-w-12 text-center text-sm tabular-nums" data-testid="plan-quantity">
+            <span className="sr-only">Quantity of {name}: </span>1
+            <span className="sr-only"> ({CART_TEXT.planOneAtATime})</span>
+          </span>
+        ) : (
+          <>
+            <CartQuantityInput
+              quantity={item.quantity}
+              label={`Quantity of ${name}`}
+              onCommit={(quantity) => dispatchCart({ type: 'setQuantity', id: item.id, quantity })}
+            />
+            <Button
+              variant="outline"
+              size="icon"
+              className="size-8"
+              onClick={() => dispatchCart({ type: 'changeQuantity', id: item.id, delta: 1 })}
+              aria-label={`Increase quantity of ${name}`}
+            >
+              <PlusIcon aria-hidden />
+            </Button>
+          </>
+        )}
       </div>
       <dl className="grid grid-cols-2 gap-x-4 text-sm sm:w-48 sm:text-right">
         <dt className="text-muted-foreground">Unit price</dt>

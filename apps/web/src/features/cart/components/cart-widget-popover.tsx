@@ -64,18 +64,21 @@ function CartWidgetLine({ item, onRemove }: { item: CartItem; onRemove: (id: str
           <span className="sr-only">Quantity of {name}: </span>
           {item.quantity}
         </span>
-        <Button
-          variant="outline"
-          size="icon"
-          className="size-8"
-          onClick={() => {
-            setArmedAt(null);
-            dispatchCart({ type: 'changeQuantity', id: item.id, delta: 1 });
-          }}
-          aria-label={`Increase quantity of ${name}`}
-        >
-          <PlusIcon aria-hidden />
-        </Button>
+        {/* A plan is sold one at a time: nothing to increase. */}
+        {!item.plan && (
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-8"
+            onClick={() => {
+              setArmedAt(null);
+              dispatchCart({ type: 'changeQuantity', id: item.id, delta: 1 });
+            }}
+            aria-label={`Increase quantity of ${name}`}
+          >
+            <PlusIcon aria-hidden />
+          </Button>
+        )}
       </div>
     </li>
   );

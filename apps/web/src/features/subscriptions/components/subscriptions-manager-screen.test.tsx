@@ -177,6 +177,18 @@ describe('Subscription Manager: plan cards (spec/001 §2)', () => {
     expect(redirectBrowser).toHaveBeenCalledWith(CHECKOUT_URL);
   });
 
+  it('a plan replacing another plan in the cart tells the customer (issue 31: a cart holds one plan)', async () => {
+    seedCart([{ ...cartLine('Standard Subscription', 1, 1_500), id: 'prod_standard', plan: true }]);
+    serve({ tier: null });
+    await render();
+    await click(planButton('Pro Subscription'));
+    await settle();
+    expect(
+      screen.getByText('Pro Subscription replaced Standard Subscription in your cart: a cart holds one plan.'),
+    ).toBeTruthy();
+    expect(readCart().map((i) => [i.id, i.plan, i.quantity])).toEqual([['prod_pro', true, 1]]);
+  });
+
   it('the busy state lasts 1000 ms when the checkout fails', async () => {
     serve({ tier: null, overrides: { HandlePurchase: () => ({ status: 500, json: failure(1, 'down') }) } });
     await render();

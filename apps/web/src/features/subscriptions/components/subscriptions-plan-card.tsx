@@ -5,12 +5,19 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { ERROR_TOAST_MS, PLAN_UPGRADE_BUSY_MS } from '@/config/constants';
-import { toCartItem } from '@/lib/cart';
-import { dispatchCart } from '@/lib/cart-store';
+import { planReplacedBy, toCartItem } from '@/lib/cart';
+import { dispatchCart, readCart } from '@/lib/cart-store';
 import { useCheckout } from '@/lib/checkout';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
-import { type Billing, PLAN_TEXT, type PlanCardModel, planButtonState, planPriceView } from '../subscriptions-plans';
+import {
+  type Billing,
+  PLAN_TEXT,
+  type PlanCardModel,
+  planButtonState,
+  planPriceView,
+  planReplacedNotice,
+} from '../subscriptions-plans';
 
 function BillingToggle({
   plan,
@@ -81,6 +88,9 @@ export function PlanCard({ card, currentIndex, email }: PlanCardProps) {
     setBusy(true);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setBusy(false), PLAN_UPGRADE_BUSY_MS);
+    // A cart holds one plan: one it held before is replaced, and the customer is told so.
+    const replaced = planReplacedBy(readCart(), line.item);
+    if (replaced) toast.success(planReplacedNotice(replaced.name, name));
     dispatchCart({ type: 'clear' });
     dispatchCart({ type: 'add', item: line.item });
     checkout.start([line.item]);
