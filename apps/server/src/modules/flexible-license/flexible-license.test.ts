@@ -15,7 +15,7 @@ import {
 } from '../../test/fixtures.ts';
 import type { Answer } from '../../test/harness.ts';
 import { loadCatalogue } from '../payment/catalogue.ts';
-import { PUBLIC, SUCCESS } from '../payment/payment.test-helpers.ts';
+import { confirmReview, PUBLIC, SUCCESS } from '../payment/payment.test-helpers.ts';
 import { buy, PLAN } from '../subscriptions/subscriptions.test-helpers.ts';
 
 /**
@@ -387,7 +387,10 @@ describe("slot counts follow the plan and an operator's grant (docs/decisions/06
       session: { products: [PLAN.proMonthly], success_url: SUCCESS, cancel_url: `${PUBLIC}/dashboard/cart/cancel` },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const { session_id } = res.body.session as { session_id: string };
+    const { session_id, session_url } = res.body.session as { session_id: string; session_url: string };
+    // The upgrade is reviewed first (issue 31): nothing changes before Confirm.
+    expect(await amountOf(user)).toBe(2);
+    await confirmReview(t, session_url);
     expect((await as(t, user, payment)('ConfirmPurchase', { session_id })).status).toBe(200);
 
     expect(await amountOf(user)).toBe(3);
