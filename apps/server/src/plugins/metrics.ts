@@ -7,6 +7,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { safeEqual } from '../lib/keys.ts';
 import type { Mailer } from '../lib/mailer.ts';
 import { hashGate } from '../lib/passwords.ts';
+import { STRIPE_WEBHOOK_EVENTS } from '../modules/payment/stripe-events.ts';
 
 /**
  * The portal's metrics in the Prometheus text format (docs/operations.md#metrics, docs/decisions/060).
@@ -21,20 +22,10 @@ export const METRICS_PATH = '/metrics';
 export const UNKNOWN_ACTION = 'unknown';
 
 /** Stripe's events the portal acts on (docs/operations.md#payments-the-sandbox-and-stripe); others count as `other`. */
-const WEBHOOK_TYPES = new Set([
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'checkout.session.expired',
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'invoice.paid',
-  'invoice.payment_failed',
-]);
+const WEBHOOK_TYPES = new Set<string>(STRIPE_WEBHOOK_EVENTS);
 
-/** handled; duplicate: an event id seen before; refused: no valid signature; failed: handling threw (Stripe retries). */
-export type WebhookOutcome = 'handled' | 'duplicate' | 'refused' | 'failed';
+/** handled; duplicate: an event id seen before; stale: older than the state applied for its subscription; refused: no valid signature; failed: handling threw (Stripe retries). */
+export type WebhookOutcome = 'handled' | 'duplicate' | 'stale' | 'refused' | 'failed';
 
 /** What the gauges read when scraped: the app's services, set once they are built. */
 export interface MetricSources {

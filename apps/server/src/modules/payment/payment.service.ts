@@ -320,6 +320,7 @@ export class PaymentService {
           billing: remote.billing,
           subscriptionId: remote.subscriptionId,
           paymentRef: remote.paymentRef,
+          paymentIntentId: remote.paymentIntentId,
         });
       else if (remote.expired) await this.expire(sessionId);
     }
@@ -345,6 +346,7 @@ export class PaymentService {
       billing?: BillingDetails | undefined;
       subscriptionId?: string | undefined;
       paymentRef?: string | undefined;
+      paymentIntentId?: string | undefined;
     } = {},
   ): Promise<Granted | undefined> {
     const done = await this.db.transaction(async (tx) => {
@@ -375,6 +377,7 @@ export class PaymentService {
         subscriptionRef: subscriptionId || null,
         providerRef:
           paid.paymentRef ?? (session.provider === 'sandbox' ? `py_sandbox_${randomBytes(12).toString('hex')}` : ''),
+        paymentIntentId: paid.paymentIntentId ?? null,
         description: session.lines.map((l) => `${l.quantity} × ${l.name}`).join(', '),
         lines: session.lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_amount: l.unit_amount })),
         amount: session.amount,

@@ -6,9 +6,9 @@ import { runCli } from '../../cli.ts';
 import { paymentCustomers } from '../../db/schema.ts';
 import { as, expectFieldError, signIn } from '../../test/fixtures.ts';
 import { type TestApp, testConfig } from '../../test/harness.ts';
+import { type StandIn, startStripeStandIn } from '../../test/stripe-stand-in.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { checkout, durableMinutes, line, robotLicensesOf, SUCCESS, startStripeApp } from './payment.test-helpers.ts';
-import { type StandIn, startStripeStandIn } from '../../test/stripe-stand-in.ts';
 
 /**
  * The Stripe provider through the official SDK, pointed at a local stand-in of Stripe's API, with
@@ -272,7 +272,7 @@ describe('metrics (issue 33 item 7)', () => {
     const unusual = {
       id: `evt_metrics_other_${session.session_id}`,
       object: 'event',
-      type: 'charge.refunded',
+      type: 'customer.created',
       data: { object: {} },
     };
     expect((await webhook(unusual)).statusCode).toBe(200);

@@ -226,6 +226,30 @@ export const subscriptionRepository = {
     return [...new Set([...plans, ...drivers].map((r) => r.ref ?? '').filter(Boolean))];
   },
 
+  /** Provider subscription ids with a working row whose renewal failed (the provider still retries). */
+  async failingRefs(db: Executor): Promise<string[]> {
+    const plans = await db
+      .selectDistinct({ ref: subscriptions.stripeId })
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.status, 'active'),
+          sql`${subscriptions.paymentFailedAt} is not null and ${subscriptions.stripeId} is not null`,
+        ),
+      );
+    const drivers = await db
+      .selectDistinct({ ref: robotDriverSubscriptions.stripeId })
+      .from(robotDriverSubscriptions)
+      .where(
+        and(
+          inArray(robotDriverSubscriptions.status, ['active', 'pending_assignment']),
+          sql`${robotDriverSubscriptions.paymentFailedAt} is not null`,
+          ne(robotDriverSubscriptions.stripeId, ''),
+        ),
+      );
+    return [...new Set([...plans, ...drivers].map((r) => r.ref ?? '').filter(Boolean))];
+  },
+
   /** Rows without a provider subscription (grants, demo and operator drivers) whose end has passed while live. */
   async dueUnbilled(db: Executor, now: Date) {
     const plans = await db
