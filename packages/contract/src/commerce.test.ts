@@ -191,6 +191,7 @@ describe('dial manager', () => {
       total_yearly_allocation: 0,
       total_yearly_used: 0,
       subscription_type: '',
+      payment_failed_at: 0,
     });
   });
 

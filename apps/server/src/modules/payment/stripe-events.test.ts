@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
-import { listed, mails, ops, payments, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
+import {
+  listed,
+  mails,
+  ops,
+  payments,
+  planRow,
+  tierName,
+  userTime,
+} from '../subscriptions/subscriptions.test-helpers.ts';
 import { checkout, line, startStripeApp } from './payment.test-helpers.ts';
 
 /**
@@ -203,6 +211,8 @@ describe('renewals that retry (finding 5a)', () => {
     expect(await planRow(t, user)).toMatchObject({ status: 'active', payment_failed_at: expect.any(Number) });
     expect((await planRow(t, user)).payment_failed_at).toBeGreaterThan(0);
     expect(await tierName(t, user)).toBe('Standard Subscription');
+    // What the dashboard's banner reads, with the dial time it reads anyway.
+    expect((await userTime(t, user)).payment_failed_at).toBeGreaterThan(0);
     // One mail per failure, however many retries.
     expect(mails(t, user, /Your payment failed/)).toHaveLength(1);
     expect(mails(t, user, /Your payment failed/)[0]?.text).toContain('Update Payment Info');
