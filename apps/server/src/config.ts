@@ -295,6 +295,8 @@ export const envSchema = z
     DOWNLOAD_LINK_TTL_S: int(30, 3_600).default(300),
     /** how often the subscription lifecycle job runs (docs/decisions/019); 0 turns it off */
     LIFECYCLE_INTERVAL_S: int(0, ONE_DAY_S).default(600),
+    /** how often the reconciliation with Stripe runs (docs/decisions/065; Stripe mode only); 0 turns it off */
+    RECONCILIATION_INTERVAL_S: int(0, 7 * ONE_DAY_S).default(ONE_DAY_S),
     /** how often the retention job prunes and anonymises (docs/decisions/027); 0 turns it off */
     RETENTION_INTERVAL_S: int(0, 7 * ONE_DAY_S).default(3_600),
     /** Live events (docs/decisions/031): how long a stream ticket can be redeemed. */

@@ -61,7 +61,16 @@ describe('the spec/001 services', () => {
     [
       'operator',
       '/api/operator',
-      ['GrantSubscription', 'SetSlotAmount', 'ListPayments', 'RefundPayment', 'RunLifecycle', 'EndSubscriptionPeriod'],
+      [
+        'GrantSubscription',
+        'SetSlotAmount',
+        'ListPayments',
+        'RefundPayment',
+        'RunLifecycle',
+        'EndSubscriptionPeriod',
+        'RunReconciliation',
+        'GetReconciliation',
+      ],
     ],
   ] as const)('%s at %s has every action, bearer-authenticated, answering the error object', (name, path, actions) => {
     const svc = services[name];

@@ -192,7 +192,7 @@ export class PortalMetrics {
   }
 
   /** A scheduled job's run: its outcome, and when it last succeeded. */
-  jobRun(job: 'lifecycle' | 'retention', ok: boolean): void {
+  jobRun(job: 'lifecycle' | 'retention' | 'reconciliation', ok: boolean): void {
     this.jobRuns.inc({ job, outcome: ok ? 'ok' : 'failed' });
     if (ok) this.jobLastSuccess.set({ job }, Date.now() / 1000);
   }

@@ -23,6 +23,10 @@ export interface StandIn {
   requests: string[];
   /** paths that answer 500 (a provider outage, for tests) */
   failing: Set<string>;
+  /** refunds made at the stand-in (the Stripe Dashboard's, in tests), by id: listed with GET /v1/refunds */
+  dashboardRefunds: Map<string, Record<string, unknown>>;
+  /** disputes by id: listed with GET /v1/disputes */
+  disputes: Map<string, Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -56,6 +60,8 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
   const invoices = new Map<string, Record<string, unknown>>();
   const requests: string[] = [];
   const failing = new Set<string>();
+  const dashboardRefunds = new Map<string, Record<string, unknown>>();
+  const disputes = new Map<string, Record<string, unknown>>();
   let counter = 0;
   const next = (prefix: string) => `${prefix}_${(++counter).toString().padStart(6, '0')}`;
 
@@ -107,6 +113,26 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
     requests.push(`${req.method} ${path}`);
     if (failing.has(path))
       return send(500, { error: { type: 'api_error', message: 'The stand-in was told to fail this call.' } });
+    // The reconciliation's lists (issue 31): Stripe's list endpoints with `created[gte]` (and an
+    // invoice's `status`), newest first, one page.
+    if (req.method === 'GET') {
+      const listed: Record<string, () => Record<string, unknown>[]> = {
+        '/v1/subscriptions': () => [...subscriptions.values()],
+        '/v1/invoices': () => [...invoices.values()],
+        '/v1/refunds': () => [...dashboardRefunds.values()],
+        '/v1/disputes': () => [...disputes.values()],
+      };
+      const all = listed[path];
+      if (all) {
+        const gte = Number(url.searchParams.get('created[gte]') ?? 0);
+        const status = url.searchParams.get('status');
+        const data = all()
+          .filter((o) => typeof o.created !== 'number' || o.created >= gte)
+          .filter((o) => path !== '/v1/invoices' || !status || o.status === status)
+          .sort((a, b) => Number(b.created ?? 0) - Number(a.created ?? 0));
+        return send(200, list(data, path));
+      }
+    }
     const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
     if (subscriptionPath) {
       const sub = subscriptions.get(decodeURIComponent(subscriptionPath[1] as string));
@@ -255,6 +281,8 @@ export async function startStripeStandIn(catalogue?: Catalogue): Promise<StandIn
     invoices,
     requests,
     failing,
+    dashboardRefunds,
+    disputes,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -29,6 +29,7 @@ import { isFreePlan, MINUTES_KEY } from './catalogue.ts';
 import { refundMail, renewalReceiptMail } from './payment.mails.ts';
 import type { PaymentProvider } from './payment.provider.ts';
 import { type CheckoutSessionRow, type PaymentRow, paymentRepository as repo } from './payment.repository.ts';
+import { ReconciliationService } from './reconciliation.service.ts';
 import { stripeEventsRepository as eventsRepo } from './stripe-events.repository.ts';
 import { type EventOutcome, StripeEvents } from './stripe-events.service.ts';
 
@@ -95,10 +96,13 @@ export class BillingService {
       { subscriptions: peers.subscriptions, billing: this },
       log,
     );
+    this.reconciliation = new ReconciliationService(db, clock, provider, this.events, peers.subscriptions, log);
   }
 
   /** Stripe's events (stripe-events.service.ts). */
   readonly events: StripeEvents;
+  /** The nightly reconciliation with Stripe (reconciliation.service.ts). */
+  readonly reconciliation: ReconciliationService;
 
   private get subs() {
     return this.peers.subscriptions;

@@ -112,7 +112,12 @@ export const subscriptionRepository = {
     const e = entitlementOf(subs, now);
     let paymentFailedAt: Date | null = null;
     for (const r of subs)
-      if (r.paymentFailedAt && r.status === 'active' && r.stripeId && (!paymentFailedAt || r.paymentFailedAt < paymentFailedAt))
+      if (
+        r.paymentFailedAt &&
+        r.status === 'active' &&
+        r.stripeId &&
+        (!paymentFailedAt || r.paymentFailedAt < paymentFailedAt)
+      )
         paymentFailedAt = r.paymentFailedAt;
     return {
       tier: e.tier,

@@ -200,6 +200,12 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     expect((await payments(t, user)).filter((p) => p.kind === 'renewal' && p.status === 'paid')).toHaveLength(1);
   });
 
+  it('the sandbox has nothing to reconcile with Stripe', async () => {
+    const res = await ops(t)('RunReconciliation', {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.run).toMatchObject({ skipped: true, repaired: 0, unexplained: 0 });
+  });
+
   it('the billing clock retries a failed renewal on days 1, 3 and 5, then the plan expires', async () => {
     let user = await signIn(t);
     await buy(t, user, [PLAN.standardMonthly]);
