@@ -144,6 +144,8 @@ export function portalEnv(
     LOGIN_ACCOUNT_FREE_FAILURES: '10000',
     ACCESS_TOKEN_TTL_S: '3600',
     LIFECYCLE_INTERVAL_S: '0',
+    // The benchmark sells on the sandbox, on purpose (production refuses it otherwise).
+    PAYMENTS_PROVIDER: 'sandbox',
     DOCS_URL: 'https://docs.robots.bench-portal.net',
     TUTORIALS_URL: 'https://docs.robots.bench-portal.net/tutorials',
     SUPPORT_URL: 'https://help.robots.bench-portal.net',

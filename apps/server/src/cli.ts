@@ -30,7 +30,8 @@ import { operatorRepository } from './modules/operator/operator.repository.ts';
 import type { OperatedAccount } from './modules/operator/operator.service.ts';
 import { pushCatalogue } from './modules/payment/catalogue.push.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
-import { stripeClient } from './modules/payment/stripe.provider.ts';
+import { stripeClient, stripeSettings } from './modules/payment/stripe.provider.ts';
+import { checkStripeAccount } from './modules/payment/stripe-check.ts';
 import { HUB_ASSET_ID } from './seed-demo-data.ts';
 import { buildServices, type Services } from './services.ts';
 
@@ -62,8 +63,15 @@ export const USAGE = `usage: portal-admin <command> [arguments]     (node apps/s
                                                100), or none; the account has the larger of the
                                                grant and its plan's count. Prints the plan's count,
                                                the grant and the count in force
-  catalogue:push                               copy the committed catalogue to Stripe (needs
-                                               STRIPE_SECRET_KEY); running it again changes nothing
+  catalogue:push [--dry-run]                   make Stripe equal to the committed catalogue (needs
+                                               STRIPE_SECRET_KEY): new prices created, replaced ones
+                                               and removed products archived, metadata replaced;
+                                               --dry-run prints the plan and writes nothing; running
+                                               it again changes nothing
+  stripe:check                                 compare the Stripe account with what the portal
+                                               needs (the catalogue, the webhook endpoint at
+                                               PUBLIC_URL, its API version and events, the billing
+                                               portal); prints what is missing, exit 1 if anything is
   payments:list <email>                        an account's payments: id, date, kind, amount, refunded
   refund <payment_id> [amount]                 refund a payment through the provider, whole or this
                                                many minor units; a whole refund revokes its grant
@@ -114,6 +122,35 @@ async function userByEmail(services: Services, email: string | undefined): Promi
   }
 }
 
+/** Commands that talk to Stripe only: no database, so they run from any machine that reaches Stripe. */
+const STRIPE_COMMANDS = new Set(['catalogue:push', 'stripe:check']);
+
+async function runStripeCommand(
+  command: string,
+  values: { 'dry-run'?: boolean | undefined },
+  config: Config,
+  out: (line: string) => void,
+): Promise<void> {
+  if (!config.STRIPE_SECRET_KEY) throw new UsageError(`${command} needs STRIPE_SECRET_KEY`);
+  const stripe = stripeClient(stripeSettings(config));
+  switch (command) {
+    case 'catalogue:push':
+      await pushCatalogue(stripe, loadCatalogue(), out, { dryRun: Boolean(values['dry-run']) });
+      return;
+    case 'stripe:check': {
+      const lines = await checkStripeAccount(stripe, { catalogue: loadCatalogue(), publicUrl: config.PUBLIC_URL });
+      for (const line of lines) out(`${line.ok ? 'ok' : 'missing'}: ${line.text}`);
+      const problems = lines.filter((l) => !l.ok).length;
+      if (problems)
+        throw new CommandFailed(
+          `stripe:check: ${problems} thing${problems === 1 ? '' : 's'} missing for ${config.PUBLIC_URL}; see the lines above`,
+        );
+      out(`stripe:check: the Stripe account has what ${config.PUBLIC_URL} needs`);
+      return;
+    }
+  }
+}
+
 /** Runs one command; throws UsageError for a bad command line. */
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -126,6 +163,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       asset: { type: 'string' },
       days: { type: 'string' },
       clear: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -135,6 +173,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     out(USAGE);
     return;
   }
+  if (command && STRIPE_COMMANDS.has(command)) return runStripeCommand(command, values, config, out);
   const services = buildServices({ db, clock, config, mailer: ctx.mailer ?? noMailer });
   const { licenses, operators } = services;
 
@@ -295,12 +334,6 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       );
       return;
     }
-    case 'catalogue:push': {
-      if (!config.STRIPE_SECRET_KEY) throw new UsageError('catalogue:push needs STRIPE_SECRET_KEY');
-      const stripe = stripeClient({ secretKey: config.STRIPE_SECRET_KEY, apiBase: config.STRIPE_API_BASE });
-      await pushCatalogue(stripe, loadCatalogue(), out);
-      return;
-    }
     case 'payments:list': {
       const user = await userByEmail(services, args[0]);
       const list = await operators.payments(user);
@@ -360,6 +393,19 @@ async function main() {
     process.exit(0);
   }
   const config = loadConfigOrExit();
+  const command = argv.find((a) => !a.startsWith('-'));
+  if (command && STRIPE_COMMANDS.has(command)) {
+    // No database: the Stripe commands run from any machine that reaches Stripe.
+    let status = 0;
+    try {
+      await runCli(argv, { db: undefined as unknown as Db, config, clock: systemClock, out: (l) => console.log(l) });
+    } catch (err) {
+      status = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+      if (status === 2) console.error(`${(err as Error).message}\n\n${USAGE}`);
+      else console.error(err instanceof CommandFailed ? err.message : `${command} failed: ${(err as Error).message}`);
+    }
+    process.exit(status);
+  }
   const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   let status = 0;
   try {

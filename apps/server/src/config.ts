@@ -325,8 +325,22 @@ export const envSchema = z
       .string()
       .regex(/^whsec_[A-Za-z0-9]+$/, { error: 'must be a Stripe webhook signing secret (whsec_…)' })
       .optional(),
+    /**
+     * Which payment provider sells: Stripe when its keys are set, else the sandbox. In production the
+     * sandbox must be chosen on purpose (`sandbox`): without Stripe keys and without it the server
+     * refuses to start (paymentsRefusal), and with it every sandbox page says so in a banner.
+     */
+    PAYMENTS_PROVIDER: z.optional(z.enum(['sandbox', 'stripe'])),
     /** Where the Stripe SDK sends its calls; only tests set it (a local stand-in of Stripe's API). */
     STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * How long one attempt at a Stripe call waits for its answer; with STRIPE_MAX_RETRIES more
+     * attempts, the defaults give up on a dead or silent Stripe within about 10 s (docs/decisions/064),
+     * answering 503. The same shape as S3_TIMEOUT_MS and S3_MAX_RETRIES.
+     */
+    STRIPE_TIMEOUT_MS: int(100, 60_000).default(3_000),
+    /** Attempts after the first when a Stripe call could not connect, timed out or was answered 409/5xx. */
+    STRIPE_MAX_RETRIES: int(0, 10).default(2),
     /** Seconds between SIGTERM and closing the listener, while /readyz answers 503 (docs/operations.md). */
     SHUTDOWN_DELAY_S: int(0, 120).default(0),
     /** Artifacts in an S3-compatible bucket instead of DATA_DIR/artifacts (docs/decisions/028). */
@@ -401,6 +415,18 @@ export const envSchema = z
         code: 'custom',
         path: [env.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'],
         message: 'set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or neither (the sandbox)',
+      });
+    if (env.PAYMENTS_PROVIDER === 'sandbox' && env.STRIPE_SECRET_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENTS_PROVIDER'],
+        message: 'is sandbox but STRIPE_SECRET_KEY is set: unset one of them',
+      });
+    if (env.PAYMENTS_PROVIDER === 'stripe' && !env.STRIPE_SECRET_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENTS_PROVIDER'],
+        message: 'is stripe but STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set',
       });
     s3Issues(env, ctx);
     if (env.TRUST_FORWARDED_HOST && env.TRUST_PROXY === false)
@@ -581,6 +607,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       env.PRIVACY_POLICY_EFFECTIVE_DATE ?? DEVELOPMENT_PORTAL_CONFIG.privacyPolicyEffectiveDate,
   };
 }
+
+/**
+ * Why the server must not start with this configuration's payments, in one line, or undefined: in
+ * production the sandbox (test card 4242 grants real licences) sells only when PAYMENTS_PROVIDER=sandbox
+ * chose it on purpose (issue 31, finding 7). The server prints the line and exits 1.
+ */
+export function paymentsRefusal(
+  config: Pick<Config, 'NODE_ENV' | 'STRIPE_SECRET_KEY' | 'PAYMENTS_PROVIDER'>,
+): string | undefined {
+  if (config.NODE_ENV !== 'production' || config.STRIPE_SECRET_KEY || config.PAYMENTS_PROVIDER === 'sandbox')
+    return undefined;
+  return 'NODE_ENV=production with no Stripe keys would sell on the sandbox: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or PAYMENTS_PROVIDER=sandbox to run the sandbox on purpose';
+}
+
+/** The sandbox sells in production, chosen on purpose: its pages say so in a banner. */
+export const sandboxInProduction = (config: Pick<Config, 'NODE_ENV' | 'STRIPE_SECRET_KEY'>) =>
+  config.NODE_ENV === 'production' && !config.STRIPE_SECRET_KEY;
 
 /** loadConfig for a program's start: a bad environment prints its lines and exits with status 2. */
 export function loadConfigOrExit(): Config {

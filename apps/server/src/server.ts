@@ -1,5 +1,5 @@
 import { buildApp, loggerOptions } from './app.ts';
-import { loadConfigOrExit, METRICS_DEFAULT_HOST } from './config.ts';
+import { loadConfigOrExit, METRICS_DEFAULT_HOST, paymentsRefusal } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startErrorReporting } from './lib/error-reporting.ts';
 import { shutDown } from './lib/shutdown.ts';
@@ -8,6 +8,11 @@ import { seedDemo } from './seed.ts';
 
 async function main() {
   const config = loadConfigOrExit();
+  const refused = paymentsRefusal(config);
+  if (refused) {
+    console.error(refused);
+    process.exit(1);
+  }
   const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   await database.migrate();
   const app = await buildApp({ config, database, serveWeb: true, logger: loggerOptions(config.LOG_LEVEL) });

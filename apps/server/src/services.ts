@@ -21,7 +21,7 @@ import { loadCatalogue } from './modules/payment/catalogue.ts';
 import type { PaymentProvider } from './modules/payment/payment.provider.ts';
 import { PaymentService } from './modules/payment/payment.service.ts';
 import { SandboxProvider } from './modules/payment/sandbox.provider.ts';
-import { StripeProvider } from './modules/payment/stripe.provider.ts';
+import { StripeProvider, stripeSettings } from './modules/payment/stripe.provider.ts';
 import { RetentionService } from './modules/retention/retention.service.ts';
 import { RobotService } from './modules/robots/robots.service.ts';
 import { SecurityService } from './modules/security/security.service.ts';
@@ -144,14 +144,7 @@ export function buildServices({
   const chosenProvider =
     provider ??
     (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
-      ? new StripeProvider(
-          {
-            secretKey: config.STRIPE_SECRET_KEY,
-            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-            apiBase: config.STRIPE_API_BASE,
-          },
-          clock,
-        )
+      ? new StripeProvider(stripeSettings(config), clock)
       : new SandboxProvider(db, loadCatalogue(), config.PUBLIC_URL, clock));
   const paymentProvider = metrics
     ? countingRejections(chosenProvider, (operation) =>

@@ -275,6 +275,9 @@ describe('refresh and retry', () => {
     ['a 403', 403, ErrorCodes.FORBIDDEN.code, true],
     ['code 32 (unverified)', 403, ErrorCodes.EMAIL_NOT_VERIFIED.code, false],
     ['a 400', 400, ErrorCodes.VALIDATION.code, false],
+    // The payment provider's failure is not the session's (docs/decisions/064).
+    ['a 502 from the payment provider', 502, ErrorCodes.UNAVAILABLE.code, false],
+    ['a 503 from the payment provider', 503, ErrorCodes.UNAVAILABLE.code, false],
   ])('%s refreshes once and retries: %s', async (_label, status, code, retried) => {
     const p = portal((_post, i) => (i === 0 ? { status, body: fail(code, 'no') } : { body: userTime }));
     const tokens = fakeTokens({ access: 'old' });

@@ -2,6 +2,7 @@ import { ApiError, ErrorCodes, errorBody } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isDatabaseError, safeDatabaseError } from '../lib/log-safety.ts';
+import { providerAnswer, providerFailureOf } from '../modules/payment/provider-failure.ts';
 
 /** The Description of a 4xx Fastify raises itself (body parsing), naming the field like ours do. */
 function frameworkDescription(err: Error & { code?: string }): string {
@@ -28,6 +29,14 @@ async function errorHandling(app: FastifyInstance): Promise<void> {
       // BUSY is the server keeping its own bound (docs/decisions/024), not a failure to report.
       if (err.status >= 500 && err.errorName !== 'BUSY') request.log.error(loggable(err), 'action failed');
       return reply.status(err.status).send(errorBody(err.errorName, err.message));
+    }
+    // The payment provider's failure (docs/decisions/064): 502 or 503, never Stripe's own 401/403.
+    const provider = providerFailureOf(err);
+    if (provider) {
+      request.log.error({ provider }, 'payment provider failed');
+      const answer = providerAnswer(provider, request.id);
+      if (answer.retryAfterS !== undefined) reply.header('retry-after', String(answer.retryAfterS));
+      return reply.status(answer.status).send(errorBody(answer.errorName, answer.message));
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,7 +1,8 @@
-import { type CartItem, cartItem } from '@portal/contract';
+import { type CartItem, cartItem, type PaymentProduct } from '@portal/contract';
 import * as React from 'react';
 import * as z from 'zod/mini';
 import { type CartAction, cartReducer } from './cart';
+import { type CartChange, repriceCart } from './cart-reprice';
 import { readLocal, removeLocal, writeLocal } from './safe-storage';
 
 /*
@@ -82,6 +83,7 @@ export function useCart(): CartItem[] {
 /** Forgets the in-memory copy so the next read comes from storage (tests clear storage between cases). */
 export function resetCartStore(): void {
   items = null;
+  changes = [];
   emit();
 }
 
@@ -95,4 +97,31 @@ export function readCheckoutSession(): string | null {
 
 export function clearCheckoutSession(): void {
   removeLocal(CHECKOUT_SESSION_STORAGE_KEY);
+}
+
+// ---- The cart against the current catalogue (docs/decisions/063) ----------------------------
+
+let changes: readonly CartChange[] = [];
+
+/**
+ * Re-prices the stored cart against GetProducts' answer (repriceCart): a line on a price no longer
+ * sold takes the product's current price of the same interval. What changed is kept for the notice.
+ */
+export function repriceStoredCart(products: readonly Pick<PaymentProduct, 'id' | 'prices'>[]): void {
+  const result = repriceCart(current(), products);
+  if (!result.changes.length) return;
+  changes = [...changes, ...result.changes];
+  dispatchCart({ type: 'replace', items: [...result.items] });
+}
+
+const currentChanges = () => changes;
+
+/** The re-pricing notices not yet dismissed; re-renders when they change. */
+export function useCartChanges(): readonly CartChange[] {
+  return React.useSyncExternalStore(subscribe, currentChanges, currentChanges);
+}
+
+export function dismissCartChanges(): void {
+  changes = [];
+  emit();
 }

@@ -2,8 +2,8 @@ import { license, payment, time } from '@portal/contract';
 import { expect } from 'vitest';
 import { as, closeApp, driverAsset, roboticsConfig, type SignedIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
-import { loadCatalogue } from './catalogue.ts';
 import { startStripeStandIn } from '../../test/stripe-stand-in.ts';
+import { loadCatalogue } from './catalogue.ts';
 
 /** Shared by the payment tests: a cart, a checkout, the sandbox's form posts. */
 

@@ -130,7 +130,7 @@ describe('the nightly reconciliation', () => {
       payments: { object: 'list', data: [{ payment: { type: 'payment_intent', payment_intent: 'pi_renewal_lost' } }] },
     });
     a.sub.items.data[0]!.current_period_end = renewalEnd;
-    standIn.dashboardRefunds.set('re_lost', {
+    standIn.refunds.set('re_lost', {
       object: 'refund',
       id: 're_lost',
       created: nowS(),
@@ -149,7 +149,7 @@ describe('the nightly reconciliation', () => {
       payment_intent: d.paymentIntent,
       charge: `ch_${d.paymentIntent}`,
     });
-    standIn.dashboardRefunds.set('re_stranger', {
+    standIn.refunds.set('re_stranger', {
       object: 'refund',
       id: 're_stranger',
       created: nowS(),

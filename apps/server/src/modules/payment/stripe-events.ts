@@ -1,6 +1,10 @@
+import type Stripe from 'stripe';
+
 /**
- * Every Stripe webhook event the portal handles: the events the webhook endpoint must have enabled
- * (docs/operations.md, Stripe's webhook). Anything else Stripe sends is acknowledged and ignored.
+ * Every Stripe event the portal handles: what the webhook endpoint at PUBLIC_URL/api/stripe/webhook
+ * must send (docs/operations.md, "Payments: the sandbox and Stripe"), and what `portal-admin
+ * stripe:check` compares the endpoint's enabled events with. An event handled in
+ * stripe-webhook.routes.ts or billing.service.ts is listed here too.
  */
 export const STRIPE_WEBHOOK_EVENTS = [
   'checkout.session.completed',
@@ -15,6 +19,6 @@ export const STRIPE_WEBHOOK_EVENTS = [
   'charge.refunded',
   'charge.dispute.created',
   'charge.dispute.closed',
-] as const;
+] as const satisfies readonly Stripe.WebhookEndpointCreateParams.EnabledEvent[];
 
 export type StripeWebhookEvent = (typeof STRIPE_WEBHOOK_EVENTS)[number];

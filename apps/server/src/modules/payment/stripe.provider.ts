@@ -1,5 +1,6 @@
 import { type PaymentPrice, type PaymentProduct, paymentPrice } from '@portal/contract';
 import Stripe from 'stripe';
+import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CheckoutInput, PaymentProvider, ProviderSession } from './payment.provider.ts';
 
@@ -11,14 +12,37 @@ export interface StripeSettings {
   webhookSecret: string;
   /** a stand-in of Stripe's API (tests); Stripe's own by default */
   apiBase?: string | undefined;
+  /** how long one attempt waits (STRIPE_TIMEOUT_MS) */
+  timeoutMs?: number | undefined;
+  /** attempts after the first (STRIPE_MAX_RETRIES) */
+  maxNetworkRetries?: number | undefined;
+}
+
+/** The Stripe settings of a configuration with STRIPE_SECRET_KEY set (the server's provider, the CLI's commands). */
+export function stripeSettings(
+  config: Pick<
+    Config,
+    'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_BASE' | 'STRIPE_TIMEOUT_MS' | 'STRIPE_MAX_RETRIES'
+  >,
+): StripeSettings {
+  return {
+    secretKey: config.STRIPE_SECRET_KEY ?? '',
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
+    apiBase: config.STRIPE_API_BASE,
+    timeoutMs: config.STRIPE_TIMEOUT_MS,
+    maxNetworkRetries: config.STRIPE_MAX_RETRIES,
+  };
 }
 
 /** The SDK client: Stripe's API, or the stand-in at apiBase (tests, docs/decisions/017). */
-export function stripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>): Stripe {
+export function stripeClient(
+  settings: Pick<StripeSettings, 'secretKey' | 'apiBase' | 'timeoutMs' | 'maxNetworkRetries'>,
+): Stripe {
   const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
   return new Stripe(settings.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
+    // docs/decisions/064: 3 attempts of 3 s by default, so a stalled Stripe is given up within ~10 s.
+    maxNetworkRetries: settings.maxNetworkRetries ?? 2,
+    timeout: settings.timeoutMs ?? 3_000,
     telemetry: false,
     ...(base
       ? {
@@ -50,7 +74,7 @@ function priceOf(p: Stripe.Price): PaymentPrice | undefined {
 export class StripeProvider implements PaymentProvider {
   readonly kind = 'stripe';
   readonly stripe: Stripe;
-  private cached: { at: number; products: PaymentProduct[] } | undefined;
+  private cached: Partial<Record<'active' | 'known', { at: number; products: PaymentProduct[] }>> = {};
 
   constructor(
     private readonly settings: StripeSettings,
@@ -59,12 +83,28 @@ export class StripeProvider implements PaymentProvider {
     this.stripe = stripeClient(settings);
   }
 
+  /** The catalogue customers can buy from: active products and their active prices. */
   async products(): Promise<PaymentProduct[]> {
+    return this.catalogue('active');
+  }
+
+  /**
+   * Every product and price an existing row may name, archived ones included (catalogue:push archives
+   * replaced prices; their subscribers keep them, docs/decisions/063): the tier rule, renewals,
+   * refunds and webhooks read this.
+   */
+  knownProducts(): Promise<PaymentProduct[]> {
+    return this.catalogue('known');
+  }
+
+  private async catalogue(which: 'active' | 'known'): Promise<PaymentProduct[]> {
     const now = this.clock.now().getTime();
-    if (this.cached && now - this.cached.at < CATALOGUE_TTL_MS) return this.cached.products;
+    const cached = this.cached[which];
+    if (cached && now - cached.at < CATALOGUE_TTL_MS) return cached.products;
+    const filter = which === 'active' ? { active: true } : {};
     const [products, prices] = await Promise.all([
-      this.stripe.products.list({ active: true, limit: 100 }).autoPagingToArray({ limit: 1000 }),
-      this.stripe.prices.list({ active: true, limit: 100 }).autoPagingToArray({ limit: 5000 }),
+      this.stripe.products.list({ ...filter, limit: 100 }).autoPagingToArray({ limit: 1000 }),
+      this.stripe.prices.list({ ...filter, limit: 100 }).autoPagingToArray({ limit: 5000 }),
     ]);
     const answer = products.map(
       (p): PaymentProduct => ({
@@ -78,13 +118,8 @@ export class StripeProvider implements PaymentProvider {
           .filter((x): x is PaymentPrice => x !== undefined),
       }),
     );
-    this.cached = { at: now, products: answer };
+    this.cached[which] = { at: now, products: answer };
     return answer;
-  }
-
-  /** Archived prices included (issue 31): for now the active catalogue. */
-  knownProducts(): Promise<PaymentProduct[]> {
-    return this.products();
   }
 
   async createCustomer(user: { userId: string; email: string }): Promise<string> {

@@ -96,7 +96,7 @@ describe('catalogue:push', () => {
       await runCli(['catalogue:push'], ctx);
       expect(empty.posts.length).toBe(posts);
       expect(lines.at(-1)).toBe(
-        `catalogue pushed: 0 created, 0 updated, ${catalogue.products.length + priceCount} unchanged`,
+        `catalogue pushed: Stripe already matched the catalogue, 0 created, 0 updated, 0 archived, ${catalogue.products.length + priceCount} unchanged`,
       );
     } finally {
       await empty.close();
@@ -288,7 +288,8 @@ describe('metrics (issue 33 item 7)', () => {
     standIn.failing.add('/v1/checkout/sessions');
     try {
       const res = await checkout(t, user, [line('prod_time_60', priceId('price_time_60_member_gbp'))]);
-      expect(res.status).toBe(500);
+      // Stripe's 500 is the provider's failure: 502 (docs/decisions/064).
+      expect(res.status).toBe(502);
     } finally {
       standIn.failing.delete('/v1/checkout/sessions');
     }

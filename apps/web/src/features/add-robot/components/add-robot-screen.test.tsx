@@ -119,13 +119,19 @@ describe('Add Robot (spec/001 §2)', () => {
     expect(within(button).getByText('£120.00/year')).toBeTruthy();
   });
 
-  it('shows the error and a way to retry when the catalogue cannot be loaded', async () => {
-    fakeServer({
-      GetProducts: () => ({ status: 500, json: { error: { Success: false, Code: 1, Description: 'x' } } }),
+  it.each([
+    ['the server fails (500)', 500, 1],
+    ['Stripe refuses (502)', 502, 111],
+    ['Stripe is down (503)', 503, 111],
+  ])('shows the error and a way to retry when the catalogue cannot be loaded: %s', async (_name, status, code) => {
+    const server = fakeServer({
+      GetProducts: () => ({ status, json: { error: { Success: false, Code: code, Description: 'x' } } }),
     });
     await renderScreen(<AddRobotScreen search={ADD_ROBOT_SEARCH_DEFAULTS} onSearchChange={() => {}} />);
     await settle();
     expect(screen.getByRole('alert').textContent).toContain('Failed to fetch products');
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+    // Not an expired session: nothing refreshes it.
+    expect(server.count('get-self')).toBe(0);
   });
 });

@@ -87,7 +87,7 @@ describe('Cart page (spec/001 §2)', () => {
     await settle();
     expect(checkoutButton().textContent).toBe('Processing...');
     expect(checkoutButton().disabled).toBe(true);
-    expect(server.calls[0]?.body.session).toEqual({
+    expect(server.calls.find((c) => c.action === 'HandlePurchase')?.body.session).toEqual({
       products: [{ id: 'Nao', selected_price_id: 'price_Nao', quantity: 2 }],
       success_url: `${window.location.origin}/dashboard/cart/success`,
       cancel_url: `${window.location.origin}/dashboard/cart/cancel`,
@@ -129,4 +129,73 @@ describe('Cart page (spec/001 §2)', () => {
       expect(checkoutButton().disabled).toBe(false);
     },
   );
+  it('re-prices a line saved on a price no longer sold, with a notice, and checks out at the new price', async () => {
+    seedCart([
+      {
+        ...cartLine('prod_standard', 1, 1500),
+        name: 'Standard Subscription',
+        prices: [
+          {
+            id: 'price_old',
+            currency: 'gbp',
+            unit_amount: 1500,
+            type: 'recurring',
+            recurring: { interval: 'month', interval_count: 1 },
+          },
+        ],
+        selected_price_id: 'price_old',
+      },
+    ]);
+    const server = fakeServer({
+      GetProducts: () => ({
+        json: {
+          error: OK,
+          products: [
+            {
+              id: 'prod_standard',
+              name: 'Standard Subscription',
+              description: '',
+              metadata: {},
+              prices: [
+                {
+                  id: 'price_year',
+                  currency: 'gbp',
+                  unit_amount: 15_000,
+                  type: 'recurring',
+                  recurring: { interval: 'year', interval_count: 1 },
+                },
+                {
+                  id: 'price_new',
+                  currency: 'gbp',
+                  unit_amount: 1600,
+                  type: 'recurring',
+                  recurring: { interval: 'month', interval_count: 1 },
+                },
+              ],
+            },
+          ],
+        },
+      }),
+      HandlePurchase: () => ({ json: failure(1, 'not here') }),
+    });
+    await renderScreen(<CartPage email="ada@example.com" />);
+    await settle();
+    const notice = screen.getByTestId('cart-price-notice');
+    expect(notice.textContent).toContain('Prices in your cart have changed');
+    expect(notice.textContent).toContain(
+      'The price of Standard Subscription has changed from £15.00 a month to £16.00 a month.',
+    );
+    expect(screen.getByTestId('cart-total').textContent).toBe('£16.00');
+    await act(async () => {
+      fireEvent.click(checkoutButton());
+    });
+    await settle();
+    expect(server.calls.find((c) => c.action === 'HandlePurchase')?.body.session).toMatchObject({
+      products: [{ id: 'prod_standard', selected_price_id: 'price_new', quantity: 1 }],
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    });
+    expect(screen.queryByTestId('cart-price-notice')).toBeNull();
+  });
 });

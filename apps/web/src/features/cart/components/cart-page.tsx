@@ -7,6 +7,7 @@ import { cartCurrency, cartItemCount, cartTotal, itemsLabel, lineCurrency, lineT
 import { dispatchCart, useCart } from '@/lib/cart-store';
 import { CHECKOUT_PROCESSING, useCheckout } from '@/lib/checkout';
 import { CART_TEXT } from '../cart-text';
+import { CartPriceNotice } from './cart-price-notice';
 import { CartQuantityInput } from './cart-quantity-input';
 
 function CartRow({ item }: { item: CartItem }) {
@@ -91,6 +92,8 @@ export function CartPage({ email }: { email: string }) {
           {CART_TEXT.clearCart}
         </Button>
       </div>
+
+      <CartPriceNotice />
 
       {items.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-xl border border-dashed p-10 text-center">

@@ -224,6 +224,52 @@ describe('Subscription Manager: Update Payment Info (spec/001 §7, §8)', () => 
   });
 });
 
+/** The server's answers when Stripe fails (docs/decisions/064): 502 or 503, code 111, never a 401. */
+const providerFailed = () => ({
+  status: 502,
+  json: failure(111, 'The payment provider could not complete this, please try again later (request r-1)'),
+});
+const providerDown = () => ({
+  status: 503,
+  json: failure(111, 'Payments are unavailable right now, please try again in a few minutes (request r-2)'),
+});
+
+describe('Subscription Manager: the payment provider fails (issue 31, finding 3)', () => {
+  it.each([
+    ['Stripe refuses (502)', providerFailed],
+    ['Stripe is down (503)', providerDown],
+  ])('%s: a checkout shows the spec’s text and the session is not refreshed', async (_name, answer) => {
+    const server = serve({ tier: null, overrides: { HandlePurchase: answer } });
+    await render();
+    await click(planButton('Standard Subscription'));
+    await settle();
+    expect(screen.getByText('Failed to create checkout session. Please try again.')).toBeTruthy();
+    expect(server.count('get-self')).toBe(0);
+    expect(redirectBrowser).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [
+      'the billing portal fails (502)',
+      { CreateBillingPortalSession: providerFailed },
+      'The payment provider could not complete this, please try again later (request r-1)',
+    ],
+    ['the customer cannot be fetched (503)', { GetCustomerID: providerDown }, 'Failed to fetch customer ID'],
+  ])(
+    '%s: Update Payment Info shows the spec’s text and the session is not refreshed',
+    async (_name, overrides, description) => {
+      const server = serve({ overrides });
+      await render();
+      await click(screen.getByRole('button', { name: 'Update Payment Info' }));
+      await settle();
+      expect(screen.getByText('Failed to update payment information')).toBeTruthy();
+      expect(screen.getByText(description)).toBeTruthy();
+      expect(server.count('get-self')).toBe(0);
+      expect(redirectBrowser).not.toHaveBeenCalled();
+    },
+  );
+});
+
 describe('Subscription Manager: Refresh Subscriptions (spec/001 §4)', () => {
   const refresh = () => screen.getByRole('button', { name: /^Refresh Subscriptions/ }) as HTMLButtonElement;
 
