@@ -271,6 +271,31 @@ describe('the Stripe Dashboard (finding 4)', () => {
     expect(mails(t, user, /refund/i).length).toBeGreaterThanOrEqual(2);
   });
 
+  it("on Stripe's own shapes: a Dashboard refund of a paid checkout, its charge without the refunds list", async () => {
+    const user = await signIn(t);
+    const res = await checkout(t, user, [line('prod_standard', priceId('price_standard_monthly_gbp'))]);
+    const { session_id } = res.body.session as { session_id: string };
+    const session = standIn.complete(session_id);
+    await webhook('checkout.session.completed', session);
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+    const invoice = standIn.invoices.get(session.invoice as string) as {
+      payments: { data: { payment: { payment_intent: string } }[] };
+    };
+    const paymentIntent = invoice.payments.data[0]?.payment.payment_intent as string;
+    // The refund is made at Stripe (its Dashboard): the portal hears of it only through the event,
+    // whose charge carries no refunds list in the pinned API version.
+    const refund = await new Stripe('sk_test_dashboard', {
+      host: new URL(standIn.url).hostname,
+      port: new URL(standIn.url).port,
+      protocol: 'http',
+    }).refunds.create({ payment_intent: paymentIntent });
+    const chargeId = (standIn.paymentIntents.get(paymentIntent) as { latest_charge: string }).latest_charge;
+    const stripeCharge = { ...(standIn.charges.get(chargeId) as Record<string, unknown>), refunds: undefined };
+    await webhook('charge.refunded', stripeCharge);
+    expect((await payments(t, user))[0]).toMatchObject({ refunded_amount: refund.amount, revoked: true });
+    expect(await tierName(t, user)).toBe('Lite Subscription');
+  });
+
   it('a whole refund in the Dashboard revokes as the portal’s refund does', async () => {
     const user = await signIn(t);
     const { paymentIntent } = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
