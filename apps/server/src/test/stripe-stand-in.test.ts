@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../modules/payment/catalogue.ts';
 import { stripeClient } from '../modules/payment/stripe.provider.ts';
-import { parseForm, type StandIn, startStripeStandIn } from './stripe-stand-in.ts';
+import { parseForm, type StandIn, startStripeStandIn, stripeEvent } from './stripe-stand-in.ts';
 
 /**
  * The stand-in enforces what Stripe enforces and the payment tests rely on; here through the real
@@ -168,5 +168,18 @@ describe('the Stripe stand-in', () => {
     } finally {
       standIn.hanging.delete('/v1/products');
     }
+  });
+
+  it('makes webhook events the SDK verifies, on the pinned API version', () => {
+    const event = stripeEvent('charge.refunded', { object: 'charge', id: 'ch_1' });
+    const payload = JSON.stringify(event);
+    const secret = 'whsec_standin';
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret });
+    const verified = stripe.webhooks.constructEvent(payload, header, secret);
+    expect(verified).toMatchObject({
+      type: 'charge.refunded',
+      api_version: Stripe.API_VERSION,
+      data: { object: { id: 'ch_1' } },
+    });
   });
 });

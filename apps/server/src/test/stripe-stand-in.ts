@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 import type { Catalogue } from '../modules/payment/catalogue.ts';
 import fixtures from './fixtures/stripe/objects.json' with { type: 'json' };
 
@@ -135,6 +136,25 @@ const FRESH: Partial<Record<StripeObjectType, Obj>> = {
 /** A Stripe-shaped object: the published example of its type, our fresh state, then `fields`. */
 export function stripeObject(type: StripeObjectType, fields: Obj): Obj {
   return { ...structuredClone(fixtures.resources[type] as Obj), ...FRESH[type], ...fields };
+}
+
+let events = 0;
+/**
+ * A webhook event in Stripe's shape (the published fixture), on the API version the SDK is pinned to,
+ * carrying `object`; sign its JSON with the SDK's `webhooks.generateTestHeaderString`.
+ */
+export function stripeEvent(type: string, object: unknown, fields: Obj = {}): Obj {
+  return stripeObject('event', {
+    id: `evt_standin_${(++events).toString().padStart(6, '0')}`,
+    type,
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: { object },
+    ...fields,
+  });
 }
 
 /** An error as Stripe answers it; thrown by a route, answered by the server. */

@@ -1,8 +1,8 @@
-import { type CartItem, cartItem, type PaymentProduct } from '@portal/contract';
+import { type CartItem, cartItem } from '@portal/contract';
 import * as React from 'react';
 import * as z from 'zod/mini';
 import { type CartAction, cartReducer } from './cart';
-import { type CartChange, repriceCart } from './cart-reprice';
+import type { CartChange } from './cart-reprice';
 import { readLocal, removeLocal, writeLocal } from './safe-storage';
 
 /*
@@ -104,11 +104,13 @@ export function clearCheckoutSession(): void {
 let changes: readonly CartChange[] = [];
 
 /**
- * Re-prices the stored cart against GetProducts' answer (repriceCart): a line on a price no longer
- * sold takes the product's current price of the same interval. What changed is kept for the notice.
+ * Re-prices the stored cart with `reprice` (repriceCart in cart-reprice.ts, passed in so the shell's
+ * bundle does not carry it): what changed is kept for the cart page's notice.
  */
-export function repriceStoredCart(products: readonly Pick<PaymentProduct, 'id' | 'prices'>[]): void {
-  const result = repriceCart(current(), products);
+export function repriceStoredCart(
+  reprice: (items: readonly CartItem[]) => { items: readonly CartItem[]; changes: readonly CartChange[] },
+): void {
+  const result = reprice(current());
   if (!result.changes.length) return;
   changes = [...changes, ...result.changes];
   dispatchCart({ type: 'replace', items: [...result.items] });

@@ -2,7 +2,7 @@ import { InfoIcon, XIcon } from 'lucide-react';
 import * as React from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { cartChangeText } from '@/lib/cart-reprice';
+import { cartChangeText, repriceCart } from '@/lib/cart-reprice';
 import { dismissCartChanges, repriceStoredCart, useCartChanges } from '@/lib/cart-store';
 import { useProducts } from '@/lib/payment-products';
 
@@ -15,7 +15,8 @@ export const CART_PRICES_CHANGED = 'Prices in your cart have changed';
 export function CartPriceNotice() {
   const products = useProducts();
   React.useEffect(() => {
-    if (products.data) repriceStoredCart(products.data);
+    const catalogue = products.data;
+    if (catalogue) repriceStoredCart((items) => repriceCart(items, catalogue));
   }, [products.data]);
   const changes = useCartChanges();
   if (!changes.length) return null;
