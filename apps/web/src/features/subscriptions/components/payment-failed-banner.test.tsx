@@ -5,7 +5,8 @@ import { redirectBrowser } from '@/lib/redirect';
 import { storeSession } from '@/lib/session';
 import { fakeServer, tokenPair, user } from '@/test/fake-server';
 import { renderScreen, settle } from '@/test/render-screen';
-import { PAYMENT_FAILED_TEXT, PaymentFailedBanner } from './payment-failed-banner';
+import { PastDueBanner } from './past-due-banner';
+import { PAYMENT_FAILED_TEXT } from './payment-failed-banner';
 
 vi.mock('@/lib/redirect', () => ({ redirectBrowser: vi.fn() }));
 
@@ -30,7 +31,7 @@ function serve(paymentFailedAt: number) {
 describe('the past-due banner (issue 31)', () => {
   it('asks for a new card while a renewal has failed; Update Payment Info opens the billing portal', async () => {
     const server = serve(Date.UTC(2026, 10, 20));
-    await renderScreen(<PaymentFailedBanner email={EMAIL} userId="u-1" />);
+    await renderScreen(<PastDueBanner email={EMAIL} userId="u-1" />);
     const banner = await screen.findByRole('region', { name: PAYMENT_FAILED_TEXT.title });
     expect(banner.textContent).toContain(PAYMENT_FAILED_TEXT.body);
     fireEvent.click(screen.getByRole('button', { name: 'Update Payment Info' }));
@@ -40,7 +41,7 @@ describe('the past-due banner (issue 31)', () => {
 
   it('is not there when no payment failed', async () => {
     const server = serve(0);
-    await renderScreen(<PaymentFailedBanner email={EMAIL} userId="u-1" />);
+    await renderScreen(<PastDueBanner email={EMAIL} userId="u-1" />);
     await settle();
     expect(server.count('CHECK_REMAINING_TIME')).toBe(1);
     expect(screen.queryByRole('region', { name: PAYMENT_FAILED_TEXT.title })).toBeNull();

@@ -3,7 +3,7 @@ import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { prefetchRobotManager } from '@/features/robots/robots-prefetch';
-import { PaymentFailedBanner } from '@/features/subscriptions/components/payment-failed-banner';
+import { PastDueBanner } from '@/features/subscriptions/components/past-due-banner';
 import { useAuth } from '@/lib/auth';
 import { pageHead } from '@/lib/page-title';
 import { oneOf, searchParser } from '@/lib/search-params';
@@ -38,7 +38,7 @@ function RobotManagerRoute() {
   const email = user?.email ?? '';
   return (
     <div className="flex flex-col gap-6">
-      <PaymentFailedBanner email={email} userId={user?.user_id ?? ''} />
+      <PastDueBanner email={email} userId={user?.user_id ?? ''} />
       <RobotManagerScreen
         email={email}
         filter={filter}
