@@ -84,6 +84,12 @@ export class StripeEvents {
     }
   }
 
+  /** Stores the PaymentIntent of a payment known by its reference (an invoice id) when it has none yet. */
+  async rememberIntent(paymentRef: string | undefined, paymentIntent: string | undefined): Promise<void> {
+    if (paymentRef && paymentIntent && paymentRef !== paymentIntent)
+      await repo.setIntentOfRef(this.db, paymentRef, paymentIntent);
+  }
+
   private async prefetch(event: Stripe.Event): Promise<Prefetched> {
     const products = await this.provider.knownProducts();
     const stripe = this.stripe;

@@ -1,8 +1,8 @@
-import { ONE_DAY_S } from '@portal/contract';
+import { ONE_DAY_S, payment } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
+import { as, relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
 import {
@@ -245,6 +245,24 @@ describe('the Stripe Dashboard (finding 4)', () => {
       sql`select payment_intent_id from payments p join users u on u.id = p.user_id where u.email = ${user.email}`,
     );
     expect(row?.payment_intent_id).toBe(paymentIntent);
+  });
+
+  it('stores the PaymentIntent when the success page fulfilled the checkout before the webhook came', async () => {
+    const user = await signIn(t);
+    const res = await checkout(t, user, [line('prod_standard', priceId('price_standard_monthly_gbp'))]);
+    const { session_id } = res.body.session as { session_id: string };
+    const session = standIn.complete(session_id);
+    const confirmed = await as(t, user, payment)('ConfirmPurchase', { email: user.email, session_id });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+    await webhook('checkout.session.completed', session);
+    const invoice = standIn.invoices.get(session.invoice as string) as {
+      payments: { data: { payment: { payment_intent: string } }[] };
+    };
+    const [row] = await rows<{ payment_intent_id: string }>(
+      sql`select payment_intent_id from payments p join users u on u.id = p.user_id where u.email = ${user.email}`,
+    );
+    expect(row?.payment_intent_id).toBe(invoice.payments.data[0]?.payment.payment_intent);
   });
 
   it('a partial refund in the Dashboard is recorded; the one that completes it revokes the plan, once', async () => {

@@ -63,15 +63,19 @@ async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOpti
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         const state = sessionState(event.data.object);
-        if (state.paid)
+        if (state.paid) {
+          // A subscription checkout's PaymentIntent is its first invoice's payment (read before any transaction).
+          const paymentIntentId =
+            state.paymentIntentId ?? (await billing.events.paymentIntentOfInvoice(event.data.object.invoice));
           await payments.fulfil(event.data.object.id, {
             billing: state.billing,
             subscriptionId: state.subscriptionId,
             paymentRef: state.paymentRef,
-            // A subscription checkout's PaymentIntent is its first invoice's payment (read before any transaction).
-            paymentIntentId:
-              state.paymentIntentId ?? (await billing.events.paymentIntentOfInvoice(event.data.object.invoice)),
+            paymentIntentId,
           });
+          // The success page may have fulfilled it first, without the invoice's PaymentIntent.
+          await billing.events.rememberIntent(state.paymentRef, paymentIntentId);
+        }
         await payments.recordEvent(event.id, event.type);
         return 'applied';
       }
