@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/harness.ts';
-import type { StandIn } from '../../test/stripe-stand-in.ts';
+import { type StandIn, stripeEvent } from '../../test/stripe-stand-in.ts';
 import {
   listed,
   mails,
@@ -38,8 +38,9 @@ let counter = 0;
 const next = () => ++counter;
 const nowS = () => Math.floor(t.clock.now().getTime() / 1000);
 
+/** An event as Stripe sends it (the published fixture's shape, on the pinned API version), signed. */
 function post(type: string, object: unknown, id: string, created: number) {
-  const payload = JSON.stringify({ id, object: 'event', type, created, data: { object } });
+  const payload = JSON.stringify(stripeEvent(type, object, { id, created }));
   return t.app.inject({
     method: 'POST',
     url: '/api/stripe/webhook',
