@@ -194,6 +194,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     openStreams: () => services.events.openStreams,
     backgroundPending: () => services.afterAnswer.pending,
     overdueSubscriptions: () => services.subscriptions.overdue(),
+    reconciliationUnexplained: async () => (await services.billing.reconciliation.last())?.unexplained,
   });
   app.decorate('metrics', metrics);
 

@@ -34,6 +34,8 @@ export interface MetricSources {
   backgroundPending(): number;
   /** live subscriptions whose period has ended, not yet renewed, failed or ended */
   overdueSubscriptions(): Promise<number>;
+  /** differences with Stripe the last reconciliation could not explain (undefined: no run yet) */
+  reconciliationUnexplained?(): Promise<number | undefined>;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -171,6 +173,20 @@ export class PortalMetrics {
           this.set(await metrics.sources.overdueSubscriptions());
         } catch {
           this.reset();
+        }
+      },
+    });
+    new Gauge({
+      name: 'portal_reconciliation_unexplained',
+      help: 'Differences with Stripe the last reconciliation could not explain (docs/decisions/065); absent before the first run',
+      registers: this.registers,
+      async collect() {
+        this.reset();
+        try {
+          const n = await metrics.sources?.reconciliationUnexplained?.();
+          if (n !== undefined) this.set(n);
+        } catch {
+          // A database that does not answer leaves the gauge absent.
         }
       },
     });

@@ -177,5 +177,7 @@ describe('the nightly reconciliation', () => {
     const status = await ops()('GetReconciliation', {});
     expect(status.body.run).toMatchObject({ repaired: 0, unexplained: 1, started_at: expect.any(Number) });
     expect((status.body.run as { finished_at: number }).finished_at).toBeGreaterThan(0);
+    // The count operators alert on.
+    expect(await t.app.metrics.registry.metrics()).toMatch(/^portal_reconciliation_unexplained 1$/m);
   });
 });
