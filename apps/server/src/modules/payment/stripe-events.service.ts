@@ -12,6 +12,13 @@ import type { PaymentProvider } from './payment.provider.ts';
 import { paymentRepository as payRepo } from './payment.repository.ts';
 import { stripeEventsRepository as repo } from './stripe-events.repository.ts';
 
+const NEEDS_CATALOGUE = new Set([
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'charge.refunded',
+  'charge.dispute.closed',
+]);
+
 /** What became of an event: applied; a duplicate of one applied before; older than the state applied (stale). */
 export type EventOutcome = 'applied' | 'duplicate' | 'stale';
 
@@ -91,7 +98,8 @@ export class StripeEvents {
   }
 
   private async prefetch(event: Stripe.Event): Promise<Prefetched> {
-    const products = await this.provider.knownProducts();
+    // The catalogue (archived prices included) only for what reads it: a plan's tier, a revocation's minutes.
+    const products = NEEDS_CATALOGUE.has(event.type) ? await this.provider.knownProducts() : [];
     const stripe = this.stripe;
     if (event.type === 'invoice.paid') {
       const invoice = event.data.object;
