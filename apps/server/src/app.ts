@@ -196,6 +196,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     backgroundPending: () => services.afterAnswer.pending,
     overdueSubscriptions: () => services.subscriptions.overdue(),
     outboxFailing: () => services.outbox.failing(),
+    reconciliationUnexplained: async () => (await services.billing.reconciliation.last())?.unexplained,
   });
   app.decorate('metrics', metrics);
 
@@ -261,10 +262,30 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       }, config.ROBOT_SWEEP_INTERVAL_S * 1000)
     : undefined;
   robotSweep?.unref();
+  // docs/decisions/065: the nightly reconciliation with Stripe (nothing to do on the sandbox). An
+  // advisory lock makes one instance run it; what it cannot explain is logged at error.
+  const reconciliation =
+    config.RECONCILIATION_INTERVAL_S && services.payments.provider.kind === 'stripe'
+      ? setInterval(() => {
+          services.billing.reconciliation
+            .run()
+            .then((run) => {
+              metrics.jobRun('reconciliation', true);
+              if (!run.skipped)
+                app.log.info({ repaired: run.repaired, unexplained: run.unexplained }, 'reconciliation run');
+            })
+            .catch((err: unknown) => {
+              metrics.jobRun('reconciliation', false);
+              app.log.error({ err }, 'reconciliation run failed');
+            });
+        }, config.RECONCILIATION_INTERVAL_S * 1000)
+      : undefined;
+  reconciliation?.unref();
   app.addHook('onClose', async () => {
     if (retention) clearInterval(retention);
     if (lifecycle) clearInterval(lifecycle);
     if (robotSweep) clearInterval(robotSweep);
+    if (reconciliation) clearInterval(reconciliation);
     // Mails queued after an answer (forgot password, registration) go before the database closes.
     await services.afterAnswer.settled();
   });

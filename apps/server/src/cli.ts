@@ -86,6 +86,9 @@ export const USAGE = `usage: portal-admin <command> [arguments]     (node apps/s
   audit:verify                                 walk the audit trail's hash chain and the HMACs of
                                                its personal fields; exit 1 naming each entry that
                                                was edited, removed or inserted
+  reconcile:run                                run the reconciliation with Stripe once: repairs what
+                                               missed webhooks left, counts what it cannot explain
+  reconcile:status                             the last reconciliation: repaired, unexplained, details
   help, --help, -h                             this text
 
 It reads the server's environment (DATABASE_URL or DATA_DIR, S3_BUCKET, ...; docs/operations.md)
@@ -368,6 +371,25 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       out(
         `${p.payment_id}: refunded ${formatPrice(p.refunded_amount, p.currency)} of ${formatPrice(p.amount, p.currency)}${p.revoked ? '; what it granted was revoked' : ''}`,
       );
+      return;
+    }
+    case 'reconcile:run':
+    case 'reconcile:status': {
+      const recon = services.billing.reconciliation;
+      if (command === 'reconcile:run') {
+        const run = await recon.run();
+        if (run.skipped)
+          out('reconciliation: skipped (payments go through the sandbox, or another instance is running it)');
+      }
+      const last = await recon.last();
+      if (!last) {
+        out('reconciliation: no run yet');
+        return;
+      }
+      out(
+        `reconciliation ${last.startedAt.toISOString()}${last.finishedAt ? '' : ' (running)'}: ${last.repaired} repaired, ${last.unexplained} unexplained`,
+      );
+      for (const d of last.details) out(`  ${d}`);
       return;
     }
     case 'lifecycle:run': {

@@ -310,6 +310,8 @@ export const envSchema = z
      * (ROBOT_REPORT_TIMEOUT_MS passed; docs/decisions/067); 0 turns it off
      */
     ROBOT_SWEEP_INTERVAL_S: int(0, 3_600).default(30),
+    /** how often the reconciliation with Stripe runs (docs/decisions/065; Stripe mode only); 0 turns it off */
+    RECONCILIATION_INTERVAL_S: int(0, 7 * ONE_DAY_S).default(ONE_DAY_S),
     /** how often the retention job prunes and anonymises (docs/decisions/027); 0 turns it off */
     RETENTION_INTERVAL_S: int(0, 7 * ONE_DAY_S).default(3_600),
     /** Live events (docs/decisions/031): how long a stream ticket can be redeemed. */

@@ -176,9 +176,9 @@ export function buildServices({
   });
   const time = new TimeService(db, clock, subscriptions);
   const address = new PortalAddress(config.PUBLIC_URL, config.ALLOWED_HOSTS);
-  const billing = new BillingService(db, clock, mailer, paymentProvider, address, { subscriptions, time });
-  // docs/decisions/066: work after a commit (cancelling a replaced plan at the provider), retried.
+  // docs/decisions/066: work after a commit (cancelling a replaced or revoked plan at the provider), retried.
   const outbox = new Outbox(db, clock, paymentProvider, log);
+  const billing = new BillingService(db, clock, mailer, paymentProvider, address, { subscriptions, time, outbox });
   const payments = new PaymentService(
     db,
     clock,

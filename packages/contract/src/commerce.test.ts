@@ -70,6 +70,8 @@ describe('the spec/001 services', () => {
         'EndSubscriptionPeriod',
         'ListOutbox',
         'RunOutbox',
+        'RunReconciliation',
+        'GetReconciliation',
       ],
     ],
   ] as const)('%s at %s has every action, bearer-authenticated, answering the error object', (name, path, actions) => {
@@ -200,6 +202,7 @@ describe('dial manager', () => {
       total_yearly_allocation: 0,
       total_yearly_used: 0,
       subscription_type: '',
+      payment_failed_at: 0,
     });
   });
 

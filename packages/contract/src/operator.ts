@@ -90,6 +90,20 @@ export const outboxItem = z.object({
   created_at: epochMs,
 });
 export type OutboxItem = z.infer<typeof outboxItem>;
+/** A run of the nightly reconciliation with Stripe (docs/decisions/065). */
+export const reconciliationRun = z.object({
+  /** another instance was running it, or payments go through the sandbox (nothing to reconcile) */
+  skipped: z._default(z.boolean(), false),
+  /** differences a missed webhook explains, applied as it would have */
+  repaired: z.int().check(z.minimum(0)),
+  /** differences nothing explains: each logged at error for an operator to look at */
+  unexplained: z.int().check(z.minimum(0)),
+  details: z._default(z.array(z.string()), []),
+  /** epoch ms; 0 when the run was skipped */
+  started_at: z._default(epochMs, 0),
+  finished_at: z._default(epochMs, 0),
+});
+export type ReconciliationRunView = z.infer<typeof reconciliationRun>;
 
 export const operator = service('operator', '/api/operator', {
   GrantSubscription: action({
@@ -185,6 +199,24 @@ export const operator = service('operator', '/api/operator', {
       /** the statuses of the subscription's rows after the run */
       statuses: z._default(z.array(subscriptionStatus), []),
     }),
+  }),
+  RunReconciliation: action({
+    summary:
+      "Run the reconciliation with Stripe now (the server runs it nightly): the last days' subscriptions, paid invoices, refunds and disputes at Stripe compared with the portal's rows; what a missed webhook explains is applied, what nothing explains is counted and logged at error. Stripe mode only. Operators only.",
+    auth: 'operator',
+    permission: 'jobs.run',
+    caller: 'operator',
+    request: z.object({}),
+    response: response({ run: reconciliationRun }),
+  }),
+  GetReconciliation: action({
+    summary:
+      'The last run of the reconciliation with Stripe: when it ran, what it repaired and how many differences it could not explain (0 for none; `skipped` when there has been no run). Operators only.',
+    auth: 'operator',
+    permission: 'payments.read',
+    caller: 'operator',
+    request: z.object({}),
+    response: response({ run: reconciliationRun }),
   }),
   RunLifecycle: action({
     summary:

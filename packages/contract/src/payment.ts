@@ -166,6 +166,11 @@ export const subscriptionBase = z.object({
    * working) until created_at + duration, then becomes cancelled (docs/decisions/019).
    */
   cancel_at_period_end: z._default(z.boolean(), false),
+  /**
+   * When a renewal's payment failed and the provider still retries (epoch ms; 0: none). The status
+   * stays active and the subscription keeps working; the dashboard asks for a new card (issue 31).
+   */
+  payment_failed_at: z._default(epochMs, 0),
 });
 export type SubscriptionBase = z.infer<typeof subscriptionBase>;
 

@@ -36,6 +36,11 @@ export const userTime = z.object({
   total_yearly_allocation: minutes,
   total_yearly_used: minutes,
   subscription_type: z._default(z.string(), ''),
+  /**
+   * When a renewal of the caller's paid plan failed and the provider still retries (epoch ms; 0:
+   * none): the plan keeps working, and the dashboard asks for a new card (issue 31).
+   */
+  payment_failed_at: z._default(z.int(), 0),
 });
 export type UserTime = z.infer<typeof userTime>;
 

@@ -7,6 +7,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { safeEqual } from '../lib/keys.ts';
 import type { Mailer } from '../lib/mailer.ts';
 import { hashGate } from '../lib/passwords.ts';
+import { STRIPE_WEBHOOK_EVENTS } from '../modules/payment/stripe-events.ts';
 
 /**
  * The portal's metrics in the Prometheus text format (docs/operations.md#metrics, docs/decisions/060).
@@ -21,20 +22,10 @@ export const METRICS_PATH = '/metrics';
 export const UNKNOWN_ACTION = 'unknown';
 
 /** Stripe's events the portal acts on (docs/operations.md#payments-the-sandbox-and-stripe); others count as `other`. */
-const WEBHOOK_TYPES = new Set([
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'checkout.session.expired',
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'invoice.paid',
-  'invoice.payment_failed',
-]);
+const WEBHOOK_TYPES = new Set<string>(STRIPE_WEBHOOK_EVENTS);
 
-/** handled; duplicate: an event id seen before; refused: no valid signature; failed: handling threw (Stripe retries). */
-export type WebhookOutcome = 'handled' | 'duplicate' | 'refused' | 'failed';
+/** handled; duplicate: an event id seen before; stale: older than the state applied for its subscription; refused: no valid signature; failed: handling threw (Stripe retries). */
+export type WebhookOutcome = 'handled' | 'duplicate' | 'stale' | 'refused' | 'failed';
 
 /** What the gauges read when scraped: the app's services, set once they are built. */
 export interface MetricSources {
@@ -45,6 +36,8 @@ export interface MetricSources {
   overdueSubscriptions(): Promise<number>;
   /** outbox work that keeps failing (docs/decisions/066) */
   outboxFailing?(): Promise<number>;
+  /** differences with Stripe the last reconciliation could not explain (undefined: no run yet) */
+  reconciliationUnexplained?(): Promise<number | undefined>;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -99,7 +92,7 @@ export class PortalMetrics {
 
   readonly jobRuns = new Counter({
     name: 'portal_job_runs_total',
-    help: 'Runs of the scheduled jobs (lifecycle, retention, robot-silence, outbox) by outcome',
+    help: 'Runs of the scheduled jobs (lifecycle, retention, robot-silence, outbox, reconciliation) by outcome',
     labelNames: ['job', 'outcome'] as const,
     registers: this.registers,
   });
@@ -198,6 +191,20 @@ export class PortalMetrics {
         }
       },
     });
+    new Gauge({
+      name: 'portal_reconciliation_unexplained',
+      help: 'Differences with Stripe the last reconciliation could not explain (docs/decisions/065); absent before the first run',
+      registers: this.registers,
+      async collect() {
+        this.reset();
+        try {
+          const n = await metrics.sources?.reconciliationUnexplained?.();
+          if (n !== undefined) this.set(n);
+        } catch {
+          // A database that does not answer leaves the gauge absent.
+        }
+      },
+    });
   }
 
   /** The services the gauges read, once built. */
@@ -216,7 +223,7 @@ export class PortalMetrics {
   }
 
   /** A scheduled job's run: its outcome, and when it last succeeded. */
-  jobRun(job: 'lifecycle' | 'retention' | 'robot-silence' | 'outbox', ok: boolean): void {
+  jobRun(job: 'lifecycle' | 'retention' | 'robot-silence' | 'outbox' | 'reconciliation', ok: boolean): void {
     this.jobRuns.inc({ job, outcome: ok ? 'ok' : 'failed' });
     if (ok) this.jobLastSuccess.set({ job }, Date.now() / 1000);
   }

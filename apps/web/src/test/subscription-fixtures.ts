@@ -101,6 +101,7 @@ export function driverSubscription(over: Partial<RobotDriverSubscription> = {}):
     stripe_customer_id: 'cus_1',
     overrideReason: 99,
     cancel_at_period_end: false,
+    payment_failed_at: 0,
     robot_license_id: 'lic-1',
     credit_used: false,
     credit_entry_uuid: '',

@@ -54,6 +54,8 @@ export interface LedgerContext {
   nowMs: number;
   /** the active subscription's end (epoch ms); 0 when there is none */
   subscriptionEndMs: number;
+  /** when a renewal of the user's paid plan failed, the provider still retrying (epoch ms); 0 or absent: none */
+  paymentFailedAtMs?: number;
 }
 
 export interface Period {
@@ -253,5 +255,6 @@ export function userTimeFromLedger(entries: readonly LedgerEntry[], ctx: LedgerC
     total_yearly_allocation: YEARLY_ALLOCATION_MINUTES[ctx.tier] ?? 0,
     total_yearly_used: totals.minutesUsedInPeriod,
     subscription_type: tierName(ctx.tier),
+    payment_failed_at: ctx.paymentFailedAtMs ?? 0,
   };
 }

@@ -50,6 +50,32 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
       return { run, statuses: statuses as SubscriptionStatus[] };
     },
 
+    async RunReconciliation(_input, { request }) {
+      const run = await billing.reconciliation.run();
+      if (!run.skipped)
+        request.log.info({ repaired: run.repaired, unexplained: run.unexplained }, 'reconciliation run');
+      const last = run.skipped ? undefined : await billing.reconciliation.last();
+      return {
+        run: { ...run, started_at: last?.startedAt.getTime() ?? 0, finished_at: last?.finishedAt?.getTime() ?? 0 },
+      };
+    },
+
+    async GetReconciliation() {
+      const last = await billing.reconciliation.last();
+      return {
+        run: last
+          ? {
+              skipped: false,
+              repaired: last.repaired,
+              unexplained: last.unexplained,
+              details: last.details,
+              started_at: last.startedAt.getTime(),
+              finished_at: last.finishedAt?.getTime() ?? 0,
+            }
+          : { skipped: true, repaired: 0, unexplained: 0, details: [], started_at: 0, finished_at: 0 },
+      };
+    },
+
     async RunLifecycle() {
       return { run: await billing.runLifecycle() };
     },

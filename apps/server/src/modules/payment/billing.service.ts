@@ -19,10 +19,16 @@ import type { Mailer } from '../../lib/mailer.ts';
 import type { PortalAddress } from '../../lib/portal-address.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
 import { driverEnd } from '../subscriptions/subscriptions.repository.ts';
-import { type PlanTerms, planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
+import {
+  type AfterCommit,
+  type PlanTerms,
+  planOfPrice,
+  type SubscriptionService,
+} from '../subscriptions/subscriptions.service.ts';
 import type { TimeService } from '../time/time.service.ts';
+import { type AfterMoney, afterMoney, type MoneyChanges } from './after-money.ts';
 import { isFreePlan, MINUTES_KEY } from './catalogue.ts';
-import { intentKey } from './outbox.ts';
+import { cancelSubscriptionKey, intentKey, OUTBOX_KINDS, type Outbox, providerOfRef } from './outbox.ts';
 import { refundMail, renewalReceiptMail } from './payment.mails.ts';
 import type { PaymentProvider } from './payment.provider.ts';
 import {
@@ -31,6 +37,9 @@ import {
   type PaymentRow,
   paymentRepository as repo,
 } from './payment.repository.ts';
+import { ReconciliationService } from './reconciliation.service.ts';
+import { stripeEventsRepository as eventsRepo } from './stripe-events.repository.ts';
+import { type EventOutcome, StripeEvents } from './stripe-events.service.ts';
 
 const INTERVAL_MS: Record<PlanTerms['interval'], number> = {
   day: ONE_DAY_MS,
@@ -38,12 +47,19 @@ const INTERVAL_MS: Record<PlanTerms['interval'], number> = {
   month: 30 * ONE_DAY_MS,
   year: 365 * ONE_DAY_MS,
 };
-/** A sandbox subscription whose renewal failed ends (expired) this long after its period ended. */
-export const PAYMENT_RETRY_WINDOW_MS = 7 * ONE_DAY_MS;
+/**
+ * After a failed renewal the sandbox tries the card again on these days after the first failure
+ * (the period's end), as Stripe's retries do; when the last fails the subscription ends (expired).
+ */
+export const SANDBOX_RETRY_DAYS = [1, 3, 5] as const;
+/** A refund intent still pending after this long is taken as abandoned (the reconciliation records what Stripe did). */
+const REFUND_IN_FLIGHT_MS = 10 * 60 * 1000;
 
 export interface BillingPeers {
   subscriptions: SubscriptionService;
   time: TimeService;
+  /** where a subscription a refund or a lost dispute took back is cancelled at Stripe, retried (decision 066) */
+  outbox?: Outbox;
 }
 
 /** The card-on-file test numbers of the sandbox (decision 017's test cards). */
@@ -61,7 +77,7 @@ export function cardDeclines(number: string): boolean {
  * Stripe's subscription events, refunds and what account deletion cancels. Every state change goes
  * through SubscriptionService's lifecycle functions, whichever provider made it.
  */
-export class BillingService {
+export class BillingService implements MoneyChanges {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -70,7 +86,23 @@ export class BillingService {
     private readonly address: PortalAddress,
     private readonly peers: BillingPeers,
     private readonly log?: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.events = new StripeEvents(
+      db,
+      clock,
+      mailer,
+      provider,
+      address,
+      { subscriptions: peers.subscriptions, billing: this },
+      log,
+    );
+    this.reconciliation = new ReconciliationService(db, clock, provider, this.events, peers.subscriptions, log);
+  }
+
+  /** Stripe's events (stripe-events.service.ts). */
+  readonly events: StripeEvents;
+  /** The nightly reconciliation with Stripe (reconciliation.service.ts). */
+  readonly reconciliation: ReconciliationService;
 
   private get subs() {
     return this.peers.subscriptions;
@@ -118,8 +150,8 @@ export class BillingService {
     let renewed = 0;
     for (const [ref, rows] of await this.subs.refsOf(userId))
       if (
-        [...rows.plans, ...rows.drivers].some((r) => r.status === 'inactive') &&
-        (await this.sandboxCharge(ref)) === 'renewed'
+        [...rows.plans, ...rows.drivers].some((r) => r.paymentFailedAt && r.status !== 'expired') &&
+        (await this.sandboxCharge(ref, { retryNow: true })) === 'renewed'
       )
         renewed += 1;
     return renewed;
@@ -161,7 +193,7 @@ export class BillingService {
       );
     const live = await this.subs.livePlan(userId);
     if (!live?.stripeId) throw new ApiError('CONFLICT', `${field}: there is no plan to change; buy one at checkout`);
-    if (live.status !== 'active')
+    if (live.paymentFailedAt || live.status !== 'active')
       throw new ApiError('PAYMENT', `${field}: the last payment of your plan failed; update your card first`);
     if (live.priceId === toPriceId) throw new ApiError('CONFLICT', `${field}: this is already your plan`);
     const from = planOfPrice(known, live.priceId);
@@ -333,7 +365,7 @@ export class BillingService {
   async runLifecycle(): Promise<LifecycleRun> {
     const run: LifecycleRun = { renewed: 0, payment_failed: 0, ended: 0, reminders: 0 };
     if (this.provider.kind === 'sandbox')
-      for (const ref of await this.subs.dueRefs(this.clock.now())) {
+      for (const ref of new Set([...(await this.subs.dueRefs(this.clock.now())), ...(await this.subs.failingRefs())])) {
         const outcome = await this.sandboxCharge(ref);
         if (outcome === 'renewed') run.renewed += 1;
         else if (outcome === 'failed') run.payment_failed += 1;
@@ -364,32 +396,44 @@ export class BillingService {
 
   /**
    * What the sandbox does with a subscription whose period has ended, as Stripe would: cancelled at
-   * period end ends it; otherwise the card on file is charged for the next period (renewed) or the
-   * charge fails (payment failed, retried when the card changes); a failure older than the retry
-   * window ends it (expired).
+   * period end ends it; otherwise the card on file is charged for the next period (renewed), or the
+   * charge fails: the period moves on, the plan and its licences keep working with the
+   * payment-failed flag, and the card is tried again on days 1, 3 and 5 (SANDBOX_RETRY_DAYS) or at
+   * once when it changes (`retryNow`); when the last retry fails the subscription ends (expired).
    */
-  private async sandboxCharge(ref: string): Promise<'renewed' | 'failed' | 'ended' | 'none'> {
+  private async sandboxCharge(
+    ref: string,
+    opts: { retryNow?: boolean } = {},
+  ): Promise<'renewed' | 'failed' | 'ended' | 'none'> {
     const now = this.clock.now();
     const { plans, drivers } = await this.subs.rowsOfRef(ref);
-    const live = [...plans, ...drivers].filter((r) => ['active', 'inactive', 'pending_assignment'].includes(r.status));
+    const live = [...plans, ...drivers].filter((r) => ['active', 'pending_assignment'].includes(r.status));
     if (live.length === 0) return 'none';
     const userId = live[0]?.userId as string;
-    const ends = [...plans.map((r) => r.endsAt?.getTime() ?? 0), ...drivers.map((r) => driverEnd(r).getTime())];
+    const ends = [
+      ...plans.filter((r) => live.includes(r)).map((r) => r.endsAt?.getTime() ?? 0),
+      ...drivers.filter((r) => live.includes(r)).map((r) => driverEnd(r).getTime()),
+    ];
     const periodEnd = Math.max(...ends);
+    const failing = live.find((r) => r.paymentFailedAt);
     if (live.some((r) => r.cancelAtPeriodEnd)) {
       if (periodEnd > now.getTime()) return 'none';
       return (await this.subs.end(ref, 'cancelled')) ? 'ended' : 'none';
     }
-    const failedBefore = live.some((r) => r.status === 'inactive');
-    if (failedBefore && periodEnd + PAYMENT_RETRY_WINDOW_MS <= now.getTime())
-      return (await this.subs.end(ref, 'expired')) ? 'ended' : 'none';
+    // A retry of a failed renewal is due on its day (or at once for a new card); a renewal at the period's end.
+    const failedAt = failing?.paymentFailedAt?.getTime();
+    const attempts = failing?.paymentAttempts ?? 0;
+    if (failedAt !== undefined) {
+      const day = SANDBOX_RETRY_DAYS[Math.max(0, attempts - 1)];
+      if (!opts.retryNow && (day === undefined || now.getTime() < failedAt + day * ONE_DAY_MS)) return 'none';
+    } else if (periodEnd > now.getTime()) return 'none';
 
     const products = await this.products();
     const prices = new Map(products.flatMap((p) => p.prices.map((x) => [x.id, { price: x, product: p }] as const)));
     const lines: PaymentLine[] = [];
     let interval: PlanTerms['interval'] = 'year';
     let currency: Currency = 'gbp';
-    for (const r of [...plans, ...drivers].filter((x) => live.includes(x))) {
+    for (const r of live) {
       const found = prices.get(r.priceId);
       if (!found) continue;
       interval = found.price.recurring?.interval ?? interval;
@@ -401,9 +445,20 @@ export class BillingService {
     const amount = lines.reduce((n, l) => n + l.unit_amount * l.quantity, 0);
     const customer = await repo.customerOf(this.db, userId);
     const declined = Boolean(customer?.cardDeclines) && amount > 0;
-    // The next period runs from the end of the last one (Stripe keeps the billing anchor).
-    let next = periodEnd + INTERVAL_MS[interval];
-    while (next <= now.getTime()) next += INTERVAL_MS[interval];
+    // A retry pays for the period that already moved on; a renewal starts the next one from the
+    // end of the last (Stripe keeps the billing anchor).
+    let next = periodEnd;
+    if (failedAt === undefined) {
+      next = periodEnd + INTERVAL_MS[interval];
+      while (next <= now.getTime()) next += INTERVAL_MS[interval];
+    }
+    // One charge per subscription, period and attempt: a second run of the job records nothing.
+    const attemptKey =
+      failedAt === undefined
+        ? `sandbox:${ref}:${periodEnd}`
+        : opts.retryNow
+          ? `sandbox:${ref}:${failedAt}:card-${now.getTime()}`
+          : `sandbox:${ref}:${failedAt}:retry-${attempts}`;
     const recorded = await repo.insertPayment(this.db, {
       userId,
       provider: 'sandbox',
@@ -418,13 +473,20 @@ export class BillingService {
       currency,
       status: declined ? 'failed' : 'paid',
       billing: customer?.billing ?? null,
-      // One charge per subscription and period: a second run of the job records nothing.
-      externalId: `sandbox:${ref}:${periodEnd}:${declined ? 'failed' : 'paid'}`,
+      externalId: `${attemptKey}:${declined ? 'failed' : 'paid'}`,
       createdAt: now,
     });
     if (declined) {
-      if (recorded) await this.subs.paymentFailed(ref);
-      return recorded ? 'failed' : 'none';
+      if (!recorded) return 'none';
+      // The last retry failed: the sandbox gives up, as Stripe does with "cancel the subscription".
+      if (failedAt !== undefined && !opts.retryNow && attempts >= SANDBOX_RETRY_DAYS.length)
+        return (await this.subs.end(ref, 'expired')) ? 'ended' : 'none';
+      // A new card that fails too is not one of the scheduled retries.
+      await this.subs.paymentFailed(
+        ref,
+        failedAt === undefined ? { periodEnd: new Date(next) } : { count: !opts.retryNow },
+      );
+      return 'failed';
     }
     await this.subs.renew(ref, new Date(next));
     if (recorded) await this.sendReceipt(recorded, customer?.billing ?? undefined);
@@ -433,71 +495,12 @@ export class BillingService {
 
   // ---- Stripe's subscription events -------------------------------------------------------
 
-  /** A Stripe subscription or invoice event, in the lifecycle's words; other events are ignored. */
-  async stripeEvent(event: Stripe.Event): Promise<void> {
-    switch (event.type) {
-      case 'customer.subscription.updated':
-      case 'customer.subscription.created': {
-        const sub = event.data.object;
-        const products = await this.products();
-        const planItem = sub.items.data.find((i) => planOfPrice(products, i.price.id));
-        const periodEnd = Math.max(0, ...sub.items.data.map((i) => i.current_period_end ?? 0));
-        if (planItem) {
-          const plan = planOfPrice(products, planItem.price.id);
-          if (plan) await this.subs.applyPlan(sub.id, plan);
-        }
-        await this.subs.setCancelAtPeriodEnd(sub.id, sub.cancel_at_period_end);
-        if (sub.status === 'active' || sub.status === 'trialing') {
-          if (periodEnd) await this.subs.renew(sub.id, new Date(periodEnd * 1000));
-        } else if (sub.status === 'past_due' || sub.status === 'unpaid') await this.subs.paymentFailed(sub.id);
-        return;
-      }
-      case 'customer.subscription.deleted': {
-        const sub = event.data.object;
-        const failed = sub.cancellation_details?.reason === 'payment_failed';
-        await this.subs.end(sub.id, failed ? 'expired' : 'cancelled');
-        return;
-      }
-      case 'invoice.payment_failed': {
-        const ref = invoiceSubscription(event.data.object);
-        if (ref) await this.subs.paymentFailed(ref);
-        return;
-      }
-      case 'invoice.paid': {
-        const invoice = event.data.object;
-        const ref = invoiceSubscription(invoice);
-        // The first invoice is the checkout's payment, recorded by fulfilment.
-        if (!ref || invoice.billing_reason === 'subscription_create') return;
-        const rows = await this.subs.rowsOfRef(ref);
-        const userId = rows.plans[0]?.userId ?? rows.drivers[0]?.userId;
-        if (!userId) return;
-        const customer = await repo.customerOf(this.db, userId);
-        await repo.insertPayment(this.db, {
-          userId,
-          provider: 'stripe',
-          kind: invoice.billing_reason === 'subscription_update' ? 'plan_change' : 'renewal',
-          subscriptionRef: ref,
-          providerRef: invoice.id ?? '',
-          description: invoice.billing_reason === 'subscription_update' ? 'Plan change (prorated)' : 'Renewal',
-          lines: invoice.lines.data.map((l) => ({
-            name: l.description ?? 'Subscription',
-            quantity: l.quantity ?? 1,
-            unit_amount: Math.round(l.amount / (l.quantity || 1)),
-          })),
-          amount: invoice.amount_paid,
-          currency: invoice.currency as Currency,
-          status: 'paid',
-          billing: customer?.billing ?? null,
-          externalId: invoice.id ?? null,
-          createdAt: this.clock.now(),
-        });
-        const periodEnd = Math.max(0, ...invoice.lines.data.map((l) => l.period?.end ?? 0));
-        if (periodEnd) await this.subs.renew(ref, new Date(periodEnd * 1000));
-        return;
-      }
-      default:
-        return;
-    }
+  /**
+   * A Stripe event other than a checkout's (stripe-events.service.ts, docs/decisions/065): applied
+   * once, in order per subscription, in one transaction with its dedupe row.
+   */
+  stripeEvent(event: Stripe.Event): Promise<EventOutcome> {
+    return this.events.apply(event);
   }
 
   // ---- payments and refunds -----------------------------------------------------------------
@@ -527,54 +530,151 @@ export class BillingService {
   }
 
   /**
-   * An operator's refund (docs/decisions/019), whole or in part, through the provider. The refund
-   * that completes the payment takes back what it granted: a checkout's licences, plan and minutes,
-   * a renewal's period. The payment row is locked throughout and its revocation recorded in the
-   * same transaction, so two refunds never revoke twice; the provider's idempotency key makes a
-   * retried refund refund once. The customer is emailed.
+   * An operator's refund (docs/decisions/019, 065), whole or in part, through the provider, never
+   * inside a transaction (STYLE 17): the refund's intent is written and committed first, the
+   * provider is called with a key derived from it (a retried call refunds once, a new refund is a
+   * new key), then the payment is locked, checked again and the refund recorded under the
+   * provider's refund id (so the charge.refunded it causes changes nothing). The refund that
+   * completes the payment takes back what it granted: a checkout's licences, plan and minutes, a
+   * renewal's period. The customer is emailed.
    */
   async refund(paymentId: string, amount: number | undefined): Promise<PaymentRow> {
-    const result = await this.db.transaction(async (tx) => {
+    const now = this.clock.now();
+    const { row, refund, intent } = await this.db.transaction(async (tx) => {
       const row = await repo.lockPayment(tx, paymentId);
       if (!row) throw new ApiError('NOT_FOUND', 'payment_id: no payment with this id');
       if (row.status !== 'paid')
         throw new ApiError('CONFLICT', 'payment_id: this payment failed; there is nothing to refund');
-      const left = row.amount - row.refundedAmount;
-      if (left <= 0) throw new ApiError('CONFLICT', 'payment_id: this payment is refunded already');
+      // A refund of it in flight (its intent written, the provider not yet answered) counts as made.
+      const inFlight = await eventsRepo.pendingRefunds(tx, row.id, new Date(now.getTime() - REFUND_IN_FLIGHT_MS));
+      const left = row.amount - row.refundedAmount - inFlight;
+      if (left <= 0)
+        throw new ApiError(
+          'CONFLICT',
+          inFlight > 0
+            ? 'payment_id: a refund of this payment is in progress; try again in a minute'
+            : 'payment_id: this payment is refunded already',
+        );
       const refund = amount ?? left;
       if (refund > left)
         throw new ApiError(
           'VALIDATION',
           `refund_amount: at most ${left} (${formatPrice(left, row.currency as Currency)} is left of this payment)`,
         );
-      await this.provider.refund({
+      const intent = await eventsRepo.insertIntent(tx, {
+        userId: row.userId,
+        kind: 'refund',
+        params: { payment_id: row.id, amount: refund },
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { row, refund, intent };
+    });
+    const products = await this.products();
+    let refundId: string;
+    try {
+      refundId = await this.provider.refund({
         providerRef: row.providerRef,
         amount: refund,
-        idempotencyKey: `portal-refund-${row.id}-${row.refundedAmount}-${refund}`,
+        idempotencyKey: `portal-refund-${intent.id}`,
       });
-      const whole = row.refundedAmount + refund === row.amount;
-      const now = this.clock.now();
-      let cancelRefs: string[] = [];
-      if (whole && !row.revokedAt) cancelRefs = await this.revoke(tx, row);
-      await repo.updatePayment(tx, row.id, {
-        refundedAmount: row.refundedAmount + refund,
-        ...(whole ? { revokedAt: now } : {}),
-      });
-      const after = await repo.lockPayment(tx, row.id);
-      return { row: after as PaymentRow, refund, whole, cancelRefs };
-    });
-    // Nothing may renew what was refunded: the provider cancels it too (the rows ended already).
-    for (const ref of result.cancelRefs) await this.provider.cancelNow(ref);
-    for (const ref of result.cancelRefs) {
-      const rows = await this.subs.rowsOfRef(ref);
-      for (const u of new Set([...rows.plans, ...rows.drivers].map((r) => r.userId))) await this.subs.reconcile(u);
+    } catch (err) {
+      await eventsRepo.updateIntent(this.db, intent.id, { status: 'failed', updatedAt: this.clock.now() });
+      throw err;
     }
-    await this.sendRefundMail(result.row, result.refund, result.whole);
-    return result.row;
+    const after = afterMoney();
+    const result = await this.db.transaction(async (tx) => {
+      const locked = (await repo.lockPayment(tx, row.id)) as PaymentRow;
+      await eventsRepo.updateIntent(tx, intent.id, {
+        status: 'done',
+        providerRef: refundId,
+        updatedAt: this.clock.now(),
+      });
+      // The charge.refunded this refund caused may have recorded it already: then it is counted once.
+      const fresh = await eventsRepo.insertRefund(tx, {
+        paymentId: row.id,
+        providerRefundId: refundId,
+        amount: refund,
+        source: 'portal',
+        createdAt: this.clock.now(),
+      });
+      if (fresh) await this.recordRefundIn(tx, locked, refund, products, after);
+      return (await repo.lockPayment(tx, row.id)) as PaymentRow;
+    });
+    await this.settle(after);
+    return result;
   }
 
-  /** Takes back what a payment granted, inside the refund's transaction; answers the subscriptions to cancel. */
-  private async revoke(tx: Executor, row: PaymentRow): Promise<string[]> {
+  /**
+   * A refund recorded (the portal's, or one made at Stripe): it counts towards the payment, and the
+   * one that completes it takes back what the payment granted, once (inside the caller's transaction).
+   */
+  async recordRefundIn(tx: Executor, row: PaymentRow, amount: number, products: PaymentProduct[], after: AfterMoney) {
+    const refunded = Math.min(row.amount, row.refundedAmount + amount);
+    const whole = refunded >= row.amount;
+    const revoke = whole && !row.revokedAt;
+    if (revoke) await this.cancelLater(tx, await this.revokeIn(tx, row, products), after);
+    await repo.updatePayment(tx, row.id, {
+      refundedAmount: refunded,
+      ...(revoke ? { revokedAt: this.clock.now() } : {}),
+    });
+    after.lifecycle.users.add(row.userId);
+    after.refundMails.push({ row: { ...row, refundedAmount: refunded }, refund: amount, whole });
+  }
+
+  /** What a payment granted taken back as a whole refund would (a dispute lost), once. */
+  async revokeWholeIn(tx: Executor, row: PaymentRow, products: PaymentProduct[], after: AfterMoney) {
+    if (row.revokedAt) return;
+    await this.cancelLater(tx, await this.revokeIn(tx, row, products), after);
+    await repo.updatePayment(tx, row.id, { revokedAt: this.clock.now() });
+    after.lifecycle.users.add(row.userId);
+  }
+
+  /** What a disputed payment granted, held inactive while the dispute is open (`hold`), or given back. */
+  async holdIn(tx: Executor, row: PaymentRow, hold: boolean, fx: AfterCommit) {
+    if (row.kind === 'checkout') {
+      const session = row.sessionId ? await repo.session(tx, row.sessionId) : undefined;
+      if (session) await this.subs.holdIn(tx, { ref: session.providerSubscriptionId, sessionId: session.id }, hold, fx);
+    } else await this.subs.holdIn(tx, { ref: row.subscriptionRef }, hold, fx);
+    fx.users.add(row.userId);
+  }
+
+  /**
+   * After a money change committed: what was taken back stops billing at the provider (a failure
+   * is logged at error: the rows ended already; the outbox retries it, decision 065), slot counts
+   * and lifecycle mails, then refund mails.
+   */
+  async settle(after: AfterMoney): Promise<void> {
+    if (after.cancelRefs.length > 0 && this.peers.outbox) await this.peers.outbox.runSoon();
+    else
+      for (const ref of new Set(after.cancelRefs))
+        try {
+          await this.provider.cancelNow(ref);
+        } catch (err) {
+          this.log?.error({ err, ref }, 'could not cancel a revoked subscription at the provider');
+        }
+    await this.subs.finish(after.lifecycle);
+    for (const m of after.refundMails) await this.sendRefundMail(m.row, m.refund, m.whole);
+  }
+
+  /**
+   * Subscriptions taken back stop billing at the provider after the commit: a Stripe one through
+   * the outbox, written in this transaction and retried until it succeeds (decision 066).
+   */
+  private async cancelLater(tx: Executor, refs: readonly string[], after: AfterMoney): Promise<void> {
+    after.cancelRefs.push(...refs);
+    if (!this.peers.outbox) return;
+    for (const ref of refs)
+      if (providerOfRef(ref) === 'stripe')
+        await this.peers.outbox.enqueue(tx, OUTBOX_KINDS.cancelSubscription, cancelSubscriptionKey(ref), {
+          subscription_ref: ref,
+          provider: 'stripe',
+          reason: 'revoked',
+        });
+  }
+
+  /** Takes back what a payment granted, inside the caller's transaction; answers the subscriptions to cancel. */
+  private async revokeIn(tx: Executor, row: PaymentRow, products: PaymentProduct[]): Promise<string[]> {
     if (row.kind !== 'checkout') {
       if (!row.subscriptionRef) return [];
       await this.subs.revokeRef(tx, row.subscriptionRef);
@@ -584,12 +684,12 @@ export class BillingService {
     if (!session) return [];
     const ref = session.providerSubscriptionId;
     if (ref) await this.subs.revokeSession(tx, session.id, ref);
-    await this.revokeMinutes(tx, session);
+    await this.revokeMinutes(tx, session, products);
     return ref ? [ref] : [];
   }
 
-  private async revokeMinutes(tx: Executor, session: CheckoutSessionRow) {
-    const products = new Map((await this.products()).map((p) => [p.id, p]));
+  private async revokeMinutes(tx: Executor, session: CheckoutSessionRow, all: PaymentProduct[]) {
+    const products = new Map(all.map((p) => [p.id, p]));
     let minutes = 0;
     for (const line of session.lines)
       if (line.kind === 'time')
@@ -602,7 +702,7 @@ export class BillingService {
       );
   }
 
-  private async sendRefundMail(row: PaymentRow, refund: number, whole: boolean) {
+  async sendRefundMail(row: PaymentRow, refund: number, whole: boolean) {
     const user = await this.subs.userOf(row.userId);
     if (!user) return;
     try {
@@ -690,12 +790,4 @@ export interface PlanChangeParams {
 /** Every plan price of the catalogue: a subscription's plan item is the one holding one of them. */
 function planPriceIds(products: readonly PaymentProduct[]): string[] {
   return products.flatMap((p) => (p.metadata.BOW_TIER ? p.prices.map((x) => x.id) : []));
-}
-
-/** The subscription an invoice bills (its parent in current API versions). */
-function invoiceSubscription(invoice: Stripe.Invoice): string | undefined {
-  const parent = invoice.parent?.subscription_details?.subscription;
-  if (parent) return typeof parent === 'string' ? parent : parent.id;
-  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
-  return typeof legacy === 'string' ? legacy : (legacy?.id ?? undefined);
 }

@@ -41,6 +41,14 @@ export function outboxBackoffMs(attempts: number): number {
 }
 
 /** The key of the outbox row that cancels a provider subscription: one per subscription. */
+/**
+ * The provider a subscription id belongs to: the sandbox's (and an unbilled plan's) are the portal's
+ * own rows, ended in the database alone; any other is Stripe's.
+ */
+export function providerOfRef(ref: string): 'sandbox' | 'stripe' {
+  return ref.startsWith('sub_sandbox_') || ref.startsWith('sub_unbilled_') ? 'sandbox' : 'stripe';
+}
+
 export function cancelSubscriptionKey(ref: string): string {
   return `cancel-sub:${ref}`;
 }

@@ -97,3 +97,22 @@ export function refundMail(input: {
     action: { href: input.manageUrl, label: 'View subscriptions' },
   });
 }
+
+/** A payment disputed with the customer's bank: what it paid for stops working until the dispute closes. */
+export function disputeMail(d: {
+  to: string;
+  description: string;
+  amount: number;
+  currency: string;
+  manageUrl: string;
+}): Mail {
+  return layoutMail({
+    to: d.to,
+    subject: 'A payment of yours is disputed',
+    body: [
+      `Your bank told us you disputed the payment of ${formatPrice(d.amount, d.currency)} for ${d.description}.`,
+      'What it paid for is inactive while the dispute is open. If the dispute was a mistake, withdraw it with your bank and it becomes active again when the dispute closes in our favour.',
+    ],
+    action: { href: d.manageUrl, label: 'View subscriptions' },
+  });
+}

@@ -84,6 +84,11 @@ export interface ProviderSession {
   subscriptionId?: string | undefined;
   /** the charge a refund is made against (Stripe: a payment intent or an invoice) */
   paymentRef?: string | undefined;
+  /**
+   * Stripe's PaymentIntent of the payment (the session's, or its first invoice's when the invoice
+   * came expanded): a charge or dispute event finds the payment row by it (issue 31)
+   */
+  paymentIntentId?: string | undefined;
 }
 
 /** The success URL with `session_id` appended, as the success page reads it (ConfirmPurchase). */

@@ -22,7 +22,7 @@ import { planOfPrice, type SubscriptionService } from '../subscriptions/subscrip
 import type { TimeService } from '../time/time.service.ts';
 import type { BillingService } from './billing.service.ts';
 import { isFreePlan, kindOf, MINUTES_KEY } from './catalogue.ts';
-import { cancelSubscriptionKey, intentKey, OUTBOX_KINDS, Outbox } from './outbox.ts';
+import { cancelSubscriptionKey, intentKey, OUTBOX_KINDS, Outbox, providerOfRef } from './outbox.ts';
 import { checkoutReceiptMail } from './payment.mails.ts';
 import type { PaymentProvider } from './payment.provider.ts';
 import { orderReference } from './payment.reference.ts';
@@ -53,14 +53,6 @@ const DECIDED_ELSEWHERE_POLLS = 150;
 
 /** The id prefix of a plan change's session (reviewed on the server's own page, never at a provider). */
 export const PLAN_CHANGE_SESSION = 'cs_change_';
-
-/**
- * The provider a subscription id belongs to: the sandbox's (and an unbilled plan's) are the portal's
- * own rows, ended in the database alone; any other is Stripe's.
- */
-export function providerOfRef(ref: string): 'sandbox' | 'stripe' {
-  return ref.startsWith('sub_sandbox_') || ref.startsWith('sub_unbilled_') ? 'sandbox' : 'stripe';
-}
 
 /** What a fulfilment granted: for the receipt, the logs and the tests. */
 export interface Granted {
@@ -458,6 +450,7 @@ export class PaymentService {
           billing: remote.billing,
           subscriptionId: remote.subscriptionId,
           paymentRef: remote.paymentRef,
+          paymentIntentId: remote.paymentIntentId,
         });
       else if (remote.expired) await this.expire(sessionId);
     }
@@ -483,6 +476,7 @@ export class PaymentService {
       billing?: BillingDetails | undefined;
       subscriptionId?: string | undefined;
       paymentRef?: string | undefined;
+      paymentIntentId?: string | undefined;
     } = {},
   ): Promise<Granted | undefined> {
     // Read before the transaction (STYLE 17): no provider call while rows are locked.
@@ -525,6 +519,7 @@ export class PaymentService {
         subscriptionRef: subscriptionId || null,
         providerRef:
           paid.paymentRef ?? (session.provider === 'sandbox' ? `py_sandbox_${randomBytes(12).toString('hex')}` : ''),
+        paymentIntentId: paid.paymentIntentId ?? null,
         description: session.lines.map((l) => `${l.quantity} × ${l.name}`).join(', '),
         lines: session.lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_amount: l.unit_amount })),
         amount: session.amount,

@@ -43,16 +43,18 @@ const DETAIL_FIELDS = [
 const day = (d: Date) =>
   d.toLocaleDateString('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
 
-const statusWord = (status: string, cancelAtPeriodEnd: boolean) =>
-  cancelAtPeriodEnd && status === 'active'
-    ? 'Active, cancels at period end'
-    : ({
-        active: 'Active',
-        cancelled: 'Cancelled',
-        expired: 'Expired',
-        inactive: 'Payment failed',
-        pending_assignment: 'Pending',
-      }[status] ?? status);
+const statusWord = (status: string, cancelAtPeriodEnd: boolean, paymentFailed = false) =>
+  paymentFailed && status === 'active'
+    ? 'Active, payment failed: update your card'
+    : cancelAtPeriodEnd && status === 'active'
+      ? 'Active, cancels at period end'
+      : ({
+          active: 'Active',
+          cancelled: 'Cancelled',
+          expired: 'Expired',
+          inactive: 'Inactive',
+          pending_assignment: 'Pending',
+        }[status] ?? status);
 
 interface View {
   base: string;
@@ -88,7 +90,7 @@ async function billingPage(services: Services, userId: string, view: View): Prom
         a.price.unit_amount - b.price.unit_amount,
     );
   const planSection = livePlan
-    ? `<p>Your plan: <strong>${escapeHtml(livePlan.tier)}</strong> (${escapeHtml(statusWord(livePlan.status, livePlan.cancelAtPeriodEnd))})${
+    ? `<p>Your plan: <strong>${escapeHtml(livePlan.tier)}</strong> (${escapeHtml(statusWord(livePlan.status, livePlan.cancelAtPeriodEnd, Boolean(livePlan.paymentFailedAt)))})${
         livePlan.endsAt ? `, ${livePlan.cancelAtPeriodEnd ? 'ends' : 'renews'} on ${day(livePlan.endsAt)}` : ''
       }.</p>
 <div class="wrap"><table class="stack"><thead><tr><th scope="col">Plan</th><th scope="col">Price</th><th scope="col"><span class="hint">Change</span></th></tr></thead><tbody>${planRows
@@ -138,7 +140,13 @@ async function billingPage(services: Services, userId: string, view: View): Prom
               `<input type="hidden" name="subscription" value="${escapeHtml(ref)}"><button class="cancel" type="submit">Cancel<span class="vh"> ${escapeHtml(what.join(', '))}</span> at period end</button>`,
             )
         : '';
-      return `<tr><td>${escapeHtml(what.join(', '))}</td><td data-label="Status">${escapeHtml(statusWord(status, cancelling))}</td><td data-label="Period ends">${day(end)}</td><td>${action}</td></tr>`;
+      return `<tr><td>${escapeHtml(what.join(', '))}</td><td data-label="Status">${escapeHtml(
+        statusWord(
+          status,
+          cancelling,
+          [...rows.plans, ...rows.drivers].some((r) => r.paymentFailedAt && r.status === 'active'),
+        ),
+      )}</td><td data-label="Period ends">${day(end)}</td><td>${action}</td></tr>`;
     })
     .join('');
   const subsSection = subRows

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type Stripe from 'stripe';
 import type { RouteOptions } from '../../services.ts';
 import { StripeProvider, sessionState } from './stripe.provider.ts';
+import type { EventOutcome } from './stripe-events.service.ts';
 
 /** The webhook's path: not an action of the contract (contract-coverage.test.ts lists it). */
 export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
@@ -11,8 +12,9 @@ export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
 /**
  * Stripe's webhook (docs/decisions/017). Its signature is over the exact bytes Stripe sent, so this
  * plugin parses JSON as a raw buffer (encapsulated: no other route sees that parser) and the route
- * skips the browser CSRF check through its config. Each event id is recorded once, after it was
- * handled: a replay changes nothing, and a failed handling is retried by Stripe.
+ * skips the browser CSRF check through its config. Each event is applied once: its id is inserted in
+ * the transaction that applies it (decision 065), so a replay or a concurrent delivery changes
+ * nothing and a failed handling, rolled back, is retried by Stripe.
  */
 async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
   const { payments, billing } = services;
@@ -36,43 +38,57 @@ async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOpti
       app.metrics.webhookEvent(undefined, 'refused');
       throw err;
     }
+    // A fast path for a replay; the atomic check is the insert of the event id below.
     if (await payments.eventSeen(event.id)) {
       app.metrics.webhookEvent(event.type, 'duplicate');
       return { received: true, error: OK };
     }
+    let outcome: EventOutcome;
     try {
-      await handle(event);
+      outcome = await handle(event);
     } catch (err) {
       app.metrics.webhookEvent(event.type, 'failed');
       throw err;
     }
-    app.metrics.webhookEvent(event.type, 'handled');
+    app.metrics.webhookEvent(event.type, outcome === 'applied' ? 'handled' : outcome);
+    if (outcome === 'stale')
+      request.log.info({ event: event.id, type: event.type }, 'an older Stripe event changed nothing');
     return { received: true, error: OK };
   });
 
-  async function handle(event: Stripe.Event): Promise<void> {
+  async function handle(event: Stripe.Event): Promise<EventOutcome> {
     switch (event.type) {
+      // A checkout's fulfilment is once by its own claim (the fulfilments row, in the transaction of
+      // every grant), whichever of this event, the success page or a replay comes first.
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         const state = sessionState(event.data.object);
-        if (state.paid)
+        if (state.paid) {
+          // A subscription checkout's PaymentIntent is its first invoice's payment (read before any transaction).
+          const paymentIntentId =
+            state.paymentIntentId ?? (await billing.events.paymentIntentOfInvoice(event.data.object.invoice));
           await payments.fulfil(event.data.object.id, {
             billing: state.billing,
             subscriptionId: state.subscriptionId,
             paymentRef: state.paymentRef,
+            paymentIntentId,
           });
-        break;
+          // The success page may have fulfilled it first, without the invoice's PaymentIntent.
+          await billing.events.rememberIntent(state.paymentRef, paymentIntentId);
+        }
+        await payments.recordEvent(event.id, event.type);
+        return 'applied';
       }
       case 'checkout.session.expired':
       case 'checkout.session.async_payment_failed':
         await payments.expire(event.data.object.id);
-        break;
+        await payments.recordEvent(event.id, event.type);
+        return 'applied';
       default:
-        // Subscription and invoice events: the lifecycle (docs/decisions/019); others are ignored.
-        await billing.stripeEvent(event);
-        break;
+        // Subscriptions, invoices, refunds and disputes (decision 065): the event id is inserted in
+        // the transaction that applies it; others are recorded and ignored.
+        return billing.stripeEvent(event);
     }
-    await payments.recordEvent(event.id, event.type);
   }
 }
 

@@ -286,5 +286,15 @@ export function sessionState(s: Stripe.Checkout.Session): ProviderSession {
       (typeof s.payment_intent === 'string' ? s.payment_intent : s.payment_intent?.id) ??
       (typeof s.invoice === 'string' ? s.invoice : s.invoice?.id) ??
       undefined,
+    paymentIntentId: paymentIntentOfSession(s),
   };
+}
+
+/** A session's PaymentIntent: its own (payment mode), or its invoice's payment when the invoice is expanded. */
+function paymentIntentOfSession(s: Stripe.Checkout.Session): string | undefined {
+  const own = typeof s.payment_intent === 'string' ? s.payment_intent : s.payment_intent?.id;
+  if (own) return own;
+  if (!s.invoice || typeof s.invoice === 'string') return undefined;
+  const pi = s.invoice.payments?.data.find((p) => p.payment?.payment_intent)?.payment.payment_intent;
+  return typeof pi === 'string' ? pi : (pi?.id ?? undefined);
 }

@@ -272,7 +272,7 @@ describe('metrics (issue 33 item 7)', () => {
     const unusual = {
       id: `evt_metrics_other_${session.session_id}`,
       object: 'event',
-      type: 'charge.refunded',
+      type: 'customer.created',
       data: { object: {} },
     };
     expect((await webhook(unusual)).statusCode).toBe(200);

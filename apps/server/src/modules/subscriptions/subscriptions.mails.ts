@@ -35,9 +35,10 @@ export function paymentFailedMail(to: string, what: string[], manageUrl: string)
     subject: 'Your payment failed',
     body: [
       `We could not take the payment to renew ${what.join(', ')}.`,
-      'It has stopped working until the payment goes through. Update your card under Subscriptions, Update Payment Info, and we will try again.',
+      'It keeps working while we try the card again over the next few days. To keep it, add a new card: open Subscriptions in the portal and choose Update Payment Info; we try the new card at once.',
+      'If every attempt fails, the subscription ends.',
     ],
-    action: { href: manageUrl, label: 'Update payment info' },
+    action: { href: manageUrl, label: 'Update Payment Info' },
   });
 }
 

@@ -73,6 +73,8 @@ export interface TierInfo {
   deciding: SubscriptionRow | undefined;
   /** the rows the tier comes from (GetActiveUserSubscription) */
   pool: SubscriptionRow[];
+  /** when a renewal of the user's working paid plan failed (the provider still retries); null: none */
+  paymentFailedAt: Date | null;
 }
 
 /** Statuses of a subscription that may still renew or recover (docs/decisions/019). */
@@ -106,10 +108,17 @@ export const subscriptionRepository = {
     const rows = await tierRowsQuery(db, { userId });
     const user = rows[0];
     if (!user) return undefined;
-    const e = entitlementOf(
-      rows.flatMap((r) => (r.id === null ? [] : [subscriptionOf(r)])),
-      now,
-    );
+    const subs = rows.flatMap((r) => (r.id === null ? [] : [subscriptionOf(r)]));
+    const e = entitlementOf(subs, now);
+    let paymentFailedAt: Date | null = null;
+    for (const r of subs)
+      if (
+        r.paymentFailedAt &&
+        r.status === 'active' &&
+        r.stripeId &&
+        (!paymentFailedAt || r.paymentFailedAt < paymentFailedAt)
+      )
+        paymentFailedAt = r.paymentFailedAt;
     return {
       tier: e.tier,
       anchor: e.deciding?.startsAt ?? new Date(user.joinedAt),
@@ -117,6 +126,7 @@ export const subscriptionRepository = {
       slots: e.slots,
       deciding: e.deciding,
       pool: e.pool,
+      paymentFailedAt,
     };
   },
 
@@ -221,6 +231,30 @@ export const subscriptionRepository = {
           inArray(robotDriverSubscriptions.status, [...LIVE_STATUSES]),
           ne(robotDriverSubscriptions.stripeId, ''),
           sql`${robotDriverSubscriptions.createdAt} + make_interval(secs => ${robotDriverSubscriptions.durationS}) <= ${at(now)}`,
+        ),
+      );
+    return [...new Set([...plans, ...drivers].map((r) => r.ref ?? '').filter(Boolean))];
+  },
+
+  /** Provider subscription ids with a working row whose renewal failed (the provider still retries). */
+  async failingRefs(db: Executor): Promise<string[]> {
+    const plans = await db
+      .selectDistinct({ ref: subscriptions.stripeId })
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.status, 'active'),
+          sql`${subscriptions.paymentFailedAt} is not null and ${subscriptions.stripeId} is not null`,
+        ),
+      );
+    const drivers = await db
+      .selectDistinct({ ref: robotDriverSubscriptions.stripeId })
+      .from(robotDriverSubscriptions)
+      .where(
+        and(
+          inArray(robotDriverSubscriptions.status, ['active', 'pending_assignment']),
+          sql`${robotDriverSubscriptions.paymentFailedAt} is not null`,
+          ne(robotDriverSubscriptions.stripeId, ''),
         ),
       );
     return [...new Set([...plans, ...drivers].map((r) => r.ref ?? '').filter(Boolean))];

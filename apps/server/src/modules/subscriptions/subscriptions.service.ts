@@ -82,6 +82,31 @@ interface RefRows {
   drivers: DriverSubscriptionRow[];
 }
 
+/** Statuses a renewal brings back to active (inactive rows are held by an open dispute). */
+const RENEWABLE: readonly SubscriptionStatus[] = ['active', 'pending_assignment'];
+
+/** A failed renewal attempt: the open invoice's period end, and the attempts so far if the provider counts them. */
+export interface PaymentFailure {
+  periodEnd?: Date | undefined;
+  /** the provider's count of attempts (Stripe's invoice.attempt_count) */
+  attempts?: number | undefined;
+  /** false: a state report (a subscription past due), not a new attempt */
+  count?: boolean;
+}
+
+/** What a transition leaves for after its transaction commits. */
+export class AfterCommit {
+  readonly users = new Set<string>();
+  readonly mails: { userId: string; make: (email: string) => Mail }[] = [];
+
+  /** One mail per user naming everything of theirs that changed. */
+  notify(changed: readonly { userId: string; what: string }[], make: (email: string, what: string[]) => Mail) {
+    const byUser = new Map<string, string[]>();
+    for (const c of changed) byUser.set(c.userId, [...(byUser.get(c.userId) ?? []), c.what]);
+    for (const [userId, what] of byUser) this.mails.push({ userId, make: (email) => make(email, what) });
+  }
+}
+
 /**
  * Subscriptions (docs/decisions/019): the one tier rule, the views of /api/stripe's subscription
  * actions, and the lifecycle. Every lifecycle change, from Stripe's webhook or from the sandbox's
@@ -179,6 +204,7 @@ export class SubscriptionService {
       stripe_customer_id: row.stripeCustomerId ?? '',
       overrideReason: row.overrideKind as OverrideKindValue,
       cancel_at_period_end: row.cancelAtPeriodEnd,
+      payment_failed_at: row.paymentFailedAt?.getTime() ?? 0,
       subscription_tier: row.tier,
       credits: 0,
     };
@@ -200,6 +226,7 @@ export class SubscriptionService {
       stripe_customer_id: row.stripeCustomerId,
       overrideReason: OverrideKind.None,
       cancel_at_period_end: row.cancelAtPeriodEnd,
+      payment_failed_at: row.paymentFailedAt?.getTime() ?? 0,
       robot_license_id: row.robotLicenseId,
       credit_used: false,
       credit_entry_uuid: '',
@@ -294,6 +321,11 @@ export class SubscriptionService {
     );
   }
 
+  /** Rows of a provider subscription, locked in the caller's transaction. */
+  lockRows(tx: Executor, ref: string): Promise<RefRows> {
+    return repo.lockRef(tx, ref);
+  }
+
   /** Rows of a provider subscription, whoever owns them. */
   async rowsOfRef(ref: string): Promise<RefRows> {
     return this.db.transaction((tx) => repo.lockRef(tx, ref));
@@ -346,62 +378,123 @@ export class SubscriptionService {
   }
 
   // ---- lifecycle transitions (Stripe's webhook and the sandbox's clock) --------------------
+  //
+  // Each transition runs inside the caller's transaction (`…In`), leaving what happens after the
+  // commit (slot counts, mails) in an AfterCommit; the plain forms are one transaction each. Stripe's
+  // webhook applies an event, its dedupe row and its order mark in one transaction (issue 31).
 
-  /**
-   * The provider subscription was paid for a new period ending at `periodEnd`: its rows are active
-   * again (a failed payment recovered) until then, driver licences with them. Answers whether
-   * anything changed; a replay changes nothing.
-   */
-  async renew(ref: string, periodEnd: Date): Promise<boolean> {
-    const now = this.clock.now();
-    const users = await this.db.transaction(async (tx) => {
-      const { plans, drivers } = await repo.lockRef(tx, ref);
-      const touched = new Set<string>();
-      for (const r of plans) {
-        if (!LIVE_STATUSES.includes(r.status) || (r.endsAt && r.endsAt >= periodEnd && r.status === 'active')) continue;
-        await repo.updatePlan(tx, r.id, { status: 'active', endsAt: periodEnd, updatedAt: now });
-        touched.add(r.userId);
-      }
-      for (const r of drivers) {
-        if (!LIVE_STATUSES.includes(r.status) || (driverEnd(r) >= periodEnd && r.status === 'active')) continue;
-        const durationS = Math.round((periodEnd.getTime() - r.createdAt.getTime()) / 1000);
-        await repo.updateDriver(tx, r.id, { status: 'active', durationS, updatedAt: now });
-        await this.peers.licenses.setEnd(tx, r.robotLicenseId, periodEnd);
-        touched.add(r.userId);
-      }
-      return touched;
-    });
-    for (const u of users) await this.reconcile(u);
-    return users.size > 0;
+  /** What a committed change left to do: slot counts brought in line, then mails. */
+  async finish(after: AfterCommit): Promise<void> {
+    for (const m of after.mails) {
+      const user = await repo.user(this.db, m.userId);
+      if (user) await this.send(m.make(user.email));
+    }
+    for (const u of after.users) await this.reconcile(u);
+  }
+
+  /** One transition as its own transaction, then what it left. */
+  private async own<T>(work: (tx: Executor, after: AfterCommit) => Promise<T>): Promise<T> {
+    const after = new AfterCommit();
+    const out = await this.db.transaction((tx) => work(tx, after));
+    await this.finish(after);
+    return out;
   }
 
   /**
-   * A renewal's payment failed: the rows stop working (inactive) until a payment goes through; the
-   * customer is told once per failure.
+   * The provider subscription was paid for a period ending at `periodEnd`: its working rows are
+   * active until then (never shortened), a payment-failed flag is cleared, driver licences follow.
+   * Rows held inactive by an open dispute stay so. Answers whether anything changed; a replay
+   * changes nothing.
    */
-  async paymentFailed(ref: string): Promise<boolean> {
+  renew(ref: string, periodEnd: Date): Promise<boolean> {
+    return this.own((tx, after) => this.renewIn(tx, ref, periodEnd, after));
+  }
+
+  async renewIn(tx: Executor, ref: string, periodEnd: Date, after: AfterCommit): Promise<boolean> {
     const now = this.clock.now();
-    const changed = await this.db.transaction(async (tx) => {
-      const { plans, drivers } = await repo.lockRef(tx, ref);
-      const names: { userId: string; what: string }[] = [];
-      for (const r of plans.filter((x) => x.status === 'active')) {
-        await repo.updatePlan(tx, r.id, { status: 'inactive', updatedAt: now });
-        names.push({ userId: r.userId, what: `your ${r.tier}` });
-      }
-      const licenses = await this.peers.licenses.byIds(
-        tx,
-        drivers.map((d) => d.robotLicenseId),
-      );
-      for (const r of drivers.filter((x) => x.status === 'active' || x.status === 'pending_assignment')) {
-        await repo.updateDriver(tx, r.id, { status: 'inactive', updatedAt: now });
-        const model = licenses.find((l) => l.id === r.robotLicenseId)?.robotModel ?? 'robot';
-        names.push({ userId: r.userId, what: `your ${model} driver licence` });
-      }
-      return names;
-    });
-    await this.notify(changed, (email, what) => paymentFailedMail(email, what, this.manageUrl));
-    for (const u of new Set(changed.map((c) => c.userId))) await this.reconcile(u);
-    return changed.length > 0;
+    const { plans, drivers } = await repo.lockRef(tx, ref);
+    let changed = false;
+    for (const r of plans) {
+      if (!RENEWABLE.includes(r.status)) continue;
+      if (r.endsAt && r.endsAt >= periodEnd && r.status === 'active' && !r.paymentFailedAt) continue;
+      const endsAt = r.endsAt && r.endsAt > periodEnd ? r.endsAt : periodEnd;
+      await repo.updatePlan(tx, r.id, {
+        status: 'active',
+        endsAt,
+        paymentFailedAt: null,
+        paymentAttempts: 0,
+        updatedAt: now,
+      });
+      after.users.add(r.userId);
+      changed = true;
+    }
+    for (const r of drivers) {
+      if (!RENEWABLE.includes(r.status)) continue;
+      const end = driverEnd(r);
+      if (end >= periodEnd && r.status === 'active' && !r.paymentFailedAt) continue;
+      const endsAt = end > periodEnd ? end : periodEnd;
+      const durationS = Math.round((endsAt.getTime() - r.createdAt.getTime()) / 1000);
+      await repo.updateDriver(tx, r.id, {
+        status: 'active',
+        durationS,
+        paymentFailedAt: null,
+        paymentAttempts: 0,
+        updatedAt: now,
+      });
+      await this.peers.licenses.setEnd(tx, r.robotLicenseId, endsAt);
+      after.users.add(r.userId);
+      changed = true;
+    }
+    return changed;
+  }
+
+  /**
+   * A renewal's payment failed and the provider retries (Stripe's smart retries; the sandbox's
+   * days 1, 3 and 5): the plan and its driver licences stay active, the tier stays, and the rows
+   * carry the payment-failed flag (the dashboard's banner) and the attempts so far. The period
+   * moves on as Stripe's does (`periodEnd`: the open invoice's). The customer is asked for a new
+   * card once per failure. Answers whether the flag was newly set.
+   */
+  paymentFailed(ref: string, opts: PaymentFailure = {}): Promise<boolean> {
+    return this.own((tx, after) => this.paymentFailedIn(tx, ref, opts, after));
+  }
+
+  async paymentFailedIn(tx: Executor, ref: string, opts: PaymentFailure, after: AfterCommit): Promise<boolean> {
+    const now = this.clock.now();
+    const { plans, drivers } = await repo.lockRef(tx, ref);
+    const attempts = (had: number) =>
+      opts.attempts !== undefined ? Math.max(had, opts.attempts) : opts.count === false ? Math.max(had, 1) : had + 1;
+    const names: { userId: string; what: string }[] = [];
+    for (const r of plans.filter((x) => x.status === 'active')) {
+      const endsAt = opts.periodEnd && r.endsAt && opts.periodEnd > r.endsAt ? opts.periodEnd : r.endsAt;
+      await repo.updatePlan(tx, r.id, {
+        paymentFailedAt: r.paymentFailedAt ?? now,
+        paymentAttempts: attempts(r.paymentAttempts),
+        endsAt,
+        updatedAt: now,
+      });
+      if (!r.paymentFailedAt) names.push({ userId: r.userId, what: `your ${r.tier}` });
+    }
+    const working = drivers.filter((x) => x.status === 'active' || x.status === 'pending_assignment');
+    const licenses = await this.peers.licenses.byIds(
+      tx,
+      working.map((d) => d.robotLicenseId),
+    );
+    for (const r of working) {
+      const end = driverEnd(r);
+      const extend = opts.periodEnd && opts.periodEnd > end ? opts.periodEnd : undefined;
+      await repo.updateDriver(tx, r.id, {
+        paymentFailedAt: r.paymentFailedAt ?? now,
+        paymentAttempts: attempts(r.paymentAttempts),
+        ...(extend ? { durationS: Math.round((extend.getTime() - r.createdAt.getTime()) / 1000) } : {}),
+        updatedAt: now,
+      });
+      if (extend) await this.peers.licenses.setEnd(tx, r.robotLicenseId, extend);
+      const model = licenses.find((l) => l.id === r.robotLicenseId)?.robotModel ?? 'robot';
+      if (!r.paymentFailedAt) names.push({ userId: r.userId, what: `your ${model} driver licence` });
+    }
+    after.notify(names, (email, what) => paymentFailedMail(email, what, this.manageUrl));
+    return names.length > 0;
   }
 
   /**
@@ -409,14 +502,22 @@ export class SubscriptionService {
    * `expired` (it ran out: unpaid, or not renewed). `immediately` ends it now (a refund, a deleted
    * account); otherwise it ended at its period's end. Driver licences stop working at that end.
    */
-  async end(ref: string, status: 'cancelled' | 'expired', opts: { immediately?: boolean; notify?: boolean } = {}) {
+  end(ref: string, status: 'cancelled' | 'expired', opts: { immediately?: boolean; notify?: boolean } = {}) {
+    return this.own((tx, after) => this.endIn(tx, ref, status, opts, after));
+  }
+
+  async endIn(
+    tx: Executor,
+    ref: string,
+    status: 'cancelled' | 'expired',
+    opts: { immediately?: boolean; notify?: boolean },
+    after: AfterCommit,
+  ): Promise<boolean> {
     const now = this.clock.now();
-    const changed = await this.db.transaction(async (tx) => {
-      const { plans, drivers } = await repo.lockRef(tx, ref);
-      return this.endRows(tx, { plans, drivers }, status, now, opts.immediately ?? false);
-    });
+    const { plans, drivers } = await repo.lockRef(tx, ref);
+    const changed = await this.endRows(tx, { plans, drivers }, status, now, opts.immediately ?? false);
     if (opts.notify ?? true)
-      await this.notify(changed, (email, what) =>
+      after.notify(changed, (email, what) =>
         stoppedMail(
           email,
           what,
@@ -424,8 +525,14 @@ export class SubscriptionService {
           this.manageUrl,
         ),
       );
-    for (const u of new Set(changed.map((c) => c.userId))) await this.reconcile(u);
+    for (const c of changed) after.users.add(c.userId);
     return changed.length > 0;
+  }
+
+  /** Whether a provider subscription's rows carry the payment-failed flag (Stripe gave up on a failed renewal). */
+  async paymentFailing(tx: Executor, ref: string): Promise<boolean> {
+    const { plans, drivers } = await repo.lockRef(tx, ref);
+    return [...plans, ...drivers].some((r) => r.paymentFailedAt && LIVE_STATUSES.includes(r.status));
   }
 
   private async endRows(tx: Executor, rows: RefRows, status: SubscriptionStatus, now: Date, immediately: boolean) {
@@ -453,15 +560,17 @@ export class SubscriptionService {
   }
 
   /** Cancel at period end (true) or resume (false): the rows keep working until their end either way. */
-  async setCancelAtPeriodEnd(ref: string, cancel: boolean): Promise<void> {
+  setCancelAtPeriodEnd(ref: string, cancel: boolean): Promise<void> {
+    return this.own((tx) => this.setCancelAtPeriodEndIn(tx, ref, cancel));
+  }
+
+  async setCancelAtPeriodEndIn(tx: Executor, ref: string, cancel: boolean): Promise<void> {
     const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
-      const { plans, drivers } = await repo.lockRef(tx, ref);
-      for (const r of plans.filter((x) => LIVE_STATUSES.includes(x.status)))
-        await repo.updatePlan(tx, r.id, { cancelAtPeriodEnd: cancel, updatedAt: now });
-      for (const r of drivers.filter((x) => LIVE_STATUSES.includes(x.status)))
-        await repo.updateDriver(tx, r.id, { cancelAtPeriodEnd: cancel, updatedAt: now });
-    });
+    const { plans, drivers } = await repo.lockRef(tx, ref);
+    for (const r of plans.filter((x) => LIVE_STATUSES.includes(x.status) && x.cancelAtPeriodEnd !== cancel))
+      await repo.updatePlan(tx, r.id, { cancelAtPeriodEnd: cancel, updatedAt: now });
+    for (const r of drivers.filter((x) => LIVE_STATUSES.includes(x.status) && x.cancelAtPeriodEnd !== cancel))
+      await repo.updateDriver(tx, r.id, { cancelAtPeriodEnd: cancel, updatedAt: now });
   }
 
   /**
@@ -469,29 +578,62 @@ export class SubscriptionService {
    * new tier, price and slot count; slots shrink at once when the new plan has fewer. With
    * `periodEnd`, a new period starts (a change of interval). Answers the tiers before and after.
    */
-  async applyPlan(ref: string, plan: PlanTerms, periodEnd?: Date) {
+  applyPlan(ref: string, plan: PlanTerms, periodEnd?: Date) {
+    return this.own((tx, after) => this.applyPlanIn(tx, ref, plan, periodEnd, after));
+  }
+
+  async applyPlanIn(tx: Executor, ref: string, plan: PlanTerms, periodEnd: Date | undefined, after: AfterCommit) {
     const now = this.clock.now();
-    const done = await this.db.transaction(async (tx) => {
-      const { plans } = await repo.lockRef(tx, ref);
-      const row = plans.find((r) => LIVE_STATUSES.includes(r.status));
-      if (!row || (row.priceId === plan.priceId && !periodEnd)) return undefined;
-      await repo.updatePlan(tx, row.id, {
-        tier: plan.tier,
-        productId: plan.productId,
-        priceId: plan.priceId,
-        flexSlots: plan.flexSlots,
-        ...(periodEnd ? { endsAt: periodEnd } : {}),
-        updatedAt: now,
-      });
-      return { userId: row.userId, from: row.tier, to: plan.tier };
+    const { plans } = await repo.lockRef(tx, ref);
+    const row = plans.find((r) => LIVE_STATUSES.includes(r.status));
+    if (!row || (row.priceId === plan.priceId && !periodEnd)) return undefined;
+    await repo.updatePlan(tx, row.id, {
+      tier: plan.tier,
+      productId: plan.productId,
+      priceId: plan.priceId,
+      flexSlots: plan.flexSlots,
+      ...(periodEnd ? { endsAt: periodEnd } : {}),
+      updatedAt: now,
     });
-    if (!done) return undefined;
-    if (done.from !== done.to) {
-      const user = await repo.user(this.db, done.userId);
-      if (user) await this.send(planChangedMail(user.email, done.from, done.to, this.manageUrl));
-    }
-    await this.reconcile(done.userId);
+    const done = { userId: row.userId, from: row.tier, to: plan.tier };
+    if (done.from !== done.to)
+      after.mails.push({
+        userId: done.userId,
+        make: (email) => planChangedMail(email, done.from, done.to, this.manageUrl),
+      });
+    after.users.add(done.userId);
     return done;
+  }
+
+  /**
+   * A disputed payment (Stripe's charge.dispute.created): what it granted stops working while the
+   * dispute is open (`hold`: active rows become inactive, shown as Inactive, and the tier rule drops
+   * the tier); a dispute won gives it back (inactive rows active again). `sessionId` narrows the
+   * rows to a checkout's. Answers the users whose rows changed.
+   */
+  async holdIn(
+    tx: Executor,
+    target: { ref: string | null; sessionId?: string | null | undefined },
+    hold: boolean,
+    after: AfterCommit,
+  ): Promise<string[]> {
+    if (!target.ref) return [];
+    const now = this.clock.now();
+    const rows = await repo.lockRef(tx, target.ref);
+    const mine = (r: { sessionId: string | null }) =>
+      !target.sessionId || r.sessionId === target.sessionId || !r.sessionId;
+    const [from, to] = hold ? (['active', 'inactive'] as const) : (['inactive', 'active'] as const);
+    const users = new Set<string>();
+    for (const r of rows.plans.filter((x) => x.status === from && mine(x))) {
+      await repo.updatePlan(tx, r.id, { status: to, updatedAt: now });
+      users.add(r.userId);
+    }
+    for (const r of rows.drivers.filter((x) => x.status === from && mine(x))) {
+      await repo.updateDriver(tx, r.id, { status: to, updatedAt: now });
+      users.add(r.userId);
+    }
+    for (const u of users) after.users.add(u);
+    return [...users];
   }
 
   /**
@@ -528,6 +670,11 @@ export class SubscriptionService {
   /** Provider subscription ids whose period has ended while live: the sandbox renews or ends them. */
   dueRefs(now: Date): Promise<string[]> {
     return repo.dueRefs(this.db, now);
+  }
+
+  /** Provider subscription ids whose renewal failed and is being retried (the sandbox retries them). */
+  failingRefs(): Promise<string[]> {
+    return repo.failingRefs(this.db);
   }
 
   /** Live rows past their period end that the lifecycle job or Stripe's webhook has yet to move on (a metric). */

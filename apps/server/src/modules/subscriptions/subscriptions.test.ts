@@ -186,7 +186,7 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     expect(renewed.uuid).toBe(plan.uuid);
   });
 
-  it('a failed payment stops the plan (Lite, no slots) and tells the customer; a working card renews it', async () => {
+  it('a failed renewal keeps the plan and its tier, flagged, and asks for a new card once; a working card renews it', async () => {
     const user = await signIn(t);
     await buy(t, user, [PLAN.standardMonthly]);
     const plan = await planRow(t, user);
@@ -194,29 +194,63 @@ describe('renewal, payment failure, cancellation and expiry', () => {
     expect((await billing.post('card', { ...GOOD_CARD, card_number: DECLINING_CARD })).statusCode).toBe(303);
 
     const ended = await endPeriod(t, plan.stripe_id);
-    expect(ended).toMatchObject({ run: { payment_failed: 1 }, statuses: ['inactive'] });
-    expect(await tierName(t, user)).toBe('Lite Subscription');
-    expect(await slotAmount(t, user)).toBe(0);
-    expect(mails(t, user, /Your payment failed/)).toHaveLength(1);
-    expect((await payments(t, user))[0]).toMatchObject({ kind: 'renewal', status: 'failed' });
-
-    expect((await billing.post('card', GOOD_CARD)).statusCode).toBe(303);
-    expect((await planRow(t, user)).status).toBe('active');
+    expect(ended).toMatchObject({ run: { payment_failed: 1 }, statuses: ['active'] });
+    expect((await planRow(t, user)).payment_failed_at).toBeGreaterThan(0);
     expect(await tierName(t, user)).toBe('Standard Subscription');
     expect(await slotAmount(t, user)).toBe(1);
+    expect(mails(t, user, /Your payment failed/)).toHaveLength(1);
+    expect((await payments(t, user))[0]).toMatchObject({ kind: 'renewal', status: 'failed' });
+    // Plan changes wait for the payment.
+    const change = await billing.post('plan', { price_id: 'price_pro_monthly_gbp' });
+    expect(change.body + (change.headers.location ?? '')).toMatch(/payment|failed|card/i);
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+
+    expect((await billing.post('card', GOOD_CARD)).statusCode).toBe(303);
+    expect(await planRow(t, user)).toMatchObject({ status: 'active', payment_failed_at: 0 });
+    expect(await tierName(t, user)).toBe('Standard Subscription');
+    expect(await slotAmount(t, user)).toBe(1);
+    expect((await payments(t, user)).filter((p) => p.kind === 'renewal' && p.status === 'paid')).toHaveLength(1);
   });
 
-  it('a payment that stays failed past the retry window expires the plan', async () => {
+  it('the sandbox has nothing to reconcile with Stripe', async () => {
+    const res = await ops(t)('RunReconciliation', {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.run).toMatchObject({ skipped: true, repaired: 0, unexplained: 0 });
+  });
+
+  it('the billing clock retries a failed renewal on days 1, 3 and 5, then the plan expires', async () => {
     let user = await signIn(t);
     await buy(t, user, [PLAN.standardMonthly]);
     const plan = await planRow(t, user);
     const billing = await billingPage(t, user);
     await billing.post('card', { ...GOOD_CARD, card_number: DECLINING_CARD });
     await endPeriod(t, plan.stripe_id);
-    user = await later(user, 8 * ONE_DAY_MS);
-    await runLifecycle(t);
+    const failedRenewals = async () =>
+      (await payments(t, user)).filter((p) => p.kind === 'renewal' && p.status === 'failed').length;
+    expect(await failedRenewals()).toBe(1);
+
+    // Half a day on: no retry yet. Each retry day: one more attempt, the plan still working.
+    for (const [hours, attempts] of [
+      [12, 1],
+      [12, 2],
+      [24, 2],
+      [24, 3],
+      [24, 3],
+      [24, 4],
+    ] as const) {
+      user = await later(user, hours * 3600 * 1000);
+      await runLifecycle(t);
+      await runLifecycle(t);
+      expect(await failedRenewals(), `after ${hours} more hours`).toBe(attempts);
+      if (attempts < 4) {
+        expect((await planRow(t, user)).status).toBe('active');
+        expect(await tierName(t, user)).toBe('Standard Subscription');
+      }
+    }
     const row = (await listed(t, user)).user_subscriptions.find((s) => s.uuid === plan.uuid);
     expect(row?.status).toBe('expired');
+    expect(await tierName(t, user)).toBe('Lite Subscription');
+    expect(mails(t, user, /Your payment failed/)).toHaveLength(1);
     expect(mails(t, user, /stopped working/)).toHaveLength(1);
   });
 

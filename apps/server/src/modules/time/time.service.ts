@@ -39,6 +39,7 @@ export class TimeService {
       anchorMs: info.anchor.getTime(),
       nowMs: now.getTime(),
       subscriptionEndMs: info.endsAt?.getTime() ?? 0,
+      paymentFailedAtMs: info.paymentFailedAt?.getTime() ?? 0,
     };
   }
 

@@ -96,6 +96,7 @@ describe('CHECK_REMAINING_TIME', () => {
         'total_yearly_allocation',
         'total_yearly_used',
         'subscription_type',
+        'payment_failed_at',
       ].sort(),
     );
     expect(tm).toMatchObject({

@@ -17,6 +17,7 @@ const driver = (over: Partial<RobotDriverSubscription> = {}): RobotDriverSubscri
   stripe_customer_id: '',
   overrideReason: 99,
   cancel_at_period_end: false,
+  payment_failed_at: 0,
   robot_license_id: 'lic-1',
   credit_used: false,
   credit_entry_uuid: '',

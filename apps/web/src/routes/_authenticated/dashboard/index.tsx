@@ -3,6 +3,7 @@ import { DialTimePanel } from '@/features/dial-time/components/dial-time-panel';
 import { ShowOnboardingButton } from '@/features/onboarding/onboarding-show-button';
 import { RobotManagerScreen } from '@/features/robots/components/robots-manager-screen';
 import { prefetchRobotManager } from '@/features/robots/robots-prefetch';
+import { PastDueBanner } from '@/features/subscriptions/components/past-due-banner';
 import { useAuth } from '@/lib/auth';
 import { pageHead } from '@/lib/page-title';
 import { oneOf, searchParser } from '@/lib/search-params';
@@ -36,12 +37,15 @@ function RobotManagerRoute() {
   const navigate = Route.useNavigate();
   const email = user?.email ?? '';
   return (
-    <RobotManagerScreen
-      email={email}
-      filter={filter}
-      onFilterChange={(next) => void navigate({ search: { filter: next }, replace: true })}
-      helpButton={<ShowOnboardingButton />}
-      dialTimePanel={<DialTimePanel email={email} userId={user?.user_id ?? ''} />}
-    />
+    <div className="flex flex-col gap-6">
+      <PastDueBanner email={email} userId={user?.user_id ?? ''} />
+      <RobotManagerScreen
+        email={email}
+        filter={filter}
+        onFilterChange={(next) => void navigate({ search: { filter: next }, replace: true })}
+        helpButton={<ShowOnboardingButton />}
+        dialTimePanel={<DialTimePanel email={email} userId={user?.user_id ?? ''} />}
+      />
+    </div>
   );
 }
