@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { type CartItem, payment } from '@portal/contract';
 import { expect, expectAccessible, test } from '../fixtures';
+import { grantSubscription } from '../robots/robots-helpers';
 import { CARDS, cartWidget, checkoutFromCartPage, fillBilling, payWith, sandboxSummary } from './commerce-helpers';
 
 /**
@@ -72,19 +73,26 @@ test('a time package bought on the sandbox adds durable minutes at the Lite pric
   await expectAccessible(page);
 });
 
-test('a cart the server refuses shows the checkout failure toast and stays', async ({ page, signedIn: _signedIn }) => {
-  // A product the catalogue no longer sells (a cart kept from before it was withdrawn).
+test('a cart the server refuses shows the checkout failure toast and stays', async ({ page, signedIn: user }) => {
+  // A time package in the cart, then the account becomes Pro (an operator's grant): Pro has
+  // infinite dial time, so the server refuses the package at checkout (spec/001 §9). A product the
+  // catalogue no longer sells never gets this far: the cart page drops it on load (cart-reprice.spec.ts).
+  const { products } = await user.api.call(payment, 'GetProducts', {});
+  const pack = products?.find((p) => p.metadata.BOW_MINUTES === '60');
+  const price = pack?.prices?.[0];
+  if (!pack || !price) throw new Error('the catalogue has no 60-minute package');
   await fillCart(page, [
     {
-      id: 'prod_withdrawn',
-      name: 'Withdrawn driver',
-      description: '',
-      prices: [],
-      selected_price_id: 'price_withdrawn',
-      selected_price_unit_amount: 5_000,
+      id: pack.id,
+      name: pack.name,
+      description: pack.description,
+      prices: pack.prices ?? [],
+      selected_price_id: price.id,
+      selected_price_unit_amount: price.unit_amount,
       quantity: 1,
     },
   ]);
+  await grantSubscription(user.email, 'Pro Subscription');
   const summary = page.getByRole('region', { name: 'Order Summary' });
   await summary.getByRole('button', { name: 'Checkout', exact: true }).click();
   await expect(page.getByText('Failed to create checkout session. Please try again.')).toBeVisible();

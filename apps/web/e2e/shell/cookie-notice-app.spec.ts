@@ -21,7 +21,9 @@ test('inside the app after sign-in, until OK; OK in one tab hides it in the othe
 
   await notice(second).getByRole('button', { name: 'OK' }).click();
   await expect(notice(second)).toBeHidden();
-  // The first tab is told without a reload.
+  // The first tab is told without a reload: the user going back to it finds no notice (the
+  // channel's message, the storage signal, and the focus check each hide it; component tests).
+  await page.bringToFront();
   await expect(notice(page)).toBeHidden();
   const cookie = (await page.context().cookies()).find((c) => c.name === 'cookie_notice_acknowledged');
   expect(cookie).toMatchObject({ value: 'true', path: '/', sameSite: 'Lax' });

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderScreen } from '@/test/render-screen';
-import { COOKIE_NOTICE_CHANNEL, CookieNotice } from './cookie-notice';
+import { COOKIE_NOTICE_CHANNEL, COOKIE_NOTICE_SIGNAL, CookieNotice } from './cookie-notice';
 import { COOKIE_NOTICE_COOKIE, hasAcknowledgedCookies } from './cookie-notice-state';
 
 const clearCookie = () => {
@@ -40,6 +40,15 @@ describe('the cookie notice (spec/000 §2 Cookie notice)', () => {
     otherTab.postMessage('acknowledged');
     otherTab.close();
     await waitFor(() => expect(notice()).toBeNull());
+  });
+
+  it("hides on another tab's storage signal (should the channel's message be lost)", async () => {
+    await renderScreen(<CookieNotice />);
+    setCookieElsewhere();
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: COOKIE_NOTICE_SIGNAL, newValue: '1' }));
+    });
+    expect(notice()).toBeNull();
   });
 
   it('hides on focus when the cookie appeared while the tab was away', async () => {

@@ -8,10 +8,18 @@ import { acknowledgementCookie, hasAcknowledgedCookies } from './cookie-notice-s
 
 /** The channel on which one tab's OK tells the others to hide their notice. */
 export const COOKIE_NOTICE_CHANNEL = 'cookie-notice';
+/** The storage key whose change tells the other tabs too (a storage event), should a message be lost. */
+export const COOKIE_NOTICE_SIGNAL = 'cookie-notice-acknowledged';
+
+/**
+ * The sending end, kept open: a channel closed right after postMessage can lose the message in
+ * Chromium (the other tab then kept its notice now and then).
+ */
+let sender: BroadcastChannel | undefined;
 
 /**
  * Whether the notice still shows. The cookie is the truth; other tabs learn of an OK at once over a
- * BroadcastChannel, and a tab that missed it (no BroadcastChannel) reads the cookie again when it
+ * BroadcastChannel and a storage event, and a tab that missed both reads the cookie again when it
  * regains focus or becomes visible.
  */
 function useCookieNoticeVisible(): [boolean, () => void] {
@@ -25,10 +33,12 @@ function useCookieNoticeVisible(): [boolean, () => void] {
     const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(COOKIE_NOTICE_CHANNEL);
     channel?.addEventListener('message', recheck);
     window.addEventListener('focus', recheck);
+    window.addEventListener('storage', recheck);
     document.addEventListener('visibilitychange', recheck);
     return () => {
       channel?.close();
       window.removeEventListener('focus', recheck);
+      window.removeEventListener('storage', recheck);
       document.removeEventListener('visibilitychange', recheck);
     };
   }, [visible]);
@@ -38,9 +48,13 @@ function useCookieNoticeVisible(): [boolean, () => void] {
     document.cookie = acknowledgementCookie(window.location.protocol === 'https:');
     setVisible(false);
     if (typeof BroadcastChannel !== 'undefined') {
-      const channel = new BroadcastChannel(COOKIE_NOTICE_CHANNEL);
-      channel.postMessage('acknowledged');
-      channel.close();
+      sender ??= new BroadcastChannel(COOKIE_NOTICE_CHANNEL);
+      sender.postMessage('acknowledged');
+    }
+    try {
+      localStorage.setItem(COOKIE_NOTICE_SIGNAL, String(Date.now()));
+    } catch {
+      // Storage refused (a private mode): the channel and the focus check remain.
     }
   }, []);
 
