@@ -259,7 +259,8 @@ async function seedPurchases(
     { model: 'Artus_Hand', assetId: 'driver-artus-hand', daysAgo: 400, status: 'expired' },
     // Cancelled at the end of its period: still working for 215 days.
     { model: 'Tiago++', assetId: 'driver-tiago-plus-plus', daysAgo: 150, status: 'cancelled' },
-    // Its renewal payment failed 15 days ago: it stopped working then.
+    // Held while the customer's bank disputes its charge (a failed renewal keeps working until
+    // Stripe gives up, then expires: decision 065); Inactive until the dispute is closed.
     { model: 'Artus_Hand', assetId: 'driver-artus-hand', daysAgo: 380, status: 'inactive' },
   ] as const;
   const rows: { licenseId: string; assetId: string; status: SubscriptionStatus; daysAgo: number }[] = [];
