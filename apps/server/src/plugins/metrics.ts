@@ -164,47 +164,43 @@ export class PortalMetrics {
         this.set(metrics.mailsInFlight + (metrics.sources?.backgroundPending() ?? 0));
       },
     });
-    new Gauge({
-      name: 'portal_subscriptions_overdue',
-      help: 'Live subscriptions past their period end: the lifecycle job (sandbox) or Stripe webhooks have yet to move them on',
-      registers: this.registers,
-      async collect() {
-        if (!metrics.sources) return;
-        // A database that does not answer must not take the whole scrape with it: the gauge is absent then.
-        try {
-          this.set(await metrics.sources.overdueSubscriptions());
-        } catch {
+    // Gauges read from the database at scrape time. One that does not answer must not take the
+    // whole scrape with it: its gauge is absent then (as it is before there is anything to read).
+    const fromDatabase = (
+      name: string,
+      help: string,
+      read: (sources: MetricSources) => Promise<number | undefined> | undefined,
+    ) =>
+      new Gauge({
+        name,
+        help,
+        registers: this.registers,
+        async collect() {
           this.reset();
-        }
-      },
-    });
-    new Gauge({
-      name: 'portal_outbox_failing',
-      help: 'Work after a commit at the payment provider (cancelling a replaced plan) that has failed 5 times or more and is still retried: see ListOutbox',
-      registers: this.registers,
-      async collect() {
-        if (!metrics.sources?.outboxFailing) return;
-        try {
-          this.set(await metrics.sources.outboxFailing());
-        } catch {
-          this.reset();
-        }
-      },
-    });
-    new Gauge({
-      name: 'portal_reconciliation_unexplained',
-      help: 'Differences with Stripe the last reconciliation could not explain (docs/decisions/065); absent before the first run',
-      registers: this.registers,
-      async collect() {
-        this.reset();
-        try {
-          const n = await metrics.sources?.reconciliationUnexplained?.();
-          if (n !== undefined) this.set(n);
-        } catch {
-          // A database that does not answer leaves the gauge absent.
-        }
-      },
-    });
+          if (!metrics.sources) return;
+          try {
+            const n = await read(metrics.sources);
+            if (n !== undefined) this.set(n);
+          } catch {
+            // absent, as said above
+          }
+        },
+      });
+    fromDatabase(
+      'portal_subscriptions_overdue',
+      'Live subscriptions past their period end: the lifecycle job (sandbox) or Stripe webhooks have yet to move them on',
+      (sources) => sources.overdueSubscriptions(),
+    );
+    fromDatabase(
+      'portal_outbox_failing',
+      'Work after a commit at the payment provider (cancelling a replaced plan) that has failed 5 times or more and is still retried: see ListOutbox',
+      (sources) => sources.outboxFailing?.(),
+    );
+    fromDatabase(
+      'portal_reconciliation_unexplained',
+      'Differences with Stripe the last reconciliation could not explain (docs/decisions/065); absent before the first run',
+      (sources) => sources.reconciliationUnexplained?.(),
+    );
   }
 
   /** The services the gauges read, once built. */

@@ -1,6 +1,5 @@
 import { ONE_DAY_S } from '@portal/contract';
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingIntents, checkoutSessions } from '../../db/schema.ts';
 import { closeApp, expectFieldError, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
@@ -15,6 +14,7 @@ import {
   line,
   openPage,
   postForm,
+  postSignedPayload,
   sessionOf,
   startStripeApp,
 } from './payment.test-helpers.ts';
@@ -24,7 +24,6 @@ import {
  * which replays a key it has seen as Stripe does.
  */
 const WEBHOOK_SECRET = 'whsec_intents0123456789';
-const signer = new Stripe('sk_test_signer');
 
 let standIn: StandIn;
 let t: TestApp;
@@ -48,15 +47,7 @@ async function webhook(type: string, object: unknown) {
     created: nowS(),
     data: { object },
   });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/stripe/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-    },
-    payload,
-  });
+  const res = await postSignedPayload(t, payload, WEBHOOK_SECRET);
   expect(res.statusCode, res.body).toBe(200);
 }
 

@@ -1,5 +1,4 @@
 import { payment } from '@portal/contract';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli.ts';
 import { as, signIn } from '../../test/fixtures.ts';
@@ -8,7 +7,7 @@ import type { StandIn } from '../../test/stripe-stand-in.ts';
 import { tierName } from '../subscriptions/subscriptions.test-helpers.ts';
 import { pushCatalogue } from './catalogue.push.ts';
 import { type Catalogue, loadCatalogue } from './catalogue.ts';
-import { checkout, line, startStripeApp } from './payment.test-helpers.ts';
+import { checkout, line, postSignedPayload, startStripeApp } from './payment.test-helpers.ts';
 import { stripeClient } from './stripe.provider.ts';
 
 /**
@@ -16,7 +15,6 @@ import { stripeClient } from './stripe.provider.ts';
  * an existing subscriber keeps their price and tier when it is replaced (docs/decisions/063).
  */
 const WEBHOOK_SECRET = 'whsec_cataloguepush0123456789';
-const signer = new Stripe('sk_test_signer');
 
 let standIn: StandIn;
 let t: TestApp;
@@ -29,15 +27,7 @@ afterAll(() => close());
 
 async function webhook(type: string, object: unknown) {
   const payload = JSON.stringify({ id: `evt_${type}_${Math.random()}`, object: 'event', type, data: { object } });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/stripe/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-    },
-    payload,
-  });
+  const res = await postSignedPayload(t, payload, WEBHOOK_SECRET);
   expect(res.statusCode, res.body).toBe(200);
 }
 

@@ -1,4 +1,5 @@
 import { license, payment, time } from '@portal/contract';
+import Stripe from 'stripe';
 import { expect } from 'vitest';
 import { as, closeApp, driverAsset, roboticsConfig, type SignedIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
@@ -154,4 +155,22 @@ export async function confirmReview(t: TestApp, sessionUrl: string) {
   const confirmed = await postReview(t, sessionUrl, 'confirm', token);
   expect(confirmed.statusCode, confirmed.body).toBe(303);
   return confirmed;
+}
+
+const signer = new Stripe('sk_test_signer');
+
+/**
+ * A webhook call as Stripe makes it: the payload signed with the endpoint's secret (the SDK's test
+ * header), or with `signature` as given. Answers the raw answer.
+ */
+export function postSignedPayload(t: TestApp, payload: string, secret: string, signature?: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signature ?? signer.webhooks.generateTestHeaderString({ payload, secret }),
+    },
+    payload,
+  });
 }

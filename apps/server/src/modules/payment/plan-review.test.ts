@@ -1,6 +1,5 @@
 import { formatPrice, ONE_DAY_S, payment } from '@portal/contract';
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingIntents, fulfilments } from '../../db/schema.ts';
 import { as, closeApp, relogin, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
@@ -17,6 +16,7 @@ import {
   PUBLIC,
   postForm,
   postReview,
+  postSignedPayload,
   SUCCESS,
   sessionOf,
   startStripeApp,
@@ -178,7 +178,6 @@ describe('the review on the sandbox', () => {
 
 describe('the review on Stripe', () => {
   const WEBHOOK_SECRET = 'whsec_review0123456789';
-  const signer = new Stripe('sk_test_signer');
   let standIn: StandIn;
   let t: TestApp;
   let priceId: (lookupKey: string) => string;
@@ -225,15 +224,7 @@ describe('the review on Stripe', () => {
       created: nowS(),
       data: { object: session },
     });
-    const hook = await t.app.inject({
-      method: 'POST',
-      url: '/api/stripe/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-      },
-      payload,
-    });
+    const hook = await postSignedPayload(t, payload, WEBHOOK_SECRET);
     expect(hook.statusCode, hook.body).toBe(200);
     return { user, subId };
   }

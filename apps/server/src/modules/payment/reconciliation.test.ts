@@ -1,11 +1,10 @@
 import { ONE_DAY_S, operator } from '@portal/contract';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asOperator, type SignedIn, signIn } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
 import { listed, payments, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
-import { checkout, line, startStripeApp } from './payment.test-helpers.ts';
+import { checkout, line, postSignedPayload, startStripeApp } from './payment.test-helpers.ts';
 
 /**
  * The nightly reconciliation with Stripe (issue 31, docs/decisions/065): webhooks dropped on the
@@ -13,7 +12,6 @@ import { checkout, line, startStripeApp } from './payment.test-helpers.ts';
  * webhook's own code; what nothing explains is counted for operators.
  */
 const WEBHOOK_SECRET = 'whsec_reconcile0123456789';
-const signer = new Stripe('sk_test_signer');
 
 let standIn: StandIn;
 let t: TestApp;
@@ -37,15 +35,7 @@ async function webhook(type: string, object: unknown) {
     created: nowS(),
     data: { object },
   });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/stripe/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-    },
-    payload,
-  });
+  const res = await postSignedPayload(t, payload, WEBHOOK_SECRET);
   expect(res.statusCode, res.body).toBe(200);
 }
 

@@ -14,7 +14,7 @@ import {
   tierName,
   userTime,
 } from '../subscriptions/subscriptions.test-helpers.ts';
-import { checkout, line, startStripeApp } from './payment.test-helpers.ts';
+import { checkout, line, postSignedPayload, startStripeApp } from './payment.test-helpers.ts';
 
 /**
  * Stripe's events over HTTP (issue 31, docs/decisions/065): applied once however often and however
@@ -23,7 +23,6 @@ import { checkout, line, startStripeApp } from './payment.test-helpers.ts';
  * Stripe signs them.
  */
 const WEBHOOK_SECRET = 'whsec_events0123456789';
-const signer = new Stripe('sk_test_signer');
 
 let standIn: StandIn;
 let t: TestApp;
@@ -41,15 +40,7 @@ const nowS = () => Math.floor(t.clock.now().getTime() / 1000);
 /** An event as Stripe sends it (the published fixture's shape, on the pinned API version), signed. */
 function post(type: string, object: unknown, id: string, created: number) {
   const payload = JSON.stringify(stripeEvent(type, object, { id, created }));
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/stripe/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-    },
-    payload,
-  });
+  return postSignedPayload(t, payload, WEBHOOK_SECRET);
 }
 
 async function webhook(type: string, object: unknown, opts: { id?: string; created?: number } = {}) {

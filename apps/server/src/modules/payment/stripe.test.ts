@@ -8,7 +8,15 @@ import { as, expectFieldError, signIn } from '../../test/fixtures.ts';
 import { type TestApp, testConfig } from '../../test/harness.ts';
 import { type StandIn, startStripeStandIn } from '../../test/stripe-stand-in.ts';
 import { loadCatalogue } from './catalogue.ts';
-import { checkout, durableMinutes, line, robotLicensesOf, SUCCESS, startStripeApp } from './payment.test-helpers.ts';
+import {
+  checkout,
+  durableMinutes,
+  line,
+  postSignedPayload,
+  robotLicensesOf,
+  SUCCESS,
+  startStripeApp,
+} from './payment.test-helpers.ts';
 
 /**
  * The Stripe provider through the official SDK, pointed at a local stand-in of Stripe's API, with
@@ -28,15 +36,7 @@ afterAll(() => close());
 
 function webhook(event: unknown, signature?: string) {
   const payload = JSON.stringify(event);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/stripe/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-    },
-    payload,
-  });
+  return postSignedPayload(t, payload, WEBHOOK_SECRET, signature);
 }
 
 /** Stripe's session as it is once the customer paid. */

@@ -1,10 +1,17 @@
 import { ONE_DAY_MS, ONE_DAY_S, payment, useraction } from '@portal/contract';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, relogin, type SignedIn, signIn } from '../../test/fixtures.ts';
 import { GOOD_PASSWORD, type TestApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
-import { checkout, confirmReview, line, PUBLIC, SUCCESS, startStripeApp } from '../payment/payment.test-helpers.ts';
+import {
+  checkout,
+  confirmReview,
+  line,
+  PUBLIC,
+  postSignedPayload,
+  SUCCESS,
+  startStripeApp,
+} from '../payment/payment.test-helpers.ts';
 import {
   fillSlots,
   listed,
@@ -21,7 +28,6 @@ import {
  * stand-in, Stripe-shaped events with real signatures, the same lifecycle functions as the sandbox.
  */
 const WEBHOOK_SECRET = 'whsec_lifecycle0123456789';
-const signer = new Stripe('sk_test_signer');
 
 let standIn: StandIn;
 let t: TestApp;
@@ -37,15 +43,7 @@ const next = () => ++counter;
 
 async function webhook(type: string, object: unknown, id = `evt_${type}_${next()}`, created = nowS()) {
   const payload = JSON.stringify({ id, object: 'event', type, created, data: { object } });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/stripe/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-    },
-    payload,
-  });
+  const res = await postSignedPayload(t, payload, WEBHOOK_SECRET);
   expect(res.statusCode, res.body).toBe(200);
   return id;
 }
