@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingIntents, fulfilments } from '../../db/schema.ts';
 import { as, closeApp, relogin, roboticsConfig, type SignedIn, signIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
-import type { StandIn } from '../../test/stripe-stand-in.ts';
+import { type StandIn, stripeEvent } from '../../test/stripe-stand-in.ts';
 import { billingPage, payments, planRow, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
 import {
   CANCEL,
@@ -279,7 +279,13 @@ describe('the review on Stripe', () => {
     const latest = (standIn.subscriptions.get(subId) as { latest_invoice: string }).latest_invoice;
     expect((standIn.invoices.get(latest) as { amount_paid: number }).amount_paid).toBe(session.amount);
     const purchase = (await as(t, user, payment)('ConfirmPurchase', { session_id: session.session_id })).body.purchase;
-    expect(purchase).toMatchObject({ status: 'paid', amount: session.amount });
+    expect(purchase).toMatchObject({ status: 'paid', amount: session.amount, reference: '' });
+    // Stripe's invoice.paid for the change links its charge to the session: the receipt's reference.
+    const invoice = standIn.invoices.get(latest);
+    const payload = JSON.stringify(stripeEvent('invoice.paid', invoice, { id: `evt_paid_${latest}`, created: nowS() }));
+    expect((await postSignedPayload(t, payload, WEBHOOK_SECRET)).statusCode).toBe(200);
+    const receipt = (await as(t, user, payment)('ConfirmPurchase', { session_id: session.session_id })).body.purchase;
+    expect(receipt).toMatchObject({ amount: session.amount, reference: expect.stringMatching(/^RP-[0-9A-F]{8}$/) });
     expect(await tierName(t, user)).toBe('Pro Subscription');
     const intents = (await intentsOf(t, user)).filter((i) => i.kind === 'plan_change');
     expect(intents.map((i) => [i.status, i.providerRef])).toEqual([['done', subId]]);

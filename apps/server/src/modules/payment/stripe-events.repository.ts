@@ -1,7 +1,8 @@
 import { and, eq, gte, isNull, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import {
   billingIntents,
+  checkoutSessions,
   paymentRefunds,
   payments,
   providerSubscriptionMarks,
@@ -17,6 +18,22 @@ export type IntentRow = typeof billingIntents.$inferSelect;
  * takes the executor: the webhook applies an event in one transaction with its dedupe row.
  */
 export const stripeEventsRepository = {
+  /**
+   * The newest paid plan-change session of this subscription whose charge has no payment row yet:
+   * the invoice Stripe made for the change belongs to it (Payment Successful then shows its reference).
+   */
+  async unlinkedPlanChangeSession(ex: Executor, userId: string, subscriptionRef: string): Promise<string | undefined> {
+    const rows = rowsOf<{ id: string }>(
+      await ex.execute(sql`
+        select s.id from ${checkoutSessions} s join ${billingIntents} i on i.id = s.intent_id
+        where s.user_id = ${userId} and s.status = 'paid' and i.kind = 'plan_change' and i.status = 'done'
+          and i.params->>'subscription_ref' = ${subscriptionRef}
+          and not exists (select 1 from ${payments} p where p.session_id = s.id)
+        order by s.created_at desc limit 1`),
+    );
+    return rows[0]?.id;
+  },
+
   /**
    * Claims the newest state of a provider subscription: true when `appliedAt` (Stripe's event
    * `created`, seconds) is not older than the state applied before, and records it; false for an

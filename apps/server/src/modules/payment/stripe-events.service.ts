@@ -203,10 +203,13 @@ export class StripeEvents {
     if (!userId) return;
     const customer = await payRepo.customerOf(tx, userId);
     const change = invoice.billing_reason === 'subscription_update';
+    // A plan change confirmed on the review page: its Payment Successful shows this charge's reference.
+    const sessionId = change ? await repo.unlinkedPlanChangeSession(tx, userId, ref) : undefined;
     await payRepo.insertPayment(tx, {
       userId,
       provider: 'stripe',
       kind: change ? 'plan_change' : 'renewal',
+      sessionId: sessionId ?? null,
       subscriptionRef: ref,
       providerRef: invoice.id ?? '',
       paymentIntentId: intent ?? null,
