@@ -63,6 +63,10 @@ export const retentionRepository = {
   pruneBillingPortalSessions: (ex: Executor, now: Date) =>
     count(ex, sql`delete from billing_portal_sessions where expires_at < ${at(now)}`),
 
+  /** Outbox work done before `before` (decision 066): what keeps failing stays for operators. */
+  pruneDoneOutbox: (ex: Executor, before: Date) =>
+    count(ex, sql`delete from outbox where done_at is not null and done_at < ${at(before)}`),
+
   // ---- past retention: anonymised (or deleted where nothing is left once anonymised) ----
 
   /**

@@ -6,6 +6,8 @@ import { retentionRepository as repo } from './retention.repository.ts';
 
 /** The advisory lock that makes one instance at a time run the job. */
 export const RETENTION_LOCK = 'portal:retention';
+/** Outbox work done is kept this long (what happened after a commit, for operators), then deleted. */
+const OUTBOX_DONE_KEEP_MS = 30 * ONE_DAY_MS;
 /** Rate-limit windows older than this count nothing (the longest window is an hour). */
 const RATE_LIMIT_KEEP_MS = ONE_DAY_MS;
 
@@ -20,6 +22,7 @@ export interface RetentionRun {
     login_failures: number;
     rate_limits: number;
     billing_portal_sessions: number;
+    outbox_done: number;
   };
   /** rows past retention anonymised (or deleted), by table */
   anonymised: {
@@ -75,6 +78,7 @@ export class RetentionService {
           login_failures: await repo.pruneLoginFailures(tx, now, new Date(now.getTime() - this.loginMemoryS * 1000)),
           rate_limits: await repo.pruneRateLimits(tx, new Date(now.getTime() - RATE_LIMIT_KEEP_MS)),
           billing_portal_sessions: await repo.pruneBillingPortalSessions(tx, now),
+          outbox_done: await repo.pruneDoneOutbox(tx, new Date(now.getTime() - OUTBOX_DONE_KEEP_MS)),
         },
         anonymised: {
           users,
@@ -104,6 +108,7 @@ function emptyRun(): RetentionRun {
       login_failures: 0,
       rate_limits: 0,
       billing_portal_sessions: 0,
+      outbox_done: 0,
     },
     anonymised: {
       users: 0,

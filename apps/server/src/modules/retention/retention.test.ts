@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   emailTokens,
   loginFailures,
+  outbox,
   rateLimits,
   refreshTokens,
   robots as robotsTable,
@@ -173,6 +174,29 @@ describe('the retention job', () => {
     // A second run finds nothing left to do.
     const again = await run();
     expect([...Object.values(again.pruned), ...Object.values(again.anonymised)].every((n) => n === 0)).toBe(true);
+  });
+
+  it('deletes outbox work done more than 30 days ago, and keeps what is not done however old', async () => {
+    const now = t.clock.now();
+    const day = (n: number) => new Date(now.getTime() - n * ONE_DAY_MS);
+    const row = (key: string, doneDaysAgo: number | null) => ({
+      kind: 'provider.cancel_subscription',
+      key,
+      payload: {},
+      runAfter: day(40),
+      createdAt: day(40),
+      attempts: doneDaysAgo === null ? 9 : 1,
+      doneAt: doneDaysAgo === null ? null : day(doneDaysAgo),
+    });
+    await db()
+      .insert(outbox)
+      .values([row('retention-old-done', 31), row('retention-recent-done', 29), row('retention-failing', null)]);
+    const result = await run();
+    expect(result.pruned.outbox_done).toBe(1);
+    const left = (await db().select({ key: outbox.key }).from(outbox))
+      .map((r) => r.key)
+      .filter((k) => k.startsWith('retention-'));
+    expect(left.sort()).toEqual(['retention-failing', 'retention-recent-done']);
   });
 
   it('keeps a dormant account that still holds durable minutes, and anonymises it once they are used up', async () => {
