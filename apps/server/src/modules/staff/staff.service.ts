@@ -81,8 +81,11 @@ export class StaffService {
               joinedAt: now,
               updatedAt: now,
             })
+            // An account registered meanwhile (the same address at once) is taken as it is.
+            .onConflictDoNothing({ target: users.email })
             .returning()
-        )[0];
+        )[0] ??
+        (await tx.select().from(users).where(eq(users.email, email)).for('update'))[0];
       if (!user) throw new ApiError('CONFLICT', 'email: the account could not be made; try again');
       await tx.update(users).set({ staffRole: role, updatedAt: now }).where(eq(users.id, user.id));
       // A new link replaces any unused one.

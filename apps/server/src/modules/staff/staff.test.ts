@@ -54,6 +54,15 @@ describe('staff:add', () => {
     expect(set.map((e) => e.fields)).toEqual([['staff_role']]);
   });
 
+  it('two invitations of one new address at once make one account', async () => {
+    const email = 'twice.at.once@example.test';
+    const [a, b] = await Promise.all(
+      ['support', 'finance'].map((role) => staff().addStaff({ email, role, by: { kind: 'cli' } })),
+    );
+    expect(a?.userId).toBe(b?.userId);
+    expect((await userRepository.byEmail(t.app.deps.db, email))?.id).toBe(a?.userId);
+  });
+
   it('refuses a role that is not one and an address that is not one, writing nothing', async () => {
     await expect(cli('staff:add', 'x@example.test', '--role', 'owner')).rejects.toThrow(
       'role: must be one of support, finance, admin',
