@@ -1,4 +1,4 @@
-import { expect, test } from '../fixtures';
+import { expect, expectAccessible, screenshots, test } from '../fixtures';
 
 /**
  * A cart line saved on a price that is no longer sold (catalogue:push archived it,
@@ -38,8 +38,15 @@ test('a line on a price no longer sold is re-priced on load, with a notice', asy
     'The price of Standard Subscription has changed from £14.00 a month to £15.00 a month.',
   );
   await expect(page.getByTestId('cart-total')).toHaveText('£15.00');
+  // Saved before lines said so, the plan is now a plan line: quantity 1, no control to change it.
+  await expect(page.getByText('A plan is sold one at a time.', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: /increase/i })).toHaveCount(0);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'));
-  expect(stored).toMatchObject([{ id: 'prod_standard', selected_price_id: 'price_standard_monthly_gbp' }]);
+  expect(stored).toMatchObject([
+    { id: 'prod_standard', selected_price_id: 'price_standard_monthly_gbp', plan: true, quantity: 1 },
+  ]);
+  await expectAccessible(page);
+  await screenshots(page, 'commerce-cart-reprice');
   await page.getByRole('button', { name: 'Dismiss' }).click();
   await expect(notice).toBeHidden();
   await expect(page.getByTestId('cart-total')).toHaveText('£15.00');

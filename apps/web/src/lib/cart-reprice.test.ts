@@ -72,6 +72,22 @@ describe('repriceCart', () => {
     );
   });
 
+  it('makes a plan saved before lines said so a plan line, quantity 1, without a notice (issue 31)', () => {
+    const price = monthly('price_standard', 1500);
+    const cart = [line(price, 3)];
+    const planProduct = {
+      id: 'prod_standard',
+      prices: [price],
+      metadata: { BOW_SORTING: 'subscription', BOW_TIER: 'Standard Subscription' },
+    };
+    const { items, changes } = repriceCart(cart, [planProduct]);
+    expect(items).not.toBe(cart);
+    expect(items[0]).toMatchObject({ plan: true, quantity: 1, selected_price_id: 'price_standard' });
+    expect(changes).toEqual([]);
+    // Once marked, nothing changes again.
+    expect(repriceCart(items, [planProduct]).items).toBe(items);
+  });
+
   it('keeps a line whose price is still sold, taking its current amount', () => {
     const cart = [line(once('p', 1200), 2)];
     expect(repriceCart(cart, [{ id: 'prod_standard', prices: [once('p', 1200)] }])).toEqual({

@@ -1,4 +1,5 @@
 import { type CartItem, formatPrice, type PaymentPrice, type PaymentProduct, robotDisplayName } from '@portal/contract';
+import { isPlanProduct } from './cart';
 
 /*
  * A cart is kept in the browser for as long as the customer likes (spec/001 §3), but the catalogue
@@ -42,10 +43,11 @@ const per = (p: PaymentPrice | undefined) => (p?.recurring ? ` a ${p.recurring.i
  */
 export function repriceCart(
   items: readonly CartItem[],
-  products: readonly Pick<PaymentProduct, 'id' | 'prices'>[],
+  products: readonly (Pick<PaymentProduct, 'id' | 'prices'> & Partial<Pick<PaymentProduct, 'metadata'>>)[],
 ): { items: readonly CartItem[]; changes: CartChange[] } {
   const changes: CartChange[] = [];
   const next: CartItem[] = [];
+  let altered = false;
   for (const item of items) {
     const name = robotDisplayName(item.name);
     const product = products.find((p) => p.id === item.id);
@@ -56,6 +58,9 @@ export function repriceCart(
       changes.push({ kind: 'removed', id: item.id, name });
       continue;
     }
+    // A plan saved before lines said so (issue 31: a plan is sold one at a time) becomes a plan line.
+    const plan = !item.plan && isPlanProduct(product);
+    altered ||= plan;
     if (price.id !== item.selected_price_id || price.unit_amount !== item.selected_price_unit_amount)
       changes.push({
         kind: 'repriced',
@@ -69,9 +74,10 @@ export function repriceCart(
       prices: product.prices,
       selected_price_id: price.id,
       selected_price_unit_amount: price.unit_amount,
+      ...(plan ? { plan: true, quantity: 1 } : {}),
     });
   }
-  return changes.length ? { items: next, changes } : { items, changes };
+  return changes.length || altered ? { items: next, changes } : { items, changes };
 }
 
 /** The notice's words for one change. */

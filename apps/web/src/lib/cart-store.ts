@@ -113,9 +113,11 @@ let changes: readonly CartChange[] = [];
 export function repriceStoredCart(
   reprice: (items: readonly CartItem[]) => { items: readonly CartItem[]; changes: readonly CartChange[] },
 ): void {
-  const result = reprice(current());
-  if (!result.changes.length) return;
-  changes = [...changes, ...result.changes];
+  const before = current();
+  const result = reprice(before);
+  // The same array: nothing changed (a line marked a plan is a change without a notice).
+  if (result.items === before) return;
+  if (result.changes.length) changes = [...changes, ...result.changes];
   dispatchCart({ type: 'replace', items: [...result.items] });
 }
 
