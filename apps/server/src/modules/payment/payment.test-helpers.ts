@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { expect } from 'vitest';
 import { as, closeApp, driverAsset, roboticsConfig, type SignedIn } from '../../test/fixtures.ts';
 import { freshDatabase, type TestApp, testApp } from '../../test/harness.ts';
-import { startStripeStandIn } from '../../test/stripe-stand-in.ts';
+import { type StandIn, startStripeStandIn } from '../../test/stripe-stand-in.ts';
 import { loadCatalogue } from './catalogue.ts';
 
 /** Shared by the payment tests: a cart, a checkout, the sandbox's form posts. */
@@ -173,4 +173,38 @@ export function postSignedPayload(t: TestApp, payload: string, secret: string, s
     },
     payload,
   });
+}
+
+/**
+ * A Stripe subscription of one plan item on `priceId`, held by the stand-in as Stripe would after a
+ * checkout (its id `si_<id>` for the item), with `extra` fields over it.
+ */
+export function standInSubscription(
+  standIn: StandIn,
+  id: string,
+  priceId: string,
+  periodEndS: number,
+  extra: Record<string, unknown> = {},
+) {
+  const sub = {
+    object: 'subscription',
+    id,
+    status: 'active',
+    cancel_at_period_end: false,
+    cancellation_details: null,
+    items: {
+      object: 'list',
+      data: [
+        {
+          object: 'subscription_item',
+          id: `si_${id}`,
+          price: standIn.prices.get(priceId),
+          current_period_end: periodEndS,
+        },
+      ],
+    },
+    ...extra,
+  };
+  standIn.subscriptions.set(id, sub);
+  return sub;
 }

@@ -4,7 +4,7 @@ import { asOperator, type SignedIn, signIn } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/harness.ts';
 import type { StandIn } from '../../test/stripe-stand-in.ts';
 import { listed, payments, tierName } from '../subscriptions/subscriptions.test-helpers.ts';
-import { checkout, line, postSignedPayload, startStripeApp } from './payment.test-helpers.ts';
+import { checkout, line, postSignedPayload, standInSubscription, startStripeApp } from './payment.test-helpers.ts';
 
 /**
  * The nightly reconciliation with Stripe (issue 31, docs/decisions/065): webhooks dropped on the
@@ -46,26 +46,7 @@ async function buyPlan(user: SignedIn, product: string, lookupKey: string) {
   const { session_id } = res.body.session as { session_id: string };
   const n = next();
   const subId = `sub_rec_${n}`;
-  const sub = {
-    object: 'subscription',
-    id: subId,
-    created: nowS(),
-    status: 'active',
-    cancel_at_period_end: false,
-    cancellation_details: null,
-    items: {
-      object: 'list',
-      data: [
-        {
-          object: 'subscription_item',
-          id: `si_${subId}`,
-          price: standIn.prices.get(priceId(lookupKey)),
-          current_period_end: nowS() + 30 * ONE_DAY_S,
-        },
-      ],
-    },
-  };
-  standIn.subscriptions.set(subId, sub);
+  const sub = standInSubscription(standIn, subId, priceId(lookupKey), nowS() + 30 * ONE_DAY_S, { created: nowS() });
   standIn.invoices.set(`in_first_${n}`, {
     object: 'invoice',
     id: `in_first_${n}`,

@@ -14,7 +14,7 @@ import {
   tierName,
   userTime,
 } from '../subscriptions/subscriptions.test-helpers.ts';
-import { checkout, line, postSignedPayload, startStripeApp } from './payment.test-helpers.ts';
+import { checkout, line, postSignedPayload, standInSubscription, startStripeApp } from './payment.test-helpers.ts';
 
 /**
  * Stripe's events over HTTP (issue 31, docs/decisions/065): applied once however often and however
@@ -48,29 +48,8 @@ async function webhook(type: string, object: unknown, opts: { id?: string; creat
   expect(res.statusCode, res.body).toBe(200);
 }
 
-function stripeSubscription(id: string, lookupKey: string, periodEndS: number, extra: Record<string, unknown> = {}) {
-  const sub = {
-    object: 'subscription',
-    id,
-    status: 'active',
-    cancel_at_period_end: false,
-    cancellation_details: null,
-    items: {
-      object: 'list',
-      data: [
-        {
-          object: 'subscription_item',
-          id: `si_${id}`,
-          price: standIn.prices.get(priceId(lookupKey)),
-          current_period_end: periodEndS,
-        },
-      ],
-    },
-    ...extra,
-  };
-  standIn.subscriptions.set(id, sub);
-  return sub;
-}
+const stripeSubscription = (id: string, lookupKey: string, periodEndS: number, extra: Record<string, unknown> = {}) =>
+  standInSubscription(standIn, id, priceId(lookupKey), periodEndS, extra);
 
 /** A plan bought through Stripe Checkout, its first invoice paid by PaymentIntent pi_first_<n>. */
 async function buyPlan(user: SignedIn, product: string, lookupKey: string) {

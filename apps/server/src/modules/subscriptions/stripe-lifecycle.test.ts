@@ -10,6 +10,7 @@ import {
   PUBLIC,
   postSignedPayload,
   SUCCESS,
+  standInSubscription,
   startStripeApp,
 } from '../payment/payment.test-helpers.ts';
 import {
@@ -51,28 +52,8 @@ async function webhook(type: string, object: unknown, id = `evt_${type}_${next()
 const nowS = () => Math.floor(t.clock.now().getTime() / 1000);
 
 /** Stripe's subscription as the customer's checkout created it, held by the stand-in. */
-function stripeSubscription(id: string, lookupKey: string, periodEndS: number) {
-  const sub = {
-    object: 'subscription',
-    id,
-    status: 'active',
-    cancel_at_period_end: false,
-    cancellation_details: null,
-    items: {
-      object: 'list',
-      data: [
-        {
-          object: 'subscription_item',
-          id: `si_${id}`,
-          price: standIn.prices.get(priceId(lookupKey)),
-          current_period_end: periodEndS,
-        },
-      ],
-    },
-  };
-  standIn.subscriptions.set(id, sub);
-  return sub;
-}
+const stripeSubscription = (id: string, lookupKey: string, periodEndS: number) =>
+  standInSubscription(standIn, id, priceId(lookupKey), periodEndS);
 
 /** A plan bought through Stripe Checkout: the session completes and the webhook fulfils it. */
 async function buyPlan(user: SignedIn, product: string, lookupKey: string) {
