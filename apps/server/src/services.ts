@@ -178,7 +178,7 @@ export function buildServices({
   const address = new PortalAddress(config.PUBLIC_URL, config.ALLOWED_HOSTS);
   // docs/decisions/066: work after a commit (cancelling a replaced or revoked plan at the provider), retried.
   const outbox = new Outbox(db, clock, paymentProvider, log);
-  const billing = new BillingService(db, clock, mailer, paymentProvider, address, { subscriptions, time, outbox });
+  const billing = new BillingService(db, clock, paymentProvider, address, { subscriptions, time, outbox });
   const payments = new PaymentService(
     db,
     clock,

@@ -15,7 +15,6 @@ import type { Db, Executor } from '../../db/client.ts';
 import type { BillingDetails, PaymentLine } from '../../db/tables/payment.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { mailDay } from '../../lib/mail-layout.ts';
-import type { Mailer } from '../../lib/mailer.ts';
 import type { PortalAddress } from '../../lib/portal-address.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
 import { driverEnd } from '../subscriptions/subscriptions.repository.ts';
@@ -81,7 +80,6 @@ export class BillingService implements MoneyChanges {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly mailer: Mailer,
     private readonly provider: PaymentProvider,
     private readonly address: PortalAddress,
     private readonly peers: BillingPeers,
@@ -90,7 +88,6 @@ export class BillingService implements MoneyChanges {
     this.events = new StripeEvents(
       db,
       clock,
-      mailer,
       provider,
       address,
       { subscriptions: peers.subscriptions, billing: this },
@@ -703,46 +700,34 @@ export class BillingService implements MoneyChanges {
   }
 
   async sendRefundMail(row: PaymentRow, refund: number, whole: boolean) {
-    const user = await this.subs.userOf(row.userId);
-    if (!user) return;
-    try {
-      await this.mailer.send(
-        refundMail({
-          to: user.email,
-          refund,
-          amount: row.amount,
-          currency: row.currency,
-          description: row.description,
-          whole,
-          sandbox: this.provider.kind === 'sandbox',
-          manageUrl: `${this.address.url}/dashboard/subscriptions/manage`,
-        }),
-      );
-    } catch (err) {
-      this.log?.warn({ err, payment: row.id }, 'refund mail failed');
-    }
+    await this.subs.mailAccount(row.userId, (to) =>
+      refundMail({
+        to,
+        refund,
+        amount: row.amount,
+        currency: row.currency,
+        description: row.description,
+        whole,
+        sandbox: this.provider.kind === 'sandbox',
+        manageUrl: `${this.address.url}/dashboard/subscriptions/manage`,
+      }),
+    );
   }
 
   /** A renewal's receipt. A mail failure never undoes the renewal. */
   private async sendReceipt(row: PaymentRow, billing: BillingDetails | undefined) {
-    const user = await this.subs.userOf(row.userId);
-    if (!user) return;
-    try {
-      await this.mailer.send(
-        renewalReceiptMail({
-          to: user.email,
-          description: row.description,
-          lines: row.lines,
-          amount: row.amount,
-          currency: row.currency,
-          billing,
-          sandbox: row.provider === 'sandbox',
-          manageUrl: `${this.address.url}/dashboard/subscriptions/manage`,
-        }),
-      );
-    } catch (err) {
-      this.log?.warn({ err, payment: row.id }, 'receipt mail failed');
-    }
+    await this.subs.mailAccount(row.userId, (to) =>
+      renewalReceiptMail({
+        to,
+        description: row.description,
+        lines: row.lines,
+        amount: row.amount,
+        currency: row.currency,
+        billing,
+        sandbox: row.provider === 'sandbox',
+        manageUrl: `${this.address.url}/dashboard/subscriptions/manage`,
+      }),
+    );
   }
 
   // ---- account deletion -------------------------------------------------------------------

@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type Stripe from 'stripe';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { Mailer } from '../../lib/mailer.ts';
 import type { PortalAddress } from '../../lib/portal-address.ts';
 import { AfterCommit, planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import type { AfterMoney, MoneyChanges } from './after-money.ts';
@@ -48,7 +47,6 @@ export class StripeEvents {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly mailer: Mailer,
     private readonly provider: PaymentProvider,
     private readonly address: PortalAddress,
     private readonly peers: { subscriptions: SubscriptionService; billing: MoneyChanges },
@@ -304,23 +302,16 @@ export class StripeEvents {
 
   private async finish(after: AfterEvent) {
     await this.peers.billing.settle(after);
-    for (const m of after.disputeMails) {
-      const user = await this.subs.userOf(m.userId);
-      if (!user) continue;
-      try {
-        await this.mailer.send(
-          disputeMail({
-            to: user.email,
-            description: m.description,
-            amount: m.amount,
-            currency: m.currency,
-            manageUrl: `${this.address.url}/dashboard/subscriptions/manage`,
-          }),
-        );
-      } catch (err) {
-        this.log?.warn({ err }, 'dispute mail failed');
-      }
-    }
+    for (const m of after.disputeMails)
+      await this.subs.mailAccount(m.userId, (to) =>
+        disputeMail({
+          to,
+          description: m.description,
+          amount: m.amount,
+          currency: m.currency,
+          manageUrl: `${this.address.url}/dashboard/subscriptions/manage`,
+        }),
+      );
   }
 }
 

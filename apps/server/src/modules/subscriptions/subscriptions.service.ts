@@ -785,12 +785,21 @@ export class SubscriptionService {
     }
   }
 
+  /**
+   * A mail to an account about its subscriptions or payments (a receipt, a refund, a dispute):
+   * addressed to the account's email now; nothing when the account is gone. A failure is logged.
+   */
+  async mailAccount(userId: string, make: (email: string) => Mail): Promise<void> {
+    const user = await repo.user(this.db, userId);
+    if (user) await this.send(make(user.email));
+  }
+
   /** A lifecycle email; a mail failure is logged and never undoes the change. */
   private async send(mail: Mail) {
     try {
       await this.mailer.send(mail);
     } catch (err) {
-      this.log?.warn({ err, subject: mail.subject }, 'lifecycle mail failed');
+      this.log?.warn({ err, subject: mail.subject }, 'mail about a subscription or payment failed');
     }
   }
 }
