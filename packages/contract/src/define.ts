@@ -13,11 +13,14 @@ import { withInputRules } from './safe-input.ts';
  * - `operator`: an operator, not a portal user: the `x-operator-token` header carries an API key
  *   (or the server's OPERATOR_TOKEN, the key "legacy") whose role has the action's `permission`. No
  *   user session is involved; a body `email` names the target account.
+ * - `staff`: the back office (issue 34, docs/decisions/071): a passkey session of an account with a
+ *   staff role (`Authorization: Bearer`), or an API key (`x-operator-token`), whose role has the
+ *   action's `permission`, re-read on every call. Anyone else gets the unknown-route 404.
  */
 /** The header that carries an operator's credential (auth kind `operator`). */
 export const OPERATOR_HEADER = 'x-operator-token';
 
-export type AuthKind = 'none' | 'body' | 'bearer' | 'refresh' | 'operator';
+export type AuthKind = 'none' | 'body' | 'bearer' | 'refresh' | 'operator' | 'staff';
 
 export interface ActionDef<
   Req extends z.ZodMiniType = z.ZodMiniType,
@@ -29,8 +32,8 @@ export interface ActionDef<
   readonly auth: Auth;
   readonly summary: string;
   /**
-   * What an `operator` action needs of the API key that calls it (issue 34, decision 070): the key's
-   * role must have this permission (roleCan). Every operator action names one.
+   * What an `operator` or `staff` action needs of its caller (issue 34, decision 070): the key's or
+   * the staff member's role must have this permission (roleCan). Every such action names one.
    */
   readonly permission?: Permission;
   /** Called by operators or the hub rather than the portal screens. */

@@ -1,3 +1,4 @@
+export * from './admin.ts';
 export * from './assets.ts';
 export * from './auth.ts';
 export * from './common.ts';

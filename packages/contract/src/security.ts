@@ -137,6 +137,14 @@ export const passkey = z.object({
 export type Passkey = z.infer<typeof passkey>;
 
 const uuid = z.uuid({ error: 'must be a UUID' });
+/** A staff enrolment link's token (base64url, as the link carries it). */
+const enrolmentToken = z
+  .string({ error: 'Enrolment token is required' })
+  .check(
+    z.minLength(16, { error: 'Enrolment token is not a link token' }),
+    z.maxLength(128, { error: 'Enrolment token is not a link token' }),
+    z.regex(BASE64URL, { error: 'Enrolment token is not a link token' }),
+  );
 /** The bearer header carries the session; the web client also puts the access token here. */
 const token = z.optional(jwt);
 
@@ -210,5 +218,25 @@ export const security = service('security', '/api/security', {
       response({ target: z.literal('portal'), user: publicUser, token_pair: tokenPair }),
       response({ target: z.literal('hub'), enc_creds: z.string().check(z.minLength(1)) }),
     ]),
+  }),
+  StaffEnrolmentOptions: action({
+    summary:
+      "Open a staff enrolment link (issue 34): who it is for and the options for navigator.credentials.create(), with a single-use challenge. 404 naming `enrolment_token` when the link is unknown, used or expired.",
+    auth: 'none',
+    status: 'planned',
+    request: z.object({ enrolment_token: enrolmentToken }),
+    response: response({ email: z.string(), role: z.string(), options: creationOptions }),
+  }),
+  StaffEnrol: action({
+    summary:
+      "Finish a staff enrolment: registers the passkey, marks the email verified, uses up the link and signs the staff member in with that passkey (a staff session, so the console opens). An audit entry staff.enrol.",
+    auth: 'none',
+    status: 'planned',
+    request: z.object({
+      enrolment_token: enrolmentToken,
+      name: passkeyName,
+      credential: registrationCredential,
+    }),
+    response: response({ user: publicUser, token_pair: tokenPair }),
   }),
 });

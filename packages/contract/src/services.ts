@@ -1,3 +1,4 @@
+import { admin } from './admin.ts';
 import { assets } from './assets.ts';
 import { auth } from './auth.ts';
 import type { ServiceDef } from './define.ts';
@@ -29,5 +30,6 @@ export const services = {
   operator,
   security,
   events,
+  admin,
 } as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;
