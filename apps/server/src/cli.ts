@@ -286,7 +286,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const user = await userByEmail(services, args[0]);
       const minutes = wholeNumber(args[1], 'minutes', 1, 10_000_000);
       const reason = args.slice(2).join(' ') || 'operator grant (command line)';
-      const time = await services.time.credit(user.id, { kind: 'grant', minutes, reason });
+      const time = await operators.addTime(user, minutes, reason, CLI_ACTOR);
       out(
         `${user.email}: +${minutes} durable minutes (durable ${time.total_durable_time - time.used_durable_time} left)`,
       );

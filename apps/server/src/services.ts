@@ -222,6 +222,7 @@ export function buildServices({
       licenses,
       robots,
       outbox,
+      time,
       audit,
     }),
     audit,

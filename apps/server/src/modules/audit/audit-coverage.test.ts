@@ -106,7 +106,12 @@ describe('on the sandbox portal', () => {
   /** Each action of /api/operator: what it is called with, and the entry it writes (null: a read, none). */
   interface OperatorCase {
     /** makes what the call needs; answers the call's input and the entry expected */
-    prepare(): Promise<{ input: Record<string, unknown>; expected: Omit<Expected, 'actor'> }>;
+    prepare(): Promise<{
+      input: Record<string, unknown>;
+      expected: Omit<Expected, 'actor'>;
+      /** what the entry's personal side row holds: the before and after of the changed fields */
+      data?: Record<string, unknown>;
+    }>;
     /** a job: other actors' entries (its own changes) may follow; exactly one is the key's */
     job?: boolean;
   }
@@ -117,6 +122,7 @@ describe('on the sandbox portal', () => {
         return {
           input: { email: user.email, tier: 'Pro Subscription', override_kind: 1, duration_s: 30 * ONE_DAY_S },
           expected: { kind: 'change', action: 'subscription.grant', subject: user.id },
+          data: { changes: { tier: { before: 'Lite', after: 'Pro' }, ends_at: expect.anything() } },
         };
       },
     },
@@ -126,6 +132,7 @@ describe('on the sandbox portal', () => {
         return {
           input: { email: user.email, amount: 4 },
           expected: { kind: 'change', action: 'slots.set', subject: user.id },
+          data: { changes: expect.objectContaining({ slot_grant: { before: null, after: 4 } }) },
         };
       },
     },
@@ -138,6 +145,7 @@ describe('on the sandbox portal', () => {
         return {
           input: { payment_id: paid?.payment_id, refund_amount: 100 },
           expected: { kind: 'change', action: 'payment.refund', subject: user.id, target: paid?.payment_id },
+          data: { changes: { refunded_amount: { before: 0, after: 100 } } },
         };
       },
     },
@@ -196,6 +204,10 @@ describe('on the sandbox portal', () => {
       }
       const mine = entries.filter((e) => e.actorKind === 'key');
       expectOne(c.job ? mine : entries, { ...prepared.expected, actor: KEY() });
+      if (prepared.data) {
+        const [row] = await t.app.services.audit.list({ action: prepared.expected.action, limit: 1 });
+        expect(row?.audit_personal?.data).toMatchObject(prepared.data);
+      }
       // A job's own changes are its own actor's (the lifecycle, the reconciliation), never the key's.
       for (const e of entries.filter((x) => x.actorKind !== 'key')) expect(e.actorKind).toBe('system');
     });
@@ -267,6 +279,10 @@ describe('on the sandbox portal', () => {
       [['slots:set', user.email, '5'], { kind: 'change', action: 'slots.set', subject: user.id }],
       [['refund', paid?.payment_id as string, '100'], { kind: 'change', action: 'payment.refund', subject: user.id }],
       [['grant-license', user.email, 'Pepper'], { kind: 'change', action: 'license.grant', subject: user.id }],
+      [
+        ['add-time', user.email, '30', 'goodwill', 'after', 'an', 'outage'],
+        { kind: 'change', action: 'time.grant', subject: user.id },
+      ],
       [['sessions:revoke', user.email], { kind: 'security', action: 'sessions.revoke', subject: user.id }],
       [['users:disable', user.email], { kind: 'security', action: 'account.disable', subject: user.id }],
       [['users:enable', user.email], { kind: 'security', action: 'account.enable', subject: user.id }],
@@ -280,6 +296,13 @@ describe('on the sandbox portal', () => {
       const jobs = argv[0] === 'lifecycle:run' || argv[0] === 'reconcile:run';
       expectOne(jobs ? entries.filter((e) => e.actorId === 'cli') : entries, { ...expected, actor: CLI });
     }
+    // The reason given is on the record, with the minutes before and after.
+    const [credited] = await t.app.services.audit.list({ subjectUserId: user.id, action: 'time.grant', limit: 1 });
+    expect(credited?.audit_personal?.data).toMatchObject({
+      reason: 'goodwill after an outage',
+      minutes: 30,
+      changes: { durable_minutes: { before: 60, after: 90 } },
+    });
     // users:verify of an unverified account: one entry; of a verified one, nothing changed and nothing recorded.
     let before = await head(t);
     await cli(t, 'users:verify', fresh.email);

@@ -18,6 +18,7 @@ import type { BillingService } from '../payment/billing.service.ts';
 import type { Outbox } from '../payment/outbox.ts';
 import type { RobotService } from '../robots/robots.service.ts';
 import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
+import type { TimeService } from '../time/time.service.ts';
 import type { AccountRef, AccountService } from '../useraction/useraction.service.ts';
 import { operatorRepository } from './operator.repository.ts';
 
@@ -49,6 +50,7 @@ export class OperatorService {
       licenses: LicenseService;
       robots: RobotService;
       outbox: Outbox;
+      time: TimeService;
       audit: AuditService;
     },
   ) {}
@@ -261,6 +263,23 @@ export class OperatorService {
       });
       await entry(tx, granted.license.id);
       return { licenseId: granted.license.id, code: granted.code, model, driver: false };
+    });
+  }
+
+  /** Adds durable dial minutes (the command line's add-time), with the reason on the record. */
+  async addTime(account: OperatedAccount, minutes: number, reason: string, by: OperatorActor) {
+    return this.db.transaction(async (tx) => {
+      const time = await this.peers.time.credit(account.id, { kind: 'grant', minutes, reason }, tx);
+      const left = time.total_durable_time - time.used_durable_time;
+      await this.peers.audit.record(tx, {
+        actor: by,
+        subjectUserId: account.id,
+        kind: 'change',
+        action: 'time.grant',
+        changes: { durable_minutes: { before: left - minutes, after: left } },
+        personal: { minutes, reason },
+      });
+      return time;
     });
   }
 
