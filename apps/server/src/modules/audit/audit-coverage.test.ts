@@ -700,6 +700,22 @@ describe('on the Stripe portal: signed webhooks', () => {
     expect(await since(t, echoed)).toEqual([]);
   });
 
+  it('a refund Stripe refuses writes no change entry (the provider is called before the transaction)', async () => {
+    const user = await signIn(t);
+    await buyPlan(user);
+    const [paid] = await payments(t, user);
+    standIn.failing.add('/v1/refunds');
+    const before = await head(t);
+    try {
+      const res = await asOperator(t, operator)('RefundPayment', { payment_id: paid?.payment_id, refund_amount: 200 });
+      expect(res.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      standIn.failing.delete('/v1/refunds');
+    }
+    expect(await since(t, before)).toEqual([]);
+    expect((await payments(t, user))[0]).toMatchObject({ refunded_amount: 0 });
+  });
+
   it('the entry is in the event’s transaction: a failure after it rolls both back, and Stripe’s retry applies once', async () => {
     const user = await signIn(t);
     const { subId } = await buyPlan(user);

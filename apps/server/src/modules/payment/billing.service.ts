@@ -543,12 +543,7 @@ export class BillingService implements MoneyChanges {
    * completes the payment takes back what it granted: a checkout's licences, plan and minutes, a
    * renewal's period. The customer is emailed.
    */
-  async refund(
-    paymentId: string,
-    amount: number | undefined,
-    by?: LifecycleActor,
-    reason?: string,
-  ): Promise<PaymentRow> {
+  async refund(paymentId: string, amount: number | undefined, by: LifecycleActor): Promise<PaymentRow> {
     const now = this.clock.now();
     const { row, refund, intent } = await this.db.transaction(async (tx) => {
       const row = await repo.lockPayment(tx, paymentId);
@@ -611,19 +606,18 @@ export class BillingService implements MoneyChanges {
       if (fresh) await this.recordRefundIn(tx, locked, refund, products, after);
       const done = (await repo.lockPayment(tx, row.id)) as PaymentRow;
       // The outcome's entry, in the transaction that records it; the provider was called before (decision 072).
-      if (by)
-        await this.peers.audit?.record(tx, {
-          actor: by,
-          subjectUserId: row.userId,
-          kind: 'change',
-          action: 'payment.refund',
-          target: row.id,
-          changes: {
-            refunded_amount: { before: locked.refundedAmount, after: done.refundedAmount },
-            ...(done.revokedAt && !locked.revokedAt ? { revoked: { before: false, after: true } } : {}),
-          },
-          personal: { amount: refund, providerRefund: refundId, ...(reason ? { reason } : {}) },
-        });
+      await this.peers.audit?.record(tx, {
+        actor: by,
+        subjectUserId: row.userId,
+        kind: 'change',
+        action: 'payment.refund',
+        target: row.id,
+        changes: {
+          refunded_amount: { before: locked.refundedAmount, after: done.refundedAmount },
+          ...(done.revokedAt && !locked.revokedAt ? { revoked: { before: false, after: true } } : {}),
+        },
+        personal: { amount: refund, providerRefund: refundId },
+      });
       return done;
     });
     await this.settle(after);
