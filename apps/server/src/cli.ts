@@ -27,7 +27,7 @@ import { assetRepository } from './modules/assets/assets.repository.ts';
 import { parseVersion } from './modules/assets/assets.service.ts';
 import { StorageUnavailable } from './modules/assets/assets.store.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
-import type { OperatedAccount } from './modules/operator/operator.service.ts';
+import { CLI_ACTOR, type OperatedAccount } from './modules/operator/operator.service.ts';
 import { pushCatalogue } from './modules/payment/catalogue.push.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
 import { stripeClient, stripeSettings } from './modules/payment/stripe.provider.ts';
@@ -194,7 +194,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   }
   if (command && STRIPE_COMMANDS.has(command)) return runStripeCommand(command, values, config, out);
   const services = buildServices({ db, clock, config, mailer: ctx.mailer ?? noMailer });
-  const { licenses, operators } = services;
+  const { operators } = services;
 
   switch (command) {
     case 'users:list': {
@@ -209,7 +209,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     }
     case 'users:verify': {
       const user = await userByEmail(services, args[0]);
-      await operatorRepository.verify(db, user.email, clock.now());
+      await operators.verify(user, CLI_ACTOR);
       out(`${user.email} is verified`);
       return;
     }
@@ -217,7 +217,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     case 'users:enable': {
       const user = await userByEmail(services, args[0]);
       const disable = command === 'users:disable';
-      const changed = await operators.setDisabled(user, disable);
+      const changed = await operators.setDisabled(user, disable, CLI_ACTOR);
       out(
         disable
           ? `${user.email} is disabled${changed ? '' : ' (it was already)'}: no sign-in or refresh; its sessions are revoked`
@@ -227,7 +227,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     }
     case 'sessions:revoke': {
       const user = await userByEmail(services, args[0]);
-      const live = await operators.revokeSessions(user);
+      const live = await operators.revokeSessions(user, CLI_ACTOR);
       out(`${user.email}: ${live} live session${live === 1 ? '' : 's'} revoked; signed out everywhere`);
       return;
     }
@@ -270,7 +270,11 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         values.days === undefined
           ? DEFAULT_GRANT_DURATION_S
           : wholeNumber(values.days, '--days', 1, MAX_GRANT_DURATION_S / ONE_DAY_S) * ONE_DAY_S;
-      const granted = await operators.grantSubscription(user, { tier: TIERS[index]!, overrideKind: kind, durationS });
+      const granted = await operators.grantSubscription(
+        user,
+        { tier: TIERS[index]!, overrideKind: kind, durationS },
+        CLI_ACTOR,
+      );
       out(
         granted.uuid
           ? `${user.email}: ${granted.subscription_tier} active until ${new Date(granted.end_date).toISOString().slice(0, 10)} (override kind ${granted.override_kind})`
@@ -282,7 +286,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const user = await userByEmail(services, args[0]);
       const minutes = wholeNumber(args[1], 'minutes', 1, 10_000_000);
       const reason = args.slice(2).join(' ') || 'operator grant (command line)';
-      const time = await services.time.credit(user.id, { kind: 'grant', minutes, reason });
+      const time = await operators.addTime(user, minutes, reason, CLI_ACTOR);
       out(
         `${user.email}: +${minutes} durable minutes (durable ${time.total_durable_time - time.used_durable_time} left)`,
       );
@@ -292,18 +296,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const user = await userByEmail(services, args[0]);
       const model = args[1]?.trim();
       if (!model) throw new UsageError('a robot model is required, e.g. Pepper');
-      const driver = await operatorRepository.driverFor(db, AssetType.RobotDriver, model);
-      if (driver) {
-        const granted = await licenses.grantAsset(user.id, { assetId: driver.id, source: 'operator' });
-        out(
-          `${user.email}: ${driver.model} license ${granted.robotLicense?.robot_license.license_id}, pairing code ${granted.code}`,
-        );
-      } else {
-        const granted = await licenses.grantRobotLicense(db, { userId: user.id, model, source: 'operator' });
-        out(
-          `${user.email}: ${model} license ${granted.license.id}, pairing code ${granted.code} (no driver asset for this model)`,
-        );
-      }
+      const granted = await operators.grantLicense(user, model, CLI_ACTOR);
+      out(
+        `${user.email}: ${granted.model} license ${granted.licenseId}, pairing code ${granted.code}${granted.driver ? '' : ' (no driver asset for this model)'}`,
+      );
       return;
     }
     case 'artifacts:add': {
@@ -347,7 +343,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       if (Boolean(values.clear) === (args[1] !== undefined))
         throw new UsageError('slots:set needs a slot count or --clear, not both');
       const grant = values.clear ? null : wholeNumber(args[1], 'slot count', 0, MAX_FLEX_SLOTS);
-      const slots = await operators.setSlotGrant(user, grant);
+      const slots = await operators.setSlotGrant(user, grant, CLI_ACTOR);
       out(
         `${user.email}: ${slots.amount} flexible license slot${slots.amount === 1 ? '' : 's'} (plan ${slots.plan}, ${slots.granted === null ? 'no operator grant' : `operator grant ${slots.granted}`})`,
       );
@@ -367,7 +363,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       const id = args[0];
       if (!id) throw new UsageError('a payment id is required (payments:list shows them)');
       const amount = args[1] === undefined ? undefined : wholeNumber(args[1], 'amount', 1, 100_000_000);
-      const p = await operators.refund(id, amount);
+      const p = await operators.refund(id, amount, CLI_ACTOR);
       out(
         `${p.payment_id}: refunded ${formatPrice(p.refunded_amount, p.currency)} of ${formatPrice(p.amount, p.currency)}${p.revoked ? '; what it granted was revoked' : ''}`,
       );
@@ -377,7 +373,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     case 'reconcile:status': {
       const recon = services.billing.reconciliation;
       if (command === 'reconcile:run') {
-        const run = await recon.run();
+        const run = await operators.runReconciliation(CLI_ACTOR);
         if (run.skipped)
           out('reconciliation: skipped (payments go through the sandbox, or another instance is running it)');
       }
@@ -393,7 +389,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       return;
     }
     case 'lifecycle:run': {
-      const run = await services.billing.runLifecycle();
+      const run = await operators.runLifecycle(CLI_ACTOR);
       out(
         `lifecycle: ${run.renewed} renewed, ${run.payment_failed} payment failed, ${run.ended} ended, ${run.reminders} reminders`,
       );

@@ -173,19 +173,20 @@ export function buildServices({
     licenses,
     slots,
     products: () => paymentProvider.knownProducts(),
+    audit,
   });
   const time = new TimeService(db, clock, subscriptions);
   const address = new PortalAddress(config.PUBLIC_URL, config.ALLOWED_HOSTS);
   // docs/decisions/066: work after a commit (cancelling a replaced or revoked plan at the provider), retried.
   const outbox = new Outbox(db, clock, paymentProvider, log);
-  const billing = new BillingService(db, clock, paymentProvider, address, { subscriptions, time, outbox });
+  const billing = new BillingService(db, clock, paymentProvider, address, { subscriptions, time, outbox, audit });
   const payments = new PaymentService(
     db,
     clock,
     mailer,
     paymentProvider,
     address,
-    { licenses, time, subscriptions, billing },
+    { licenses, time, subscriptions, billing, audit },
     log as FastifyBaseLogger | undefined,
     outbox,
   );
@@ -212,7 +213,18 @@ export function buildServices({
     downloadLinks,
     assets: new AssetService(db, clock, countedStore(store ?? artifactStoreFor(config, clock), metrics), downloadLinks),
     support: new SupportService(db, clock, mailer),
-    operators: new OperatorService(db, clock, { accounts, subscriptions, slots, billing, sessions, licenses, robots }),
+    operators: new OperatorService(db, clock, {
+      accounts,
+      subscriptions,
+      slots,
+      billing,
+      sessions,
+      licenses,
+      robots,
+      outbox,
+      time,
+      audit,
+    }),
     audit,
     staff: new StaffService(db, clock, audit, config.PUBLIC_URL, config.OPERATOR_TOKEN),
     retention: new RetentionService(

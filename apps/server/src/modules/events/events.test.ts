@@ -41,6 +41,7 @@ import {
 } from '../../test/harness.ts';
 import { emptyPostgresDatabase, TEST_DATABASE_URL } from '../../test/postgres.ts';
 import { authRepository } from '../auth/auth.repository.ts';
+import { CLI_ACTOR } from '../operator/operator.service.ts';
 import { robotRepository } from '../robots/robots.repository.ts';
 
 /**
@@ -459,8 +460,16 @@ describe('a session that ends loses its streams at once, on every instance (issu
         );
       },
     ],
-    ['an operator disabling the account', BOTH_END, (s) => a.app.services.operators.setDisabled(s.user, true)],
-    ['an operator signing the account out', BOTH_END, (s) => a.app.services.operators.revokeSessions(s.user)],
+    [
+      'an operator disabling the account',
+      BOTH_END,
+      (s) => a.app.services.operators.setDisabled(s.user, true, CLI_ACTOR),
+    ],
+    [
+      'an operator signing the account out',
+      BOTH_END,
+      (s) => a.app.services.operators.revokeSessions(s.user, CLI_ACTOR),
+    ],
     [
       'UserDelete from the other session',
       BOTH_END,

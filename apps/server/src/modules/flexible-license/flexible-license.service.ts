@@ -42,6 +42,9 @@ const allowanceOf = (row: AllowanceRow | undefined): SlotAllowance => ({
   amount: row?.amount ?? 0,
 });
 
+/** Called in the transaction of a count that changed, with the counts before and after (the audit trail's entry). */
+export type OnCountChange = (tx: Executor, before: SlotAllowance, after: SlotAllowance) => Promise<void>;
+
 export interface FlexSlotsView {
   user_slots: FlexSlotView[];
   user_slot_amount: number;
@@ -76,8 +79,8 @@ export class FlexSlotService {
    * Sets or clears an operator's grant (docs/decisions/061): the user has the larger of it and the
    * plan's count. Answers the counts after.
    */
-  async setGrant(userId: string, granted: number | null): Promise<SlotAllowance> {
-    return (await this.setCount(userId, granted, 'operator')).allowance;
+  async setGrant(userId: string, granted: number | null, onChange?: OnCountChange): Promise<SlotAllowance> {
+    return (await this.setCount(userId, granted, 'operator', onChange)).allowance;
   }
 
   /**
@@ -101,6 +104,7 @@ export class FlexSlotService {
     userId: string,
     amount: number | null,
     source: 'operator' | 'subscription',
+    onChange?: OnCountChange,
   ): Promise<{ allowance: SlotAllowance; change: SlotChange | undefined }> {
     return this.db.transaction(async (tx) => {
       // The same lock as a save: a save never fills a slot the new count has just taken away.
@@ -120,6 +124,7 @@ export class FlexSlotService {
       const emptied = removed
         .filter((r) => r.licenseId)
         .map((r) => ({ slot: r.slotId, model: models.get(r.licenseId as string) ?? r.robotId }));
+      await onChange?.(tx, allowanceOf(current), allowanceOf(row));
       return {
         allowance: allowanceOf(row),
         change: from === row.amount && emptied.length === 0 ? undefined : { from, to: row.amount, emptied },

@@ -214,6 +214,8 @@ export class LicenseService {
   async grantAsset(
     userId: string,
     input: { assetId: string; durationS?: number | undefined; source: 'purchase' | 'operator' },
+    /** called in the granting transaction with the new asset license's id (an operator's grant: its audit entry) */
+    onGranted?: (tx: Executor, assetLicenseId: string) => Promise<void>,
   ): Promise<{ assetLicense: AssetLicense; robotLicense?: RobotLicense; code?: string }> {
     return this.db.transaction(async (tx) => {
       const asset = await repo.asset(tx, input.assetId);
@@ -240,6 +242,7 @@ export class LicenseService {
         robotLicenseId: robot?.license.id ?? null,
         createdAt: now,
       });
+      await onGranted?.(tx, row.id);
       return {
         assetLicense: this.assetLicenseView(row),
         ...(robot ? { robotLicense: this.ownerView(robot.license), code: robot.code } : {}),

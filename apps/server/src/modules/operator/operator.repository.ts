@@ -18,13 +18,20 @@ export const operatorRepository = {
       .orderBy(users.joinedAt, users.email);
   },
 
-  async verify(db: Executor, email: string, now: Date): Promise<boolean> {
+  /** Marks the account verified; answers whether it was not before. */
+  async verify(db: Executor, userId: string, now: Date): Promise<boolean> {
     const rows = await db
       .update(users)
       .set({ emailValidated: true, updatedAt: now })
-      .where(eq(users.email, email))
+      .where(and(eq(users.id, userId), eq(users.emailValidated, false)))
       .returning({ id: users.id });
     return rows.length > 0;
+  },
+
+  /** When the account was disabled (null: it is not), read in the caller's transaction. */
+  async disabledAt(db: Executor, userId: string): Promise<Date | null> {
+    const [row] = await db.select({ at: users.disabledAt }).from(users).where(eq(users.id, userId));
+    return row?.at ?? null;
   },
 
   /** The robot-driver asset of a model, matched case-insensitively. */

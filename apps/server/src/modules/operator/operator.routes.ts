@@ -1,20 +1,29 @@
 import { operator, type SubscriptionStatus } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { OperatorKey } from '../../plugins/actions.ts';
 import type { RouteOptions } from '../../services.ts';
+import type { OperatorActor } from './operator.service.ts';
 
-/** /api/operator: the operator command line's grants over HTTP, for operators only (x-operator-token). */
+/** The calling API key, the actor of what it changes (the router has checked it before any handler runs). */
+const byKey = (key: OperatorKey | undefined): OperatorActor => ({ kind: 'key', id: key?.id ?? '' });
+
+/**
+ * /api/operator: the operator command line's grants over HTTP, for API keys only (x-operator-token).
+ * Each state-changing action goes through OperatorService with the key as its actor, so it writes
+ * its audit entry exactly as the command line does (docs/decisions/072).
+ */
 async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
   const { operators, billing, outbox } = services;
 
   app.mountService(operator, {
-    async GrantSubscription(input, { request }) {
+    async GrantSubscription(input, { request, key }) {
       const account = await operators.account(input.email);
-      const subscription = await operators.grantSubscription(account, {
-        tier: input.tier,
-        overrideKind: input.override_kind,
-        durationS: input.duration_s,
-      });
+      const subscription = await operators.grantSubscription(
+        account,
+        { tier: input.tier, overrideKind: input.override_kind, durationS: input.duration_s },
+        byKey(key),
+      );
       request.log.info(
         { user: account.id, tier: input.tier, overrideKind: input.override_kind },
         'operator granted a subscription',
@@ -22,9 +31,9 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
       return { subscription };
     },
 
-    async SetSlotAmount(input, { request }) {
+    async SetSlotAmount(input, { request, key }) {
       const account = await operators.account(input.email);
-      const slots = await operators.setSlotGrant(account, input.amount);
+      const slots = await operators.setSlotGrant(account, input.amount, byKey(key));
       request.log.info(
         { user: account.id, granted: slots.granted, amount: slots.amount },
         'operator set the slot grant',
@@ -36,8 +45,8 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
       return { payments: await operators.payments(await operators.account(input.email)) };
     },
 
-    async RefundPayment(input, { request }) {
-      const payment = await operators.refund(input.payment_id, input.refund_amount);
+    async RefundPayment(input, { request, key }) {
+      const payment = await operators.refund(input.payment_id, input.refund_amount, byKey(key));
       request.log.info(
         { payment: payment.payment_id, refunded: payment.refunded_amount, revoked: payment.revoked },
         'operator refunded a payment',
@@ -45,13 +54,13 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
       return { payment };
     },
 
-    async EndSubscriptionPeriod(input) {
-      const { run, statuses } = await billing.endPeriodNow(input.subscription_id);
+    async EndSubscriptionPeriod(input, { key }) {
+      const { run, statuses } = await operators.endPeriod(input.subscription_id, byKey(key));
       return { run, statuses: statuses as SubscriptionStatus[] };
     },
 
-    async RunReconciliation(_input, { request }) {
-      const run = await billing.reconciliation.run();
+    async RunReconciliation(_input, { request, key }) {
+      const run = await operators.runReconciliation(byKey(key));
       if (!run.skipped)
         request.log.info({ repaired: run.repaired, unexplained: run.unexplained }, 'reconciliation run');
       const last = run.skipped ? undefined : await billing.reconciliation.last();
@@ -76,8 +85,8 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
       };
     },
 
-    async RunLifecycle() {
-      return { run: await billing.runLifecycle() };
+    async RunLifecycle(_input, { key }) {
+      return { run: await operators.runLifecycle(byKey(key)) };
     },
 
     async ListOutbox() {
@@ -93,8 +102,8 @@ async function operatorRoutes(app: FastifyInstance, { services }: RouteOptions):
       };
     },
 
-    async RunOutbox() {
-      return outbox.run();
+    async RunOutbox(_input, { key }) {
+      return operators.runOutbox(byKey(key));
     },
   });
 }

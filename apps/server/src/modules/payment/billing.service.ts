@@ -16,10 +16,13 @@ import type { BillingDetails, PaymentLine } from '../../db/tables/payment.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { mailDay } from '../../lib/mail-layout.ts';
 import type { PortalAddress } from '../../lib/portal-address.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
 import { driverEnd } from '../subscriptions/subscriptions.repository.ts';
 import {
   type AfterCommit,
+  LIFECYCLE_ACTOR,
+  type LifecycleActor,
   type PlanTerms,
   planOfPrice,
   type SubscriptionService,
@@ -59,6 +62,8 @@ export interface BillingPeers {
   time: TimeService;
   /** where a subscription a refund or a lost dispute took back is cancelled at Stripe, retried (decision 066) */
   outbox?: Outbox;
+  /** the audit trail: refunds, the sandbox's renewals and expiries, Stripe's events (docs/decisions/072) */
+  audit?: AuditService;
 }
 
 /** The card-on-file test numbers of the sandbox (decision 017's test cards). */
@@ -90,7 +95,7 @@ export class BillingService implements MoneyChanges {
       clock,
       provider,
       address,
-      { subscriptions: peers.subscriptions, billing: this },
+      { subscriptions: peers.subscriptions, billing: this, audit: peers.audit },
       log,
     );
     this.reconciliation = new ReconciliationService(db, clock, provider, this.events, peers.subscriptions, log);
@@ -148,7 +153,7 @@ export class BillingService implements MoneyChanges {
     for (const [ref, rows] of await this.subs.refsOf(userId))
       if (
         [...rows.plans, ...rows.drivers].some((r) => r.paymentFailedAt && r.status !== 'expired') &&
-        (await this.sandboxCharge(ref, { retryNow: true })) === 'renewed'
+        (await this.sandboxCharge(ref, { retryNow: true, by: { kind: 'customer', id: userId } })) === 'renewed'
       )
         renewed += 1;
     return renewed;
@@ -374,7 +379,7 @@ export class BillingService implements MoneyChanges {
   }
 
   /** EndSubscriptionPeriod: the sandbox ends a subscription's period now and runs the job for it. */
-  async endPeriodNow(id: string): Promise<{ run: LifecycleRun; statuses: string[] }> {
+  async endPeriodNow(id: string, by: LifecycleActor): Promise<{ run: LifecycleRun; statuses: string[] }> {
     if (this.provider.kind !== 'sandbox')
       throw new ApiError(
         'VALIDATION',
@@ -383,7 +388,8 @@ export class BillingService implements MoneyChanges {
     const ref = await this.subs.endPeriodNow(id);
     if (!ref) throw new ApiError('NOT_FOUND', 'subscription_id: no subscription with this id');
     const run: LifecycleRun = { renewed: 0, payment_failed: 0, ended: 0, reminders: 0 };
-    const outcome = await this.sandboxCharge(ref);
+    // The period's move is half of the action; its entry is the outcome's (renewed, failed, ended), by `by`.
+    const outcome = await this.sandboxCharge(ref, { by });
     if (outcome === 'renewed') run.renewed = 1;
     else if (outcome === 'failed') run.payment_failed = 1;
     else if (outcome === 'ended') run.ended = 1;
@@ -400,9 +406,10 @@ export class BillingService implements MoneyChanges {
    */
   private async sandboxCharge(
     ref: string,
-    opts: { retryNow?: boolean } = {},
+    opts: { retryNow?: boolean; by?: LifecycleActor } = {},
   ): Promise<'renewed' | 'failed' | 'ended' | 'none'> {
     const now = this.clock.now();
+    const by = opts.by ?? LIFECYCLE_ACTOR;
     const { plans, drivers } = await this.subs.rowsOfRef(ref);
     const live = [...plans, ...drivers].filter((r) => ['active', 'pending_assignment'].includes(r.status));
     if (live.length === 0) return 'none';
@@ -415,7 +422,7 @@ export class BillingService implements MoneyChanges {
     const failing = live.find((r) => r.paymentFailedAt);
     if (live.some((r) => r.cancelAtPeriodEnd)) {
       if (periodEnd > now.getTime()) return 'none';
-      return (await this.subs.end(ref, 'cancelled')) ? 'ended' : 'none';
+      return (await this.subs.end(ref, 'cancelled', {}, by)) ? 'ended' : 'none';
     }
     // A retry of a failed renewal is due on its day (or at once for a new card); a renewal at the period's end.
     const failedAt = failing?.paymentFailedAt?.getTime();
@@ -477,15 +484,16 @@ export class BillingService implements MoneyChanges {
       if (!recorded) return 'none';
       // The last retry failed: the sandbox gives up, as Stripe does with "cancel the subscription".
       if (failedAt !== undefined && !opts.retryNow && attempts >= SANDBOX_RETRY_DAYS.length)
-        return (await this.subs.end(ref, 'expired')) ? 'ended' : 'none';
+        return (await this.subs.end(ref, 'expired', {}, by)) ? 'ended' : 'none';
       // A new card that fails too is not one of the scheduled retries.
       await this.subs.paymentFailed(
         ref,
         failedAt === undefined ? { periodEnd: new Date(next) } : { count: !opts.retryNow },
+        by,
       );
       return 'failed';
     }
-    await this.subs.renew(ref, new Date(next));
+    await this.subs.renew(ref, new Date(next), by);
     if (recorded) await this.sendReceipt(recorded, customer?.billing ?? undefined);
     return 'renewed';
   }
@@ -535,7 +543,7 @@ export class BillingService implements MoneyChanges {
    * completes the payment takes back what it granted: a checkout's licences, plan and minutes, a
    * renewal's period. The customer is emailed.
    */
-  async refund(paymentId: string, amount: number | undefined): Promise<PaymentRow> {
+  async refund(paymentId: string, amount: number | undefined, by: LifecycleActor): Promise<PaymentRow> {
     const now = this.clock.now();
     const { row, refund, intent } = await this.db.transaction(async (tx) => {
       const row = await repo.lockPayment(tx, paymentId);
@@ -596,7 +604,21 @@ export class BillingService implements MoneyChanges {
         createdAt: this.clock.now(),
       });
       if (fresh) await this.recordRefundIn(tx, locked, refund, products, after);
-      return (await repo.lockPayment(tx, row.id)) as PaymentRow;
+      const done = (await repo.lockPayment(tx, row.id)) as PaymentRow;
+      // The outcome's entry, in the transaction that records it; the provider was called before (decision 072).
+      await this.peers.audit?.record(tx, {
+        actor: by,
+        subjectUserId: row.userId,
+        kind: 'change',
+        action: 'payment.refund',
+        target: row.id,
+        changes: {
+          refunded_amount: { before: locked.refundedAmount, after: done.refundedAmount },
+          ...(done.revokedAt && !locked.revokedAt ? { revoked: { before: false, after: true } } : {}),
+        },
+        personal: { amount: refund, providerRefund: refundId },
+      });
+      return done;
     });
     await this.settle(after);
     return result;

@@ -16,6 +16,7 @@ import type { BillingDetails, SessionLine } from '../../db/tables/payment.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { PortalAddress } from '../../lib/portal-address.ts';
+import type { AuditInput, AuditService } from '../audit/audit.service.ts';
 import type { Caller } from '../auth/auth.sessions.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import { planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
@@ -44,6 +45,8 @@ export interface PaymentPeers {
   time: TimeService;
   subscriptions: SubscriptionService;
   billing: BillingService;
+  /** the audit trail: a fulfilled or expired checkout, by Stripe's event or the customer (docs/decisions/072) */
+  audit?: AuditService;
 }
 
 /** A Confirm's claim this old, its session still open, was left by a Confirm that never finished. */
@@ -459,8 +462,19 @@ export class PaymentService {
   }
 
   /** An abandoned or cancelled session: expired, nothing granted. Answers the row. */
-  async expire(sessionId: string): Promise<CheckoutSessionRow | undefined> {
-    await repo.expire(this.db, sessionId, this.clock.now());
+  async expire(sessionId: string, by?: AuditInput['actor']): Promise<CheckoutSessionRow | undefined> {
+    await this.db.transaction(async (tx) => {
+      if (!(await repo.expire(tx, sessionId, this.clock.now())) || !by) return;
+      const row = await repo.session(tx, sessionId);
+      await this.peers.audit?.record(tx, {
+        actor: by,
+        subjectUserId: row?.userId ?? null,
+        kind: 'change',
+        action: 'checkout.expire',
+        target: sessionId,
+        changes: { status: { before: 'open', after: 'expired' } },
+      });
+    });
     return repo.session(this.db, sessionId);
   }
 
@@ -478,6 +492,8 @@ export class PaymentService {
       paymentRef?: string | undefined;
       paymentIntentId?: string | undefined;
     } = {},
+    /** who paid it: Stripe's event, else the customer (the success page, the sandbox) */
+    by?: AuditInput['actor'],
   ): Promise<Granted | undefined> {
     // Read before the transaction (STYLE 17): no provider call while rows are locked.
     const products = await this.provider.knownProducts();
@@ -527,6 +543,16 @@ export class PaymentService {
         status: 'paid',
         billing: billing ?? null,
         createdAt: now,
+      });
+      // The fulfilment's one change entry, in its transaction (docs/decisions/072).
+      await this.peers.audit?.record(tx, {
+        actor: by ?? { kind: 'customer', id: session.userId },
+        subjectUserId: session.userId,
+        kind: 'change',
+        action: 'checkout.fulfil',
+        target: session.id,
+        changes: { status: { before: session.status, after: 'paid' } },
+        personal: { amount: session.amount, currency: session.currency, payment: payment?.id ?? '' },
       });
       return { session, granted, billing, reference: payment ? orderReference(payment.id) : session.id };
     });

@@ -19,6 +19,8 @@ const RUN_STALE_MS = 60 * 60 * 1000;
 
 const LIVE = ['active', 'pending_assignment'];
 const DISPUTE_CLOSED: Record<string, 'won' | 'lost'> = { won: 'won', lost: 'lost', warning_closed: 'won' };
+/** The reconciliation's repairs on the audit trail. */
+export const RECONCILIATION_ACTOR = { kind: 'system', id: 'reconciliation' } as const;
 
 export interface ReconciliationRun {
   /** another instance is running it, or the provider is the sandbox (nothing to reconcile) */
@@ -74,7 +76,8 @@ export class ReconciliationService {
     const nowS = Math.floor(now.getTime() / 1000);
     const apply = async (type: string, object: unknown, key: string, what: string) => {
       const event = { id: `reconcile_${runTag}_${key}`, object: 'event', type, created: nowS, data: { object } };
-      const outcome = await this.events.apply(event as unknown as Stripe.Event);
+      // A repair is the reconciliation's change on the audit trail, one entry each (docs/decisions/072).
+      const outcome = await this.events.apply(event as unknown as Stripe.Event, RECONCILIATION_ACTOR);
       if (outcome === 'applied') {
         out.repaired += 1;
         out.details.push(`repaired: ${what}`);

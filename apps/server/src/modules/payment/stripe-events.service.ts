@@ -4,7 +4,13 @@ import type Stripe from 'stripe';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PortalAddress } from '../../lib/portal-address.ts';
-import { AfterCommit, planOfPrice, type SubscriptionService } from '../subscriptions/subscriptions.service.ts';
+import type { AuditInput, AuditService } from '../audit/audit.service.ts';
+import {
+  AfterCommit,
+  type LifecycleActor,
+  planOfPrice,
+  type SubscriptionService,
+} from '../subscriptions/subscriptions.service.ts';
 import type { AfterMoney, MoneyChanges } from './after-money.ts';
 import { disputeMail } from './payment.mails.ts';
 import type { PaymentProvider } from './payment.provider.ts';
@@ -24,6 +30,8 @@ export type EventOutcome = 'applied' | 'duplicate' | 'stale';
 /** What an event's transaction leaves for after its commit: a money change's, and dispute mails. */
 interface AfterEvent extends AfterMoney {
   disputeMails: { userId: string; description: string; amount: number; currency: string }[];
+  /** what the event changed, for its one entry on the audit trail (none: it changed nothing) */
+  change?: Omit<AuditInput, 'actor' | 'kind'> | undefined;
 }
 
 /** What an event needs read from Stripe before its transaction (never inside it, STYLE 17). */
@@ -49,7 +57,11 @@ export class StripeEvents {
     private readonly clock: Clock,
     private readonly provider: PaymentProvider,
     private readonly address: PortalAddress,
-    private readonly peers: { subscriptions: SubscriptionService; billing: MoneyChanges },
+    private readonly peers: {
+      subscriptions: SubscriptionService;
+      billing: MoneyChanges;
+      audit?: AuditService | undefined;
+    },
     private readonly log?: FastifyBaseLogger,
   ) {}
 
@@ -62,14 +74,26 @@ export class StripeEvents {
     return (this.provider as { stripe?: Stripe }).stripe;
   }
 
-  /** Applies one event once (see the class); answers what became of it. */
-  async apply(event: Stripe.Event): Promise<EventOutcome> {
+  /**
+   * Applies one event once (see the class); answers what became of it. What it changed is one change
+   * entry on the audit trail in the same transaction, by Stripe (the event's id) or by `by` (the
+   * reconciliation); an event that changed nothing records none (docs/decisions/072).
+   */
+  async apply(event: Stripe.Event, by?: LifecycleActor): Promise<EventOutcome> {
     const pre = await this.prefetch(event);
     const after: AfterEvent = { lifecycle: new AfterCommit(), cancelRefs: [], refundMails: [], disputeMails: [] };
     const outcome = await this.db.transaction(async (tx): Promise<EventOutcome> => {
       const fresh = await payRepo.recordEvent(tx, { id: event.id, type: event.type, receivedAt: this.clock.now() });
       if (!fresh) return 'duplicate';
-      return this.applyIn(tx, event, pre, after);
+      const outcome = await this.applyIn(tx, event, pre, after);
+      if (outcome === 'applied' && after.change)
+        await this.peers.audit?.record(tx, {
+          ...after.change,
+          actor: by ?? { kind: 'stripe', id: event.id },
+          kind: 'change',
+          personal: { ...after.change.personal, event: event.type },
+        });
+      return outcome;
     });
     if (outcome === 'applied') await this.finish(after);
     return outcome;
@@ -125,6 +149,7 @@ export class StripeEvents {
       case 'customer.subscription.created': {
         const sub = event.data.object;
         if (!(await repo.claimMark(tx, sub.id, created, sub.status))) return 'stale';
+        after.change = await this.subscriptionChange(tx, sub, 'subscription.update');
         const planItem = sub.items.data.find((i) => planOfPrice(pre.products, i.price.id));
         if (planItem) {
           const plan = planOfPrice(pre.products, planItem.price.id);
@@ -148,6 +173,7 @@ export class StripeEvents {
       case 'customer.subscription.deleted': {
         const sub = event.data.object;
         if (!(await repo.claimMark(tx, sub.id, created, sub.status))) return 'stale';
+        after.change = await this.subscriptionChange(tx, sub, 'subscription.end');
         await this.endSubscription(tx, sub, fx);
         return 'applied';
       }
@@ -157,11 +183,14 @@ export class StripeEvents {
         // A checkout's first invoice failing means the checkout did not complete: nothing was granted.
         if (!ref || invoice.billing_reason === 'subscription_create') return 'applied';
         const end = Math.max(0, ...invoice.lines.data.map((l) => l.period?.end ?? 0));
-        await this.subs.paymentFailedIn(tx, ref, { periodEnd: end ? new Date(end * 1000) : undefined }, fx);
+        if (await this.subs.paymentFailedIn(tx, ref, { periodEnd: end ? new Date(end * 1000) : undefined }, fx))
+          after.change = await this.refChange(tx, ref, 'subscription.payment_failed', {
+            payment_failed: { before: false, after: true },
+          });
         return 'applied';
       }
       case 'invoice.paid':
-        await this.invoicePaid(tx, event.data.object, pre.invoiceIntent, fx);
+        after.change = await this.invoicePaid(tx, event.data.object, pre.invoiceIntent, fx);
         return 'applied';
       case 'charge.refunded':
         await this.chargeRefunded(tx, event.data.object, pre, after);
@@ -189,10 +218,16 @@ export class StripeEvents {
    * its PaymentIntent) and the period runs to the invoice's end; a failed renewal recovers. The
    * checkout's first invoice was recorded by fulfilment: only its PaymentIntent is stored.
    */
-  private async invoicePaid(tx: Executor, invoice: Stripe.Invoice, intent: string | undefined, fx: AfterCommit) {
+  private async invoicePaid(
+    tx: Executor,
+    invoice: Stripe.Invoice,
+    intent: string | undefined,
+    fx: AfterCommit,
+  ): Promise<AfterEvent['change']> {
     const ref = invoiceSubscription(invoice);
     if (!ref) return;
     if (invoice.billing_reason === 'subscription_create') {
+      // Only the PaymentIntent of the checkout's payment is stored: bookkeeping, not a change of state.
       if (intent && invoice.id) await repo.setIntentOfRef(tx, invoice.id, intent);
       return;
     }
@@ -226,6 +261,13 @@ export class StripeEvents {
     });
     const end = Math.max(0, ...invoice.lines.data.map((l) => l.period?.end ?? 0));
     if (end) await this.subs.renewIn(tx, ref, new Date(end * 1000), fx);
+    return {
+      subjectUserId: userId,
+      action: change ? 'payment.plan_change' : 'subscription.renew',
+      target: ref,
+      changes: end ? { ends_at: { before: null, after: end * 1000 } } : {},
+      personal: { invoice: invoice.id ?? '', amount: invoice.amount_paid, currency: invoice.currency },
+    };
   }
 
   /**
@@ -256,8 +298,20 @@ export class StripeEvents {
       });
       if (fresh) added += r.amount;
     }
+    // The portal's own refund echoed back (recorded under its Stripe id already) changes nothing.
     if (added === 0) return;
     await this.peers.billing.recordRefundIn(tx, row, added, pre.products, after);
+    const refunded = Math.min(row.amount, row.refundedAmount + added);
+    after.change = {
+      subjectUserId: row.userId,
+      action: 'payment.refund',
+      target: row.id,
+      changes: {
+        refunded_amount: { before: row.refundedAmount, after: refunded },
+        ...(refunded >= row.amount && !row.revokedAt ? { revoked: { before: false, after: true } } : {}),
+      },
+      personal: { amount: added },
+    };
   }
 
   /** The payment a dispute is about, locked; undefined (logged) when the portal does not know it. */
@@ -278,6 +332,7 @@ export class StripeEvents {
     if (!row || row.disputeStatus === 'open' || row.revokedAt) return;
     await payRepo.updatePayment(tx, row.id, { disputeStatus: 'open', disputeId: dispute.id });
     await this.peers.billing.holdIn(tx, row, true, after.lifecycle);
+    after.change = disputeChange(row, dispute, 'payment.dispute_open', 'open');
     after.disputeMails.push({
       userId: row.userId,
       description: row.description,
@@ -293,11 +348,42 @@ export class StripeEvents {
     if (dispute.status === 'lost') {
       await payRepo.updatePayment(tx, row.id, { disputeStatus: 'lost', disputeId: dispute.id });
       await this.peers.billing.revokeWholeIn(tx, row, pre.products, after);
+      after.change = disputeChange(row, dispute, 'payment.dispute_lost', 'lost');
       return;
     }
     // won, or a warning closed without a chargeback: the money stayed.
     await payRepo.updatePayment(tx, row.id, { disputeStatus: 'won', disputeId: dispute.id });
     await this.peers.billing.holdIn(tx, row, false, after.lifecycle);
+    after.change = disputeChange(row, dispute, 'payment.dispute_won', 'won');
+  }
+
+  /** A subscription event's change: its status before (our rows) and after (Stripe's); none for a subscription we do not know. */
+  private async subscriptionChange(
+    tx: Executor,
+    sub: Stripe.Subscription,
+    action: string,
+  ): Promise<AfterEvent['change']> {
+    const { plans, drivers } = await this.subs.lockRows(tx, sub.id);
+    const first = plans[0] ?? drivers[0];
+    if (!first) return undefined;
+    return {
+      subjectUserId: first.userId,
+      action,
+      target: sub.id,
+      changes: { status: { before: first.status, after: sub.status } },
+    };
+  }
+
+  /** A change to the rows of a provider subscription; none when we have no rows of it. */
+  private async refChange(
+    tx: Executor,
+    ref: string,
+    action: string,
+    changes: AuditInput['changes'],
+  ): Promise<AfterEvent['change']> {
+    const { plans, drivers } = await this.subs.lockRows(tx, ref);
+    const first = plans[0] ?? drivers[0];
+    return first ? { subjectUserId: first.userId, action, target: ref, ...(changes ? { changes } : {}) } : undefined;
   }
 
   private async finish(after: AfterEvent) {
@@ -313,6 +399,22 @@ export class StripeEvents {
         }),
       );
   }
+}
+
+/** A dispute's change to a payment, for the audit trail. */
+function disputeChange(
+  row: { id: string; userId: string; disputeStatus: string | null },
+  dispute: Stripe.Dispute,
+  action: string,
+  status: string,
+): AfterEvent['change'] {
+  return {
+    subjectUserId: row.userId,
+    action,
+    target: row.id,
+    changes: { dispute_status: { before: row.disputeStatus, after: status } },
+    personal: { dispute: dispute.id },
+  };
 }
 
 /** The id of an expandable Stripe field. */

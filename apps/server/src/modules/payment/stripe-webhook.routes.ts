@@ -67,12 +67,16 @@ async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOpti
           // A subscription checkout's PaymentIntent is its first invoice's payment (read before any transaction).
           const paymentIntentId =
             state.paymentIntentId ?? (await billing.events.paymentIntentOfInvoice(event.data.object.invoice));
-          await payments.fulfil(event.data.object.id, {
-            billing: state.billing,
-            subscriptionId: state.subscriptionId,
-            paymentRef: state.paymentRef,
-            paymentIntentId,
-          });
+          await payments.fulfil(
+            event.data.object.id,
+            {
+              billing: state.billing,
+              subscriptionId: state.subscriptionId,
+              paymentRef: state.paymentRef,
+              paymentIntentId,
+            },
+            { kind: 'stripe', id: event.id },
+          );
           // The success page may have fulfilled it first, without the invoice's PaymentIntent.
           await billing.events.rememberIntent(state.paymentRef, paymentIntentId);
         }
@@ -81,7 +85,7 @@ async function stripeWebhookRoutes(app: FastifyInstance, { services }: RouteOpti
       }
       case 'checkout.session.expired':
       case 'checkout.session.async_payment_failed':
-        await payments.expire(event.data.object.id);
+        await payments.expire(event.data.object.id, { kind: 'stripe', id: event.id });
         await payments.recordEvent(event.id, event.type);
         return 'applied';
       default:

@@ -14,6 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mail, Mailer } from '../../lib/mailer.ts';
+import type { AuditInput, AuditService } from '../audit/audit.service.ts';
 import type { FlexSlotService } from '../flexible-license/flexible-license.service.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import {
@@ -74,7 +75,14 @@ export interface SubscriptionPeers {
   slots: FlexSlotService;
   /** the provider's catalogue (plans' tiers and slots, prices' intervals) */
   products(): Promise<PaymentProduct[]>;
+  /** the audit trail: lifecycle changes made by a job or an operator (docs/decisions/072) */
+  audit?: AuditService;
 }
+
+/** Who changed a subscription, on the audit trail. */
+export type LifecycleActor = AuditInput['actor'];
+/** The lifecycle job's changes (renewals, failed payments, expiries) on the audit trail. */
+export const LIFECYCLE_ACTOR: LifecycleActor = { kind: 'system', id: 'lifecycle' };
 
 /** The rows of one provider subscription. */
 interface RefRows {
@@ -401,13 +409,59 @@ export class SubscriptionService {
   }
 
   /**
+   * One transition as its own transaction; when it changed something and `by` is given, one change
+   * entry on the audit trail in that transaction (docs/decisions/072).
+   */
+  private recorded(
+    by: LifecycleActor | undefined,
+    ref: string,
+    action: string,
+    changes: AuditInput['changes'],
+    work: (tx: Executor, after: AfterCommit) => Promise<boolean>,
+  ): Promise<boolean> {
+    return this.own(async (tx, after) => {
+      const changed = await work(tx, after);
+      if (changed && by) await this.recordIn(tx, by, ref, action, changes);
+      return changed;
+    });
+  }
+
+  /** A change to a provider subscription on the audit trail, in the caller's transaction (its customer the subject). */
+  async recordIn(
+    tx: Executor,
+    by: LifecycleActor,
+    ref: string,
+    action: string,
+    changes: AuditInput['changes'],
+    personal?: AuditInput['personal'],
+  ): Promise<void> {
+    if (!this.peers.audit) return;
+    const { plans, drivers } = await repo.lockRef(tx, ref);
+    await this.peers.audit.record(tx, {
+      actor: by,
+      subjectUserId: plans[0]?.userId ?? drivers[0]?.userId ?? null,
+      kind: 'change',
+      action,
+      target: ref,
+      ...(changes ? { changes } : {}),
+      ...(personal ? { personal } : {}),
+    });
+  }
+
+  /**
    * The provider subscription was paid for a period ending at `periodEnd`: its working rows are
    * active until then (never shortened), a payment-failed flag is cleared, driver licences follow.
    * Rows held inactive by an open dispute stay so. Answers whether anything changed; a replay
    * changes nothing.
    */
-  renew(ref: string, periodEnd: Date): Promise<boolean> {
-    return this.own((tx, after) => this.renewIn(tx, ref, periodEnd, after));
+  renew(ref: string, periodEnd: Date, by?: LifecycleActor): Promise<boolean> {
+    return this.recorded(
+      by,
+      ref,
+      'subscription.renew',
+      { status: { before: null, after: 'active' }, ends_at: { before: null, after: periodEnd.getTime() } },
+      (tx, after) => this.renewIn(tx, ref, periodEnd, after),
+    );
   }
 
   async renewIn(tx: Executor, ref: string, periodEnd: Date, after: AfterCommit): Promise<boolean> {
@@ -455,8 +509,14 @@ export class SubscriptionService {
    * moves on as Stripe's does (`periodEnd`: the open invoice's). The customer is asked for a new
    * card once per failure. Answers whether the flag was newly set.
    */
-  paymentFailed(ref: string, opts: PaymentFailure = {}): Promise<boolean> {
-    return this.own((tx, after) => this.paymentFailedIn(tx, ref, opts, after));
+  paymentFailed(ref: string, opts: PaymentFailure = {}, by?: LifecycleActor): Promise<boolean> {
+    return this.recorded(
+      by,
+      ref,
+      'subscription.payment_failed',
+      { payment_failed: { before: null, after: true } },
+      (tx, after) => this.paymentFailedIn(tx, ref, opts, after),
+    );
   }
 
   async paymentFailedIn(tx: Executor, ref: string, opts: PaymentFailure, after: AfterCommit): Promise<boolean> {
@@ -502,8 +562,15 @@ export class SubscriptionService {
    * `expired` (it ran out: unpaid, or not renewed). `immediately` ends it now (a refund, a deleted
    * account); otherwise it ended at its period's end. Driver licences stop working at that end.
    */
-  end(ref: string, status: 'cancelled' | 'expired', opts: { immediately?: boolean; notify?: boolean } = {}) {
-    return this.own((tx, after) => this.endIn(tx, ref, status, opts, after));
+  end(
+    ref: string,
+    status: 'cancelled' | 'expired',
+    opts: { immediately?: boolean; notify?: boolean } = {},
+    by?: LifecycleActor,
+  ) {
+    return this.recorded(by, ref, 'subscription.end', { status: { before: 'active', after: status } }, (tx, after) =>
+      this.endIn(tx, ref, status, opts, after),
+    );
   }
 
   async endIn(
@@ -536,11 +603,11 @@ export class SubscriptionService {
   }
 
   private async endRows(tx: Executor, rows: RefRows, status: SubscriptionStatus, now: Date, immediately: boolean) {
-    const names: { userId: string; what: string }[] = [];
+    const names: { userId: string; what: string; id: string; before: string }[] = [];
     for (const r of rows.plans.filter((x) => LIVE_STATUSES.includes(x.status))) {
       const endsAt = immediately && (!r.endsAt || r.endsAt > now) ? now : r.endsAt;
       await repo.updatePlan(tx, r.id, { status, endsAt, cancelAtPeriodEnd: false, updatedAt: now });
-      names.push({ userId: r.userId, what: `your ${r.tier}` });
+      names.push({ userId: r.userId, what: `your ${r.tier}`, id: r.id, before: r.status });
     }
     const live = rows.drivers.filter((x) => LIVE_STATUSES.includes(x.status));
     const licenses = await this.peers.licenses.byIds(
@@ -554,7 +621,7 @@ export class SubscriptionService {
       await repo.updateDriver(tx, r.id, { status, durationS, cancelAtPeriodEnd: false, updatedAt: now });
       await this.peers.licenses.setEnd(tx, r.robotLicenseId, endsAt);
       const model = licenses.find((l) => l.id === r.robotLicenseId)?.robotModel ?? 'robot';
-      names.push({ userId: r.userId, what: `your ${model} driver licence` });
+      names.push({ userId: r.userId, what: `your ${model} driver licence`, id: r.id, before: r.status });
     }
     return names;
   }
@@ -714,11 +781,24 @@ export class SubscriptionService {
   async expireUnbilled(): Promise<number> {
     const now = this.clock.now();
     const due = await repo.dueUnbilled(this.db, now);
-    const changed = await this.db.transaction((tx) => this.endRows(tx, due, 'expired', now, false));
+    const changed = await this.db.transaction(async (tx) => {
+      const ended = await this.endRows(tx, due, 'expired', now, false);
+      // One entry per subscription the job ended (docs/decisions/072).
+      for (const c of ended)
+        await this.peers.audit?.record(tx, {
+          actor: LIFECYCLE_ACTOR,
+          subjectUserId: c.userId,
+          kind: 'change',
+          action: 'subscription.expire',
+          target: c.id,
+          changes: { status: { before: c.before, after: 'expired' } },
+        });
+      return ended;
+    });
     await this.notify(changed, (email, what) => stoppedMail(email, what, 'it reached its end date', this.manageUrl));
     let ended = changed.length;
     for (const ref of await repo.dueRefs(this.db, new Date(now.getTime() - MISSED_RENEWAL_GRACE_MS)))
-      if (!repo.isSandboxRef(ref) && (await this.end(ref, 'expired'))) ended += 1;
+      if (!repo.isSandboxRef(ref) && (await this.end(ref, 'expired', {}, LIFECYCLE_ACTOR))) ended += 1;
     for (const u of new Set(changed.map((c) => c.userId))) await this.reconcile(u);
     return ended;
   }
