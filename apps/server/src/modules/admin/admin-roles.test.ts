@@ -1,5 +1,6 @@
 import { OPERATOR_HEADER, PERMISSIONS, type Permission, roleCan, STAFF_ROLES, type StaffRole } from '@portal/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { auditEntries } from '../../db/schema.ts';
 import { mountedActions } from '../../test/contract-table.ts';
 import { nextIp, useTestApp } from '../../test/fixtures.ts';
 import { type Answer, seedUser, uniqueEmail } from '../../test/harness.ts';
@@ -37,6 +38,19 @@ const SUCCEEDING: Record<string, () => Promise<Record<string, unknown>>> = {
   },
   '/api/admin ListAudit': async () => ({ audit_action: 'staff.', limit: 5 }),
   '/api/admin ExportAudit': async () => ({ audit_action: 'api_key.' }),
+};
+
+/** How many `change` entries a successful call writes: one for a state change, none for a read. */
+const CHANGES: Record<string, 0 | 1> = {
+  '/api/admin Me': 0,
+  '/api/admin ListStaff': 0,
+  '/api/admin InviteStaff': 1,
+  '/api/admin SetStaffRole': 1,
+  '/api/admin ListApiKeys': 0,
+  '/api/admin CreateApiKey': 1,
+  '/api/admin RevokeApiKey': 1,
+  '/api/admin ListAudit': 0,
+  '/api/admin ExportAudit': 0,
 };
 
 type Caller = { label: string; role?: StaffRole; headers: Record<string, string> };
@@ -118,4 +132,26 @@ describe('the staff role matrix', () => {
     expect(entries.map((e) => e.audit_entries.target).sort()).toEqual(refusals.sort());
     expect(entries.every((e) => e.audit_entries.kind === 'security')).toBe(true);
   });
+
+  it.each(staffActions.map((a) => [a.label, a] as const))(
+    '%s as admin writes exactly its change entries (one for a state change), and none when it fails',
+    async (label, action) => {
+      expect(Object.hasOwn(CHANGES, label), `${label}: add it to CHANGES`).toBe(true);
+      const admin = staffCallers.find((c) => c.label === 'admin passkey session') as Caller;
+      const changes = async () =>
+        (await t.app.deps.db.select({ kind: auditEntries.kind }).from(auditEntries)).filter((e) => e.kind === 'change')
+          .length;
+      const body = await (SUCCEEDING[label] as () => Promise<Record<string, unknown>>)();
+      const before = await changes();
+      const res = await post(action.service.path, { action: action.name, ...body }, admin.headers);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await changes()).toBe(before + (CHANGES[label] ?? 0));
+      // The same call made to fail (a field broken, or the role short): no change entry.
+      const support = staffCallers.find((c) => c.label === 'support API key') as Caller;
+      const refused = await post(action.service.path, { action: action.name, ...body, role: 'owner' }, admin.headers);
+      const short = await post(action.service.path, { action: action.name, ...body }, support.headers);
+      expect(refused.status === 200 || refused.status >= 400).toBe(true);
+      if (refused.status !== 200 || short.status !== 200) expect(await changes()).toBe(before + (CHANGES[label] ?? 0));
+    },
+  );
 });
