@@ -12,7 +12,8 @@ import { SoftwareAuthenticator } from '../../test/software-authenticator.ts';
  * file; every test makes its own staff.
  */
 const LEGACY = 'the-legacy-operator-token-of-at-least-32-chars';
-const t = useTestApp({ OPERATOR_TOKEN: LEGACY });
+// A low per-address limit, so the enrolment's limit is reached in a few calls.
+const t = useTestApp({ OPERATOR_TOKEN: LEGACY, RATE_LOGIN_PER_ADDRESS: '5' });
 const services = () => t.app.services;
 
 type Credential = { bearer: string } | { key: string } | undefined;
@@ -218,6 +219,9 @@ describe('staff', () => {
       `role: ${admin1.email} is the last admin and keeps the role admin; make another staff member admin first`,
     );
     expect((await call('SetStaffRole', { user_id: admin1.id, role: null }, admin1)).status).toBe(409);
+    // Nor through an invitation of the same address with another role.
+    const invited = await call('InviteStaff', { email: admin1.email, role: 'support' }, admin1);
+    expect([invited.status, invited.body.error.Description.split(':')[0]]).toEqual([409, 'role']);
     const missing = await call('SetStaffRole', { user_id: '00000000-0000-4000-8000-000000000000', role: null }, admin1);
     expect([missing.status, missing.body.error.Description]).toEqual([404, 'user_id: no account with this id']);
     expect(await changeEntries()).toBe(middle);

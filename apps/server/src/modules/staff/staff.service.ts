@@ -68,7 +68,9 @@ export class StaffService {
     const now = this.clock.now();
     const { token, hash } = newLinkToken();
     return this.db.transaction(async (tx) => {
+      const admins = await lockAdmins(tx);
       const [existing] = await tx.select().from(users).where(eq(users.email, email)).for('update');
+      if (existing) keepLastAdmin(admins, existing, role);
       const user =
         existing ??
         (
@@ -126,18 +128,11 @@ export class StaffService {
   async setRole(input: { userId: string; role: string | null; by: StaffActor }): Promise<void> {
     const role = input.role === null ? null : checkRole(input.role, 'role');
     await this.db.transaction(async (tx) => {
+      const admins = await lockAdmins(tx);
       const [user] = await tx.select().from(users).where(eq(users.id, input.userId)).for('update');
       if (!user) throw new ApiError('NOT_FOUND', 'user_id: no account with this id');
       if (user.staffRole === role) return;
-      if (user.staffRole === 'admin') {
-        // Every admin row locked: two admins demoting each other at once cannot both pass.
-        const admins = await tx.select({ id: users.id }).from(users).where(eq(users.staffRole, 'admin')).for('update');
-        if (admins.length <= 1)
-          throw new ApiError(
-            'CONFLICT',
-            `role: ${user.email} is the last admin and keeps the role admin; make another staff member admin first`,
-          );
-      }
+      keepLastAdmin(admins, user, role);
       await tx.update(users).set({ staffRole: role, updatedAt: this.clock.now() }).where(eq(users.id, user.id));
       await this.audit.record(tx, {
         actor: actorOf(input.by),
@@ -356,6 +351,27 @@ export class StaffService {
     const ids = found.map((r) => r.id);
     return nameOrId === LEGACY_KEY.name ? [...ids, LEGACY_KEY.id] : ids;
   }
+}
+
+/**
+ * Locks every admin's row, in one order, before any other row of a role change: two changes at once
+ * wait for each other instead of deadlocking, and each counts the admins the other left.
+ */
+function lockAdmins(tx: Executor) {
+  return tx.select({ id: users.id }).from(users).where(eq(users.staffRole, 'admin')).orderBy(users.id).for('update');
+}
+
+/** The last admin keeps the role (409): nobody would be left to manage staff and keys but the host. */
+function keepLastAdmin(
+  admins: readonly { id: string }[],
+  user: { id: string; email: string; staffRole: StaffRole | null },
+  role: StaffRole | null,
+) {
+  if (user.staffRole === 'admin' && role !== 'admin' && admins.length <= 1)
+    throw new ApiError(
+      'CONFLICT',
+      `role: ${user.email} is the last admin and keeps the role admin; make another staff member admin first`,
+    );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
