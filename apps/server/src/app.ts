@@ -34,6 +34,7 @@ import { planReviewPlugin } from './modules/payment/plan-review.routes.ts';
 import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
 import { sandboxBillingPlugin } from './modules/payment/sandbox-billing.routes.ts';
 import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
+import { privacyPlugin } from './modules/privacy/privacy.routes.ts';
 import { changedAnything } from './modules/retention/retention.service.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
 import { securityPlugin as securityRoutesPlugin } from './modules/security/security.routes.ts';
@@ -358,6 +359,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     useractionPlugin,
     authPlugin,
     supportPlugin,
+    privacyPlugin,
     licensePlugin,
     robotsPlugin,
     timePlugin,
