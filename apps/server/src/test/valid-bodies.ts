@@ -21,6 +21,8 @@ export interface Names {
   /** a sign-in session (security centre), not a checkout session */
   signInId: string;
   passkeyId: string;
+  /** a support request's ticket id (SR-XXXX-XXXX) */
+  ticketId: string;
 }
 
 const URL = 'http://localhost:3999/dashboard/cart/success';
@@ -216,6 +218,14 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
     },
     target: 'portal',
   }),
+  // Issue 35: support threads (the customer's side) and the data export.
+  '/api/support ListMySupportRequests': () => ({}),
+  '/api/support GetMySupportRequest': (n) => ({ ticket_id: n.ticketId }),
+  '/api/support ReplyToMySupportRequest': (n) => ({
+    ticket_id: n.ticketId,
+    message: 'One more detail about my robot, long enough.',
+  }),
+  '/api/privacy ExportMyData': () => ({}),
 };
 
 /** Placeholder names: well-formed, naming nothing that exists. */
@@ -236,6 +246,7 @@ export function placeholderNames(email: string, userId: string, token: string): 
     recipient: 'someone-else@example.test',
     signInId: zero,
     passkeyId: zero,
+    ticketId: 'SR-ABCD-2345',
   };
 }
 
