@@ -22,6 +22,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { setHashCost, setHashLimits } from './lib/passwords.ts';
 import { portalConfigOf } from './lib/portal-config.ts';
 import { loadWebPages, type WebPages } from './lib/web-pages.ts';
+import { adminPlugin } from './modules/admin/admin.routes.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
@@ -39,6 +40,7 @@ import { changedAnything } from './modules/retention/retention.service.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
 import { securityPlugin as securityRoutesPlugin } from './modules/security/security.routes.ts';
 import { supportPlugin } from './modules/support/support.routes.ts';
+import { supportAdminPlugin } from './modules/support/support-admin.routes.ts';
 import { timePlugin } from './modules/time/time.routes.ts';
 import { useractionPlugin } from './modules/useraction/useraction.routes.ts';
 import { actionsPlugin } from './plugins/actions.ts';
@@ -331,6 +333,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         target: action,
         personal: { ip, permission, role: key.role },
       }),
+    onStaffRefused: (staff, action, permission, ip) =>
+      services.audit.recordAlone({
+        actor: staff.kind === 'staff' ? { kind: 'staff', id: staff.userId } : { kind: 'key', id: staff.key.id },
+        kind: 'security',
+        action: 'staff.refused',
+        target: action,
+        personal: { ip, permission, role: staff.role },
+      }),
   });
 
   // While draining, every answer closes its connection, so no client keeps a socket the server is about to close.
@@ -373,6 +383,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     stripeWebhookPlugin,
     securityRoutesPlugin,
     eventsPlugin,
+    adminPlugin,
+    supportAdminPlugin,
   ])
     await app.register(routes, routeOptions);
 

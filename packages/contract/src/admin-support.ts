@@ -78,73 +78,67 @@ export type SupportCustomerContext = z.infer<typeof supportCustomerContext>;
 
 const assigneeFilter = z.optional(z.nullable(z.uuid({ error: 'Assignee user id must be a UUID (null: unassigned)' })));
 
-export const adminSupport = service(
-  'adminSupport',
-  '/api/admin/support',
-  {
-    ListSupportRequests: action({
-      summary: `The support inbox, newest first, with each customer's email: filtered by status and assignee (null: unassigned), at most ${SUPPORT_INBOX_PAGE_MAX} a page from \`offset\`; \`total\` counts every match.`,
-      auth: 'staff',
-      permission: 'customers.read',
-      request: z.object({
-        token,
-        status: z.optional(supportStatus),
-        assignee_user_id: assigneeFilter,
-        offset: z._default(z.int().check(z.minimum(0, { error: 'Offset must be at least 0' })), 0),
-        limit: z._default(
-          z
-            .int()
-            .check(
-              z.minimum(1, { error: 'Limit must be at least 1' }),
-              z.maximum(SUPPORT_INBOX_PAGE_MAX, { error: `Limit must be at most ${SUPPORT_INBOX_PAGE_MAX}` }),
-            ),
-          50,
-        ),
+export const adminSupport = service('adminSupport', '/api/admin/support', {
+  ListSupportRequests: action({
+    summary: `The support inbox, newest first, with each customer's email: filtered by status and assignee (null: unassigned), at most ${SUPPORT_INBOX_PAGE_MAX} a page from \`offset\`; \`total\` counts every match.`,
+    auth: 'staff',
+    permission: 'customers.read',
+    request: z.object({
+      token,
+      status: z.optional(supportStatus),
+      assignee_user_id: assigneeFilter,
+      offset: z._default(z.int().check(z.minimum(0, { error: 'Offset must be at least 0' })), 0),
+      limit: z._default(
+        z
+          .int()
+          .check(
+            z.minimum(1, { error: 'Limit must be at least 1' }),
+            z.maximum(SUPPORT_INBOX_PAGE_MAX, { error: `Limit must be at most ${SUPPORT_INBOX_PAGE_MAX}` }),
+          ),
+        50,
+      ),
+    }),
+    response: response({ requests: z.array(inboxRequest), total: z.int() }),
+  }),
+  GetSupportRequest: action({
+    summary: `One request with its thread, and the customer beside it: profile, tier and subscriptions, robots, licences and the ${SUPPORT_CONTEXT_PAYMENTS} newest payments. Opening it is a read entry of the audit trail.`,
+    auth: 'staff',
+    permission: 'customers.read',
+    request: z.object({ token, ticket_id: ticketId }),
+    response: response({ request: inboxRequestWithThread, customer: supportCustomerContext }),
+  }),
+  ReplySupportRequest: action({
+    summary:
+      'A staff reply in the thread: the request waits on the customer, who is mailed (the ticket id in the subject) to read it and answer in the portal at /dashboard/support. One audit entry, support.reply.',
+    auth: 'staff',
+    permission: 'support.answer',
+    request: z.object({ token, ticket_id: ticketId, message: supportMessageText }),
+    response: response({ request: inboxRequestWithThread }),
+  }),
+  SetSupportStatus: action({
+    summary:
+      'Set the status by hand: open, waiting (on the customer) or closed. One audit entry, support.status, with before and after; the status it already has changes nothing and records nothing.',
+    auth: 'staff',
+    permission: 'support.answer',
+    request: z.object({
+      token,
+      ticket_id: ticketId,
+      status: z.enum(SETTABLE_SUPPORT_STATUSES, {
+        error: `Status must be one of ${SETTABLE_SUPPORT_STATUSES.join(', ')}`,
       }),
-      response: response({ requests: z.array(inboxRequest), total: z.int() }),
     }),
-    GetSupportRequest: action({
-      summary: `One request with its thread, and the customer beside it: profile, tier and subscriptions, robots, licences and the ${SUPPORT_CONTEXT_PAYMENTS} newest payments. Opening it is a read entry of the audit trail.`,
-      auth: 'staff',
-      permission: 'customers.read',
-      request: z.object({ token, ticket_id: ticketId }),
-      response: response({ request: inboxRequestWithThread, customer: supportCustomerContext }),
+    response: response({ request: inboxRequestWithThread }),
+  }),
+  AssignSupportRequest: action({
+    summary:
+      'Assign the request to a staff member, or unassign it (null). One audit entry, support.assign, with before and after; the same assignee changes nothing and records nothing.',
+    auth: 'staff',
+    permission: 'support.answer',
+    request: z.object({
+      token,
+      ticket_id: ticketId,
+      assignee_user_id: z.nullable(z.uuid({ error: 'Assignee user id must be a UUID (null: unassign)' })),
     }),
-    ReplySupportRequest: action({
-      summary:
-        'A staff reply in the thread: the request waits on the customer, who is mailed (the ticket id in the subject) to read it and answer in the portal at /dashboard/support. One audit entry, support.reply.',
-      auth: 'staff',
-      permission: 'support.answer',
-      request: z.object({ token, ticket_id: ticketId, message: supportMessageText }),
-      response: response({ request: inboxRequestWithThread }),
-    }),
-    SetSupportStatus: action({
-      summary:
-        'Set the status by hand: open, waiting (on the customer) or closed. One audit entry, support.status, with before and after; the status it already has changes nothing and records nothing.',
-      auth: 'staff',
-      permission: 'support.answer',
-      request: z.object({
-        token,
-        ticket_id: ticketId,
-        status: z.enum(SETTABLE_SUPPORT_STATUSES, {
-          error: `Status must be one of ${SETTABLE_SUPPORT_STATUSES.join(', ')}`,
-        }),
-      }),
-      response: response({ request: inboxRequestWithThread }),
-    }),
-    AssignSupportRequest: action({
-      summary:
-        'Assign the request to a staff member, or unassign it (null). One audit entry, support.assign, with before and after; the same assignee changes nothing and records nothing.',
-      auth: 'staff',
-      permission: 'support.answer',
-      request: z.object({
-        token,
-        ticket_id: ticketId,
-        assignee_user_id: z.nullable(z.uuid({ error: 'Assignee user id must be a UUID (null: unassign)' })),
-      }),
-      response: response({ request: inboxRequestWithThread }),
-    }),
-    // Planned until the server answers the staff auth kind (issue 34's /api/admin): tested through the service meanwhile.
-  },
-  { status: 'planned' },
-);
+    response: response({ request: inboxRequestWithThread }),
+  }),
+});

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
 import { createClient } from '@portal/client';
 import { adminSupport, type DataExport, OPERATOR_HEADER } from '@portal/contract';
-import type { Page } from '@playwright/test';
 import { expect, expectAccessible, portal, readMail, screenshots, test } from '../fixtures';
 
 /**
@@ -42,7 +42,9 @@ test('a customer sends a request, reads the staff reply in its thread, and answe
   await page.getByLabel('Message').fill('My Pepper stops answering after about ten minutes of dialling.');
   await page.getByRole('button', { name: 'Send request' }).click();
   await expect(page.getByRole('heading', { name: 'Request sent' })).toBeVisible();
-  const ticketId = (await page.getByRole('status').filter({ hasText: 'Your ticket id' }).locator('.font-mono').innerText()).trim();
+  const ticketId = (
+    await page.getByRole('status').filter({ hasText: 'Your ticket id' }).locator('.font-mono').innerText()
+  ).trim();
   expect(ticketId).toMatch(/^SR-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
 
   // It heads "Your requests", received.

@@ -1,18 +1,20 @@
-import { adminSupport, ErrorCodes, robots, support } from '@portal/contract';
+import { adminSupport, ErrorCodes, OPERATOR_HEADER, robots, support } from '@portal/contract';
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditEntries, auditPersonal, supportRequests, users } from '../../db/schema.ts';
 import { as, grantLicense, hardwareHash, type SignedIn, signIn, useTestApp } from '../../test/fixtures.ts';
+import { type Answer, seedUser } from '../../test/harness.ts';
 import type { StaffActor } from '../staff/staff.service.ts';
 import { buy, PLAN } from '../subscriptions/subscriptions.test-helpers.ts';
 
 /**
- * The staff side of support requests (issue 35): the inbox's service, which the adminSupport
- * actions call once the staff auth kind is mounted (until then the contract marks them planned).
- * Each change is exactly one audit entry in its transaction; a refused one writes none.
+ * The staff side of support requests (issue 35): the inbox's service, and the adminSupport actions
+ * over HTTP (/api/admin/support, auth `staff`). Each change is exactly one audit entry in its
+ * transaction; a refused one writes none. The role matrix of these actions is admin-roles.test.ts's.
  */
 
-const t = useTestApp();
+const LEGACY = 'the-legacy-operator-token-of-at-least-32-chars';
+const t = useTestApp({ OPERATOR_TOKEN: LEGACY });
 const log = { warn: () => {}, info: () => {} } as never;
 
 async function staffMember(role: 'support' | 'finance' | 'admin' = 'support'): Promise<SignedIn & { by: StaffActor }> {
@@ -306,5 +308,157 @@ describe('the adminSupport contract names the field and the rule', () => {
       AssignSupportRequest: 'support.answer',
     });
     expect(ErrorCodes.NOT_FOUND.status).toBe(404);
+  });
+});
+
+type Credential = { bearer: string } | { key: string } | undefined;
+type SupportAction = keyof (typeof adminSupport)['actions'] & string;
+
+/** A staff member of the support role in a passkey session. */
+async function supportSession() {
+  const user = await seedUser(t);
+  await t.app.services.staff.setRole({ userId: user.id, role: 'support', by: { kind: 'cli' } });
+  const pair = await t.app.services.sessions.start(t.app.deps.db, user, 'portal', undefined, 'passkey');
+  return { ...user, bearer: pair.access_token };
+}
+
+/** One adminSupport call; a success must match the contract. */
+async function callInbox(action: SupportAction, body: Record<string, unknown>, who: Credential): Promise<Answer> {
+  const headers: Record<string, string> = who && 'key' in who ? { [OPERATOR_HEADER]: who.key } : {};
+  const res = await t.api.post(
+    adminSupport.path,
+    { action, ...body },
+    { headers, ...(who && 'bearer' in who ? { bearer: who.bearer } : {}) },
+  );
+  if (res.status === 200) {
+    const parsed = adminSupport.actions[action].response.safeParse(res.body);
+    if (!parsed.success) throw new Error(`${action}: the answer breaks the contract: ${parsed.error.message}`);
+  }
+  return res;
+}
+
+describe('/api/admin/support over HTTP', () => {
+  it('a support member lists, opens, answers, closes and assigns; the customer reads the answer', async () => {
+    const agent = await supportSession();
+    const customer = await signIn(t);
+    const ticket = await requestOf(customer, 'Over HTTP');
+
+    const listed = await callInbox('ListSupportRequests', { status: 'new', limit: 100 }, agent);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.requests).toContainEqual(
+      expect.objectContaining({ ticket_id: ticket, customer_email: customer.email, status: 'new' }),
+    );
+
+    const opened = await callInbox('GetSupportRequest', { ticket_id: ticket.toLowerCase() }, agent);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({
+      request: { ticket_id: ticket, subject: 'Over HTTP' },
+      customer: { profile: { email: customer.email }, tier: 'Lite' },
+    });
+
+    const replied = await callInbox(
+      'ReplySupportRequest',
+      { ticket_id: ticket, message: 'Answered over HTTP, see?' },
+      agent,
+    );
+    expect(replied.status).toBe(200);
+    expect(replied.body.request).toMatchObject({ status: 'waiting' });
+    expect(t.mailer.lastTo(customer.email)?.subject).toBe(`[${ticket}] Reply to your Robot Portal support request`);
+    const mine = await as(t, customer, support)('GetMySupportRequest', { ticket_id: ticket });
+    expect((mine.body.request as { thread: { body: string }[] }).thread.at(-1)?.body).toBe('Answered over HTTP, see?');
+
+    const closed = await callInbox('SetSupportStatus', { ticket_id: ticket, status: 'closed' }, agent);
+    expect(closed.body.request).toMatchObject({ status: 'closed' });
+    const assigned = await callInbox('AssignSupportRequest', { ticket_id: ticket, assignee_user_id: agent.id }, agent);
+    expect(assigned.body.request).toMatchObject({ assignee_user_id: agent.id, assignee_email: agent.email });
+
+    const changes = await changesOf(ticket);
+    expect(changes.map((e) => [e.action, e.actorKind, e.actorId])).toEqual([
+      ['support.reply', 'staff', agent.id],
+      ['support.status', 'staff', agent.id],
+      ['support.assign', 'staff', agent.id],
+    ]);
+    expect((await entriesOf(ticket)).filter((e) => e.kind === 'read').map((e) => e.action)).toEqual(['support.open']);
+  });
+
+  it('an API key answers as itself (the key "legacy" here), and its entry names the key', async () => {
+    const customer = await signIn(t);
+    const ticket = await requestOf(customer);
+    const res = await callInbox(
+      'ReplySupportRequest',
+      { ticket_id: ticket, message: 'An answer by automation.' },
+      { key: LEGACY },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await changesOf(ticket)).map((e) => [e.actorKind, e.actorId])).toEqual([['key', 'legacy']]);
+  });
+
+  it('is an unknown route to a customer, without a credential, and to a revoked key, and changes nothing', async () => {
+    const customer = await signIn(t);
+    const ticket = await requestOf(customer);
+    const unknown = await t.api.post('/api/no-such-service', { action: 'ReplySupportRequest' }, {});
+    const revoked = await t.app.services.staff.createKey({
+      name: 'revoked inbox key',
+      role: 'admin',
+      by: { kind: 'cli' },
+    });
+    await t.app.services.staff.revokeKey({ id: revoked.id, by: { kind: 'cli' } });
+    for (const who of [{ bearer: customer.token }, undefined, { key: revoked.key }] as Credential[]) {
+      const res = await callInbox(
+        'ReplySupportRequest',
+        { ticket_id: ticket, message: 'Not staff at all, sorry.' },
+        who,
+      );
+      expect(res.status).toBe(404);
+      expect(JSON.stringify(res.body)).toBe(
+        JSON.stringify(unknown.body).replace('/api/no-such-service', adminSupport.path),
+      );
+    }
+    expect(await entriesOf(ticket)).toEqual([]);
+    const mine = await as(t, customer, support)('GetMySupportRequest', { ticket_id: ticket });
+    expect(mine.body.request).toMatchObject({ status: 'new', messages: 1 });
+  });
+
+  it.each([
+    ['ReplySupportRequest', { message: 'short' }, 'message: Message must be at least 10 characters'],
+    ['ReplySupportRequest', { ticket_id: 'SR-1' }, 'ticket_id: Ticket id must look like SR-XXXX-XXXX'],
+    ['SetSupportStatus', { status: 'new' }, 'status: Status must be one of open, waiting, closed'],
+    ['AssignSupportRequest', { assignee_user_id: 'nobody' }, 'assignee_user_id: Assignee user id must be a UUID'],
+    ['ListSupportRequests', { limit: 500 }, 'limit: Limit must be at most 100'],
+  ] as const)('%s refuses %o with 400 naming the field, and records nothing', async (action, patch, description) => {
+    const agent = await supportSession();
+    const customer = await signIn(t);
+    const ticket = await requestOf(customer);
+    const body = {
+      ticket_id: ticket,
+      message: 'A good answer, long enough.',
+      status: 'closed',
+      assignee_user_id: agent.id,
+      ...patch,
+    };
+    const res = await callInbox(action, body, agent);
+    expect(res.status).toBe(400);
+    expect(res.body.error.Code).toBe(ErrorCodes.VALIDATION.code);
+    expect(res.body.error.Description).toContain(description);
+    expect(await entriesOf(ticket)).toEqual([]);
+  });
+
+  it('a customer as assignee, or an unknown ticket: refused, no entry', async () => {
+    const agent = await supportSession();
+    const customer = await signIn(t);
+    const ticket = await requestOf(customer);
+    const notStaff = await callInbox(
+      'AssignSupportRequest',
+      { ticket_id: ticket, assignee_user_id: customer.id },
+      agent,
+    );
+    expect([notStaff.status, notStaff.body.error.Description]).toEqual([
+      400,
+      'assignee_user_id: must be a staff member',
+    ]);
+    const unknownTicket = await callInbox('SetSupportStatus', { ticket_id: 'SR-ZZZZ-ZZZ4', status: 'open' }, agent);
+    expect([unknownTicket.status, unknownTicket.body.error.Code]).toEqual([404, ErrorCodes.NOT_FOUND.code]);
+    expect(await changesOf(ticket)).toEqual([]);
+    expect(await changesOf('SR-ZZZZ-ZZZ4')).toEqual([]);
   });
 });
