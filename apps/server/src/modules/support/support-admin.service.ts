@@ -22,6 +22,7 @@ import type { SubscriptionService } from '../subscriptions/subscriptions.service
 import type { AccountService } from '../useraction/useraction.service.ts';
 import { staffReplyMail } from './support.mails.ts';
 import { type SupportRequestRow, supportRepository } from './support.repository.ts';
+import { nextMessageAt } from './support.service.ts';
 import { inboxRequest, inboxSummary } from './support.views.ts';
 
 /** A ticket id that matches no request. */
@@ -98,9 +99,9 @@ export class SupportInbox {
     log: FastifyBaseLogger,
     meta: { ip?: string } = {},
   ): Promise<InboxRequestWithThread> {
-    const now = this.clock.now();
     const row = await this.db.transaction(async (tx) => {
       const found = await this.locked(tx, ticketId);
+      const now = nextMessageAt(this.clock.now(), found);
       const next = nextSupportStatus(found.status, { kind: 'staff_reply' });
       if (!next.ok) throw new ApiError('CONFLICT', `ticket_id: ${next.reason}`);
       const written = await supportRepository.insertMessage(tx, {

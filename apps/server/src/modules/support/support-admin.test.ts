@@ -462,3 +462,29 @@ describe('/api/admin/support over HTTP', () => {
     expect(await changesOf('SR-ZZZZ-ZZZ4')).toEqual([]);
   });
 });
+
+describe('at once', () => {
+  const PARALLEL = 12;
+
+  it(`${PARALLEL} staff replies and customer answers at once: every message stored once, one entry per staff reply`, async () => {
+    const agent = await supportSession();
+    const customer = await signIn(t);
+    const ticket = await requestOf(customer);
+    const answers = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        i % 2 === 0
+          ? callInbox('ReplySupportRequest', { ticket_id: ticket, message: `Staff reply number ${i}` }, agent)
+          : as(t, customer, support)('ReplyToMySupportRequest', { ticket_id: ticket, message: `Customer answer ${i}` }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(PARALLEL).fill(200));
+    const mine = await as(t, customer, support)('GetMySupportRequest', { ticket_id: ticket });
+    const thread = (mine.body.request as { thread: { author: string; body: string }[] }).thread;
+    expect(thread).toHaveLength(PARALLEL + 1);
+    expect(new Set(thread.map((m) => m.body)).size).toBe(PARALLEL + 1);
+    // Whoever wrote last decides the status.
+    const last = thread.at(-1)?.author;
+    expect((mine.body.request as { status: string }).status).toBe(last === 'staff' ? 'waiting' : 'open');
+    expect((await changesOf(ticket)).map((e) => e.action)).toEqual(Array(PARALLEL / 2).fill('support.reply'));
+  });
+});

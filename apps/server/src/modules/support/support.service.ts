@@ -31,6 +31,15 @@ export interface SupportRequestInput {
   robotModel?: string | undefined;
 }
 
+/**
+ * When a new message of a thread is written, under the request's lock: now, but always after the
+ * last one, so the thread's order is the order its messages were written in, and the last message
+ * is the one whose author set the status.
+ */
+export function nextMessageAt(now: Date, request: Pick<SupportRequestRow, 'lastMessageAt'>): Date {
+  return new Date(Math.max(now.getTime(), request.lastMessageAt.getTime() + 1));
+}
+
 /** Another account's ticket id answers as one that does not exist: the id tells nobody else anything. */
 export const TICKET_NOT_FOUND = 'ticket_id: no support request of yours has this ticket id';
 
@@ -108,10 +117,10 @@ export class SupportService {
     message: string,
     log: FastifyBaseLogger,
   ): Promise<MySupportRequest> {
-    const now = this.clock.now();
     const request = await this.db.transaction(async (tx) => {
       const row = await supportRepository.lockByTicket(tx, ticketId, caller.userId);
       if (!row) throw new ApiError('NOT_FOUND', TICKET_NOT_FOUND);
+      const now = nextMessageAt(this.clock.now(), row);
       const next = nextSupportStatus(row.status, { kind: 'customer_reply' });
       if (!next.ok) throw new ApiError('CONFLICT', `ticket_id: ${next.reason}`);
       await supportRepository.insertMessage(tx, {
