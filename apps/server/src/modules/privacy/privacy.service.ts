@@ -29,6 +29,58 @@ export interface PrivacyPeers {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** An address that is not the account's own: someone else's (a staff member's), left out of the export. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const SOMEONE_ELSE = 'someone else';
+
+/** `value` with every address but `own` replaced by SOMEONE_ELSE, at any depth. */
+export function withoutOthersAddresses(value: unknown, own: string): unknown {
+  if (typeof value === 'string') return EMAIL.test(value) && value.toLowerCase() !== own ? SOMEONE_ELSE : value;
+  if (Array.isArray(value)) return value.map((v) => withoutOthersAddresses(v, own));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutOthersAddresses(v, own)]));
+  return value;
+}
+
+type AuditRow = Awaited<ReturnType<AuditService['list']>>[number];
+
+/**
+ * One audit entry as the account's owner gets it. What an entry records about its actor (their
+ * client address, browser, the rest of their side row) is the account's own data only when the
+ * account acted; for staff, keys, Stripe and the system it is left out, and so is any other
+ * person's address in what changed (a staff assignee).
+ */
+export function securityEvent(
+  e: AuditRow['audit_entries'],
+  p: AuditRow['audit_personal'],
+  account: { userId: string; email: string },
+): DataExport['security_events'][number] {
+  const {
+    ip,
+    userAgent,
+    reason,
+    changes,
+    anonymised: _marker,
+    ...details
+  } = (p?.data ?? {}) as Record<string, unknown>;
+  const own = e.actorKind === 'customer' && e.actorId === account.userId;
+  return {
+    at: e.at.getTime(),
+    kind: e.kind,
+    action: e.action,
+    actor: e.actorKind,
+    ip: own ? text(ip) : '',
+    user_agent: own ? text(userAgent) : '',
+    reason: text(reason),
+    changes: withoutOthersAddresses(changes ?? {}, account.email) as Record<
+      string,
+      { before: unknown; after: unknown }
+    >,
+    details: own ? details : {},
+    anonymised: p?.anonymisedAt != null,
+  };
+}
+
 /**
  * The privacy policy's right of access (issue 35 item 5, docs/decisions/074): everything the portal
  * holds about an account, as one document. Each part is read through the module that owns it. The
@@ -111,28 +163,9 @@ export class PrivacyService {
       },
       payments,
       support_requests: support,
-      security_events: entries.map(({ audit_entries: e, audit_personal: p }) => {
-        const {
-          ip,
-          userAgent,
-          reason,
-          changes,
-          anonymised: _marker,
-          ...details
-        } = (p?.data ?? {}) as Record<string, unknown>;
-        return {
-          at: e.at.getTime(),
-          kind: e.kind,
-          action: e.action,
-          actor: e.actorKind,
-          ip: text(ip),
-          user_agent: text(userAgent),
-          reason: text(reason),
-          changes: (changes ?? {}) as Record<string, { before: unknown; after: unknown }>,
-          details,
-          anonymised: p?.anonymisedAt != null,
-        };
-      }),
+      security_events: entries.map(({ audit_entries: e, audit_personal: p }) =>
+        securityEvent(e, p, { userId, email: profile.email }),
+      ),
     };
     await audit.recordAlone({
       actor: opts.by ?? { kind: 'customer', id: userId },

@@ -116,3 +116,44 @@ describe('ExportMyData', () => {
     expect(after).toBe(before);
   });
 });
+
+describe('security events hold the account its own data, not its staff', () => {
+  const entry = (actorKind: 'customer' | 'staff', actorId: string) =>
+    ({ at: new Date(1_000), kind: 'change', action: 'x', actorKind, actorId }) as never;
+  const side = (data: Record<string, unknown>) => ({ seq: 1, data, anonymisedAt: null }) as never;
+  const account = { userId: 'u-1', email: 'ada@example.test' };
+
+  it.each([
+    [
+      "the account's own sign-in: its address, browser and details",
+      entry('customer', 'u-1'),
+      { ip: '203.0.113.1', userAgent: 'Firefox', method: 'password' },
+      { ip: '203.0.113.1', user_agent: 'Firefox', details: { method: 'password' }, changes: {} },
+    ],
+    [
+      "a staff member's change: not the staff member's address, browser or details",
+      entry('staff', 's-1'),
+      { ip: '198.51.100.7', userAgent: 'Chrome', reason: 'goodwill', message_id: 'm-1' },
+      { ip: '', user_agent: '', details: {}, reason: 'goodwill', changes: {} },
+    ],
+    [
+      "an assignment: the staff members' addresses left out, the account's own kept",
+      entry('staff', 's-1'),
+      {
+        changes: {
+          assignee: { before: null, after: 'agent@example.test' },
+          email: { before: 'ada@example.test', after: 'x' },
+        },
+      },
+      {
+        changes: {
+          assignee: { before: null, after: 'someone else' },
+          email: { before: 'ada@example.test', after: 'x' },
+        },
+      },
+    ],
+  ])('%s', async (_label, e, data, expected) => {
+    const { securityEvent } = await import('./privacy.service.ts');
+    expect(securityEvent(e, side(data), account)).toMatchObject(expected);
+  });
+});
