@@ -35,10 +35,12 @@ import { planReviewPlugin } from './modules/payment/plan-review.routes.ts';
 import { sandboxPlugin } from './modules/payment/sandbox.routes.ts';
 import { sandboxBillingPlugin } from './modules/payment/sandbox-billing.routes.ts';
 import { stripeWebhookPlugin } from './modules/payment/stripe-webhook.routes.ts';
+import { privacyPlugin } from './modules/privacy/privacy.routes.ts';
 import { changedAnything } from './modules/retention/retention.service.ts';
 import { robotsPlugin } from './modules/robots/robots.routes.ts';
 import { securityPlugin as securityRoutesPlugin } from './modules/security/security.routes.ts';
 import { supportPlugin } from './modules/support/support.routes.ts';
+import { supportAdminPlugin } from './modules/support/support-admin.routes.ts';
 import { timePlugin } from './modules/time/time.routes.ts';
 import { useractionPlugin } from './modules/useraction/useraction.routes.ts';
 import { actionsPlugin } from './plugins/actions.ts';
@@ -367,6 +369,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     useractionPlugin,
     authPlugin,
     supportPlugin,
+    privacyPlugin,
     licensePlugin,
     robotsPlugin,
     timePlugin,
@@ -381,6 +384,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     securityRoutesPlugin,
     eventsPlugin,
     adminPlugin,
+    supportAdminPlugin,
   ])
     await app.register(routes, routeOptions);
 

@@ -296,6 +296,11 @@ export const envSchema = z
       .url({ protocol: /^(https?|mailto)$/, error: 'must be an http(s):// or mailto: URL' })
       .default(DEVELOPMENT_PORTAL_CONFIG.supportUrl),
     PRIVACY_CONTACT_EMAIL: z.email().default(DEVELOPMENT_PORTAL_CONFIG.privacyEmail),
+    /**
+     * The support team's mailbox (issue 35): told of every new support request and every customer
+     * answer, with a link to the console; unset, nobody is (logged once at start).
+     */
+    SUPPORT_INBOX_EMAIL: z.email({ error: 'must be an email address' }).optional(),
     /** The date the privacy policy says it applies from; a development date when unset outside production. */
     PRIVACY_POLICY_EFFECTIVE_DATE: z.iso.date({ error: 'must be an ISO date (yyyy-mm-dd)' }).optional(),
     SENTRY_DSN: z.url().optional(),

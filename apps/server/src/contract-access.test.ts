@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { AssetType, assets, license, ONE_DAY_S, payment, robots, security, useraction } from '@portal/contract';
+import {
+  AssetType,
+  assets,
+  license,
+  ONE_DAY_S,
+  payment,
+  robots,
+  security,
+  support,
+  useraction,
+} from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetRepository } from './modules/assets/assets.repository.ts';
 import { billingPage, buy, PLAN, payments, planRow } from './modules/subscriptions/subscriptions.test-helpers.ts';
@@ -67,6 +77,12 @@ const EXEMPT: Record<string, string> = {
     "the id of the credential being registered, like AddPasskey's; the link's token is the permission (admin.test.ts)",
   '/api/admin RevokeApiKey key_id':
     "an API key, no customer's object: staff only, and B (a customer) is answered the unknown-route 404 (admin-roles.test.ts)",
+  ...Object.fromEntries(
+    ['ListSupportRequests', 'AssignSupportRequest'].map((name) => [
+      `/api/admin/support ${name} assignee_user_id`,
+      "a staff member, no customer's object: staff only, and B (a customer) is answered the unknown-route 404 (support-admin.test.ts)",
+    ]),
+  ),
   '/api/security PasskeySignIn credential.id':
     "names a credential, not a caller; an answer naming A's credential without A's key fails its signature (security.test.ts)",
   ...Object.fromEntries(
@@ -95,6 +111,7 @@ const NAME_OF_FIELD: Record<string, keyof Names> = {
   recipient_email: 'recipient',
   sign_in_id: 'signInId',
   passkey_id: 'passkeyId',
+  ticket_id: 'ticketId',
 };
 
 const OBJECT_OF_NAME: Record<keyof Names, string> = {
@@ -112,6 +129,7 @@ const OBJECT_OF_NAME: Record<keyof Names, string> = {
   recipient: "A's share (its recipient)",
   signInId: "A's session (a sign-in)",
   passkeyId: "A's passkey",
+  ticketId: "A's support request",
 };
 
 let t: TestApp & { database: Awaited<ReturnType<typeof freshDatabase>> };
@@ -166,6 +184,16 @@ async function addPasskey(user: SignedIn) {
   });
   expect(added.status, JSON.stringify(added.body)).toBe(200);
   return (added.body.passkey as { passkey_id: string }).passkey_id;
+}
+
+async function ticketOf(user: SignedIn) {
+  const res = await as(
+    t,
+    user,
+    support,
+  )('SubmitSupportRequest', { category: 'general', subject: 'Matrix question', message: 'A question, long enough.' });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return String(res.body.ticket_id);
 }
 
 async function customerOf(user: SignedIn) {
@@ -225,6 +253,7 @@ beforeAll(async () => {
     recipient: c.email,
     signInId: sessionOf(a.token),
     passkeyId: await addPasskey(a),
+    ticketId: await ticketOf(a),
   };
 
   // B's own, so a swapped request differs from B's own by the one name only.
@@ -244,6 +273,7 @@ beforeAll(async () => {
     recipient: 'nobody-b-shared-with@example.test',
     signInId: sessionOf(b.token),
     passkeyId: await addPasskey(b),
+    ticketId: await ticketOf(b),
   };
 });
 

@@ -45,6 +45,8 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`portal ready at ${config.PUBLIC_URL} (database: ${database.kind})`);
+  if (!config.SUPPORT_INBOX_EMAIL)
+    app.log.info('SUPPORT_INBOX_EMAIL is unset: nobody is mailed about new support requests (docs/operations.md)');
   if (config.METRICS_PORT !== undefined) {
     // A listener of its own (docs/decisions/060): it answers while the app drains and goes with the process.
     const metrics = await listenMetrics(app.metrics, {

@@ -26,12 +26,14 @@ import type { PaymentProvider } from './modules/payment/payment.provider.ts';
 import { PaymentService } from './modules/payment/payment.service.ts';
 import { SandboxProvider } from './modules/payment/sandbox.provider.ts';
 import { StripeProvider, stripeSettings } from './modules/payment/stripe.provider.ts';
+import { PrivacyService } from './modules/privacy/privacy.service.ts';
 import { RetentionService } from './modules/retention/retention.service.ts';
 import { RobotService } from './modules/robots/robots.service.ts';
 import { SecurityService } from './modules/security/security.service.ts';
 import { StaffService } from './modules/staff/staff.service.ts';
 import { SubscriptionService } from './modules/subscriptions/subscriptions.service.ts';
 import { SupportService } from './modules/support/support.service.ts';
+import { SupportInbox } from './modules/support/support-admin.service.ts';
 import { TimeService } from './modules/time/time.service.ts';
 import { AccountService } from './modules/useraction/useraction.service.ts';
 import { countingRejections, type PortalMetrics } from './plugins/metrics.ts';
@@ -215,7 +217,18 @@ export function buildServices({
     outbox,
     downloadLinks,
     assets: new AssetService(db, clock, countedStore(store ?? artifactStoreFor(config, clock), metrics), downloadLinks),
-    support: new SupportService(db, clock, mailer),
+    support: new SupportService(db, clock, mailer, {
+      publicUrl: config.PUBLIC_URL,
+      inboxEmail: config.SUPPORT_INBOX_EMAIL,
+    }),
+    supportInbox: new SupportInbox(db, clock, mailer, audit, config.PUBLIC_URL, {
+      accounts,
+      subscriptions,
+      robots,
+      licenses,
+      billing,
+    }),
+    privacy: new PrivacyService(db, clock, { accounts, subscriptions, robots, licenses, billing, time, audit }),
     operators: new OperatorService(db, clock, {
       accounts,
       subscriptions,

@@ -1,4 +1,5 @@
 import { admin } from './admin.ts';
+import { adminSupport } from './admin-support.ts';
 import { assets } from './assets.ts';
 import { auth } from './auth.ts';
 import type { ServiceDef } from './define.ts';
@@ -7,6 +8,7 @@ import { flexibleLicense } from './flexible-license.ts';
 import { license } from './license.ts';
 import { operator } from './operator.ts';
 import { payment } from './payment.ts';
+import { privacy } from './privacy.ts';
 import { robots } from './robots.ts';
 import { security } from './security.ts';
 import { support } from './support.ts';
@@ -31,5 +33,7 @@ export const services = {
   security,
   events,
   admin,
+  adminSupport,
+  privacy,
 } as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;

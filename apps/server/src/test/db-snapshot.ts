@@ -56,6 +56,7 @@ export function rowsOfUser(userId: string): (table: string) => string | undefine
     refresh_tokens: `t.session_id in (select s.id from sessions s where s.user_id = ${id})`,
     fulfilments: `t.session_id in (select c.id from checkout_sessions c where c.user_id = ${id})`,
     license_shares: `(t.owner_id = ${id} or t.recipient_id = ${id})`,
+    support_messages: `t.request_id in (select r.id from support_requests r where r.user_id = ${id})`,
   };
   return (table) => byColumn[table] ?? (USER_TABLES.has(table) ? `t.user_id = ${id}` : undefined);
 }

@@ -21,6 +21,8 @@ export interface Names {
   /** a sign-in session (security centre), not a checkout session */
   signInId: string;
   passkeyId: string;
+  /** a support request's ticket id (SR-XXXX-XXXX) */
+  ticketId: string;
 }
 
 const URL = 'http://localhost:3999/dashboard/cart/success';
@@ -241,6 +243,22 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
   '/api/admin RevokeApiKey': () => ({ key_id: '00000000-0000-4000-8000-000000000000' }),
   '/api/admin ListAudit': (n) => ({ actor: 'system', customer: n.email, audit_action: 'staff.', from: 0, limit: 20 }),
   '/api/admin ExportAudit': (n) => ({ actor: 'system', customer: n.email, audit_action: 'staff.', from: 0 }),
+  // Issue 35: support threads (the customer's side) and the data export.
+  '/api/support ListMySupportRequests': () => ({}),
+  '/api/support GetMySupportRequest': (n) => ({ ticket_id: n.ticketId }),
+  '/api/support ReplyToMySupportRequest': (n) => ({
+    ticket_id: n.ticketId,
+    message: 'One more detail about my robot, long enough.',
+  }),
+  '/api/privacy ExportMyData': () => ({}),
+  '/api/admin/support ListSupportRequests': () => ({ status: 'new', assignee_user_id: null, offset: 0, limit: 20 }),
+  '/api/admin/support GetSupportRequest': (n) => ({ ticket_id: n.ticketId }),
+  '/api/admin/support ReplySupportRequest': (n) => ({
+    ticket_id: n.ticketId,
+    message: 'An answer from support, long enough.',
+  }),
+  '/api/admin/support SetSupportStatus': (n) => ({ ticket_id: n.ticketId, status: 'closed' }),
+  '/api/admin/support AssignSupportRequest': (n) => ({ ticket_id: n.ticketId, assignee_user_id: null }),
 };
 
 /** Placeholder names: well-formed, naming nothing that exists. */
@@ -261,6 +279,7 @@ export function placeholderNames(email: string, userId: string, token: string): 
     recipient: 'someone-else@example.test',
     signInId: zero,
     passkeyId: zero,
+    ticketId: 'SR-ABCD-2345',
   };
 }
 

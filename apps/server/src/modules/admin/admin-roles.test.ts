@@ -4,6 +4,7 @@ import { auditEntries } from '../../db/schema.ts';
 import { mountedActions } from '../../test/contract-table.ts';
 import { nextIp, useTestApp } from '../../test/fixtures.ts';
 import { type Answer, seedUser, uniqueEmail } from '../../test/harness.ts';
+import { seedSupportRequest, seedSupportStaff } from '../support/support.test-helpers.ts';
 
 /**
  * The role matrix of the staff actions (issue 34, decision 071), over HTTP: every mounted `staff`
@@ -38,6 +39,21 @@ const SUCCEEDING: Record<string, () => Promise<Record<string, unknown>>> = {
   },
   '/api/admin ListAudit': async () => ({ audit_action: 'staff.', limit: 5 }),
   '/api/admin ExportAudit': async () => ({ audit_action: 'api_key.' }),
+  // Issue 35: the support inbox.
+  '/api/admin/support ListSupportRequests': async () => ({ status: 'new', limit: 5 }),
+  '/api/admin/support GetSupportRequest': async () => ({ ticket_id: (await seedSupportRequest(t)).ticketId }),
+  '/api/admin/support ReplySupportRequest': async () => ({
+    ticket_id: (await seedSupportRequest(t)).ticketId,
+    message: 'An answer from the matrix, long enough.',
+  }),
+  '/api/admin/support SetSupportStatus': async () => ({
+    ticket_id: (await seedSupportRequest(t)).ticketId,
+    status: 'closed',
+  }),
+  '/api/admin/support AssignSupportRequest': async () => ({
+    ticket_id: (await seedSupportRequest(t)).ticketId,
+    assignee_user_id: (await seedSupportStaff(t)).id,
+  }),
 };
 
 /** How many `change` entries a successful call writes: one for a state change, none for a read. */
@@ -51,6 +67,11 @@ const CHANGES: Record<string, 0 | 1> = {
   '/api/admin RevokeApiKey': 1,
   '/api/admin ListAudit': 0,
   '/api/admin ExportAudit': 0,
+  '/api/admin/support ListSupportRequests': 0,
+  '/api/admin/support GetSupportRequest': 0,
+  '/api/admin/support ReplySupportRequest': 1,
+  '/api/admin/support SetSupportStatus': 1,
+  '/api/admin/support AssignSupportRequest': 1,
 };
 
 type Caller = { label: string; role?: StaffRole; headers: Record<string, string> };

@@ -17,7 +17,7 @@ import {
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
-import { type LedgerWrite, timeRepository as repo } from './time.repository.ts';
+import { type LedgerRow, type LedgerWrite, timeRepository as repo } from './time.repository.ts';
 
 /**
  * Dial time (docs/decisions/008): the arithmetic is the contract's ledger functions; this class adds
@@ -96,6 +96,11 @@ export class TimeService {
       ]);
       return userTimeFromLedger([...entries, use], ctx);
     });
+  }
+
+  /** Every entry of the user's minutes ledger, oldest first (the data export, docs/decisions/074). */
+  ledger(userId: string): Promise<LedgerRow[]> {
+    return repo.history(this.db, userId);
   }
 
   /**

@@ -140,6 +140,12 @@ export class AccountService {
     return user && { id: user.id, email: user.email, name: user.name };
   }
 
+  /** The account as its owner sees it, and whether it is disabled: the support inbox and the data export read it. */
+  async profileView(userId: string): Promise<(PublicUser & { disabled: boolean }) | undefined> {
+    const user = await users.byId(this.deps.db, userId);
+    return user && { ...toPublicUser(user), disabled: user.disabledAt !== null };
+  }
+
   /** The account of an email, only if its address is verified. */
   async verifiedByEmail(email: string): Promise<AccountRef | undefined> {
     const user = await users.byEmail(this.deps.db, email);

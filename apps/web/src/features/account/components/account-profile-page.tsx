@@ -1,5 +1,6 @@
 import { useAuth } from '@/lib/auth';
 import { AccountDangerZoneCard } from './account-danger-zone-card';
+import { AccountDataExportCard } from './account-data-export-card';
 import { AccountDetailsCard } from './account-details-card';
 import { AccountPasskeysCard } from './account-passkeys-card';
 import { AccountPlanCard } from './account-plan-card';
@@ -34,6 +35,7 @@ export function AccountProfilePage() {
         <AccountSessionsCard email={user.email} />
         <AccountPasskeysCard email={user.email} />
       </section>
+      <AccountDataExportCard />
       <AccountDangerZoneCard email={user.email} />
     </div>
   );

@@ -1,6 +1,7 @@
 import { type SupportRequestFields, support } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, describedOr } from '@/lib/api-client';
+import { mySupportRequestsKey } from './my-support-requests';
 
 export async function submitSupportRequest(input: { email: string; request: SupportRequestFields }) {
   const { robot_model, ...rest } = input.request;
@@ -16,5 +17,10 @@ export async function submitSupportRequest(input: { email: string; request: Supp
 }
 
 export function useSubmitSupportRequestMutation() {
-  return useMutation({ mutationFn: submitSupportRequest });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: submitSupportRequest,
+    // The new request heads the list of "Your requests".
+    onSuccess: (_answer, input) => queryClient.invalidateQueries({ queryKey: mySupportRequestsKey(input.email) }),
+  });
 }

@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { useAuth } from '@/lib/auth';
 import { type SupportSearch, supportFormDefaults } from '../utils/support-search';
 import { SupportForm } from './support-form';
+import { SupportRequests } from './support-requests';
 
 export function SupportPage({ search }: { search: SupportSearch }) {
   const { user } = useAuth();
@@ -71,6 +72,7 @@ export function SupportPage({ search }: { search: SupportSearch }) {
           </CardContent>
         </Card>
       )}
+      <SupportRequests email={user.email} initialTicket={search.ticket} />
     </div>
   );
 }

@@ -14,6 +14,11 @@ describe('supportSearchSchema', () => {
     [{ model: '   ' }, {}],
     [{ model: 'x'.repeat(201) }, {}],
     [{ model: '  Spot  ' }, { model: 'Spot' }],
+    [{ ticket: 'SR-ABCD-2345' }, { ticket: 'SR-ABCD-2345' }],
+    [{ ticket: ' sr-abcd-2345 ' }, { ticket: 'SR-ABCD-2345' }],
+    [{ ticket: 'SR-ABCD-2340' }, {}],
+    [{ ticket: 'SR-ABCD' }, {}],
+    [{ ticket: 7 }, {}],
   ])('%j -> %j', (raw, expected) => {
     const parsed = supportSearchSchema.read(raw);
     expect(Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined))).toEqual(expected);

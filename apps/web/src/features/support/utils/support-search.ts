@@ -9,14 +9,28 @@ import { defined, oneOf, searchParser, text } from '@/lib/search-params';
 export type SupportSearch = {
   topic?: SupportCategory;
   model?: string;
+  /** a request to open in "Your requests" (the staff reply mail links here with it) */
+  ticket?: string;
 };
 
-/** "Get Help" and "Get in touch" link here with ?topic=robot_not_listed&model=...; anything invalid is dropped. */
+const TICKET_ID = /^SR-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
+
+/** A ticket id as the mails write it (any case), upper-cased; else undefined. */
+function ticketOf(value: unknown): string | undefined {
+  const ticket = typeof value === 'string' ? value.trim().toUpperCase() : undefined;
+  return ticket && TICKET_ID.test(ticket) ? ticket : undefined;
+}
+
+/**
+ * "Get Help" and "Get in touch" link here with ?topic=robot_not_listed&model=..., a staff reply's
+ * mail with ?ticket=SR-...; anything invalid is dropped.
+ */
 export const supportSearchSchema = searchParser(
   (raw): SupportSearch =>
     defined({
       topic: oneOf(SUPPORT_CATEGORIES, raw.topic),
       model: text(raw.model, { min: 1, max: SUPPORT_ROBOT_MODEL_MAX, trim: true }),
+      ticket: ticketOf(raw.ticket),
     }),
 );
 
