@@ -3,7 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Rolldown } from 'vite';
-import { SIGN_IN_PAGE, SIGNED_IN_START } from './page-model.ts';
+import { ADMIN_CONSOLE, SIGN_IN_PAGE, SIGNED_IN_START } from './page-model.ts';
 import {
   analyzeBundle,
   COMPRESSIONS,
@@ -24,6 +24,31 @@ const PAGE_ROOTS = {
   signIn: SIGN_IN_PAGE.routes.map((file) => `${here}${file}`),
   alsoLoads: SIGNED_IN_START.alsoLoads.map((file) => `${here}${file}`),
 };
+/**
+ * The back office's chunks are named for what they hold (docs/decisions/073), so a test can tell
+ * admin code from the rest by file name: `admin-console-*` for the console (its feature folder and
+ * its route files' split chunks; the route files themselves are in the entry, holding the guard),
+ * `staff-check-*` for the guard's call and the contract's admin service. Only the names change:
+ * the chunks are the ones the default splitting makes, so the customers' pages are as they were.
+ */
+const ADMIN_GUARD = [
+  `${here}${ADMIN_CONSOLE.guard}`,
+  fileURLToPath(new URL('../../packages/contract/src/admin.ts', import.meta.url)),
+];
+const [ADMIN_FEATURE, ADMIN_ROUTES] = ADMIN_CONSOLE.folders.map((folder) => `${here}${folder}`) as [string, string];
+function isConsoleModule(id: string): boolean {
+  const [file = '', query = ''] = id.split('?');
+  return file.startsWith(ADMIN_FEATURE) || (file.startsWith(ADMIN_ROUTES) && query.includes('tsr-split'));
+}
+function chunkFileName(chunk: Rolldown.PreRenderedChunk): string {
+  const name = chunk.moduleIds.some(isConsoleModule)
+    ? ADMIN_CONSOLE.chunks.console
+    : chunk.moduleIds.some((id) => ADMIN_GUARD.includes(id))
+      ? ADMIN_CONSOLE.chunks.guard
+      : '[name]';
+  return `assets/${name}-[hash].js`;
+}
+
 /** One analysis of the module graph per chunking pass (the context object is the pass's). */
 const pageGroups = new WeakMap<Rolldown.ChunkingContext, (id: string) => string | null>();
 function pageGroup(ctx: Rolldown.ChunkingContext): (id: string) => string | null {
@@ -95,6 +120,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         manifest: true,
         rolldownOptions: {
           output: {
+            chunkFileNames: chunkFileName,
             codeSplitting: {
               groups: [
                 // Everything the entry loads statically is one chunk: it is needed on every page
