@@ -49,7 +49,7 @@ export const PAGES: Record<string, PageModel> = {
     groups: ['signed-in'],
   },
   // The back office's start for a staff member (no budget: staff only; its chunks are not the customers').
-  '/admin': { routes: [...ADMIN_CONSOLE.routes] },
+  '/admin': { routes: [...ADMIN_CONSOLE.routes], groups: [ADMIN_CONSOLE.chunks.console] },
 };
 
 /**

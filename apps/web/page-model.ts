@@ -19,7 +19,7 @@ export const SIGNED_IN_START = {
 export const ADMIN_CONSOLE = {
   routes: ['src/routes/admin/_console.tsx', 'src/routes/admin/_console/index.tsx'],
   guard: 'src/routes/admin/-staff-check.ts',
-  /** the folders whose modules (route files: their split chunks) make the console's chunks */
-  folders: ['src/features/admin/', 'src/routes/admin/'],
+  /** the console's route files: their split modules, and what only they reach, make its chunk */
+  routesDir: 'src/routes/admin/',
   chunks: { guard: 'staff-check', console: 'admin-console' },
 } as const;

@@ -1,6 +1,5 @@
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
 import { AdminFrame } from '@/features/admin/components/admin-frame';
-import { GenericErrorPage } from '@/features/errors/errors-generic-screen';
 import { pageHead } from '@/lib/page-title';
 
 /**
@@ -14,14 +13,13 @@ export const Route = createFileRoute('/admin/_console')({
   head: () => pageHead('Back office'),
   beforeLoad: async ({ context, location }) => {
     const user = context.auth.status === 'authenticated' ? context.auth.user : null;
-    if (!user) throw redirect({ to: '/admin/sign-in', search: { redirect: location.href }, replace: true });
+    if (!user) throw redirect({ href: `/admin/sign-in?redirect=${encodeURIComponent(location.href)}`, replace: true });
     const { checkStaff } = await import('./-staff-check');
     const staff = await checkStaff(context.queryClient, user.user_id);
     if (!staff) throw redirect({ to: '/dashboard', replace: true });
     return { staff };
   },
   component: ConsoleLayout,
-  errorComponent: GenericErrorPage,
 });
 
 function ConsoleLayout() {

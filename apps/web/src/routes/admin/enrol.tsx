@@ -1,16 +1,15 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useLocation } from '@tanstack/react-router';
+import { enrolmentToken } from '@/features/admin/admin-search';
 import { AdminEnrolPage } from '@/features/admin/components/admin-enrol-page';
 import { pageHead } from '@/lib/page-title';
-import { defined, searchParser, text } from '@/lib/search-params';
 
 export const Route = createFileRoute('/admin/enrol')({
   head: () => pageHead('Join the back office'),
-  // The server checks the token; the address only keeps a string of a plausible length.
-  validateSearch: searchParser((raw) => defined({ token: text(raw.token, { min: 1, max: 128, trim: true }) })),
   component: EnrolRoute,
 });
 
 function EnrolRoute() {
-  const { token } = Route.useSearch();
+  // Read here, not by a validateSearch in every page's entry; the server checks the token.
+  const token = useLocation({ select: (location) => enrolmentToken((location.search as { token?: unknown }).token) });
   return <AdminEnrolPage token={token} />;
 }

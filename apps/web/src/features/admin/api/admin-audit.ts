@@ -1,7 +1,7 @@
 import { type AuditEntryView, admin } from '@portal/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { type AuditSearch, auditFilterOf } from '../admin-audit-search';
+import { type AuditSearch, auditFilterOf } from '../admin-search';
 
 /** Entries a page of the trail asks for. */
 export const AUDIT_PAGE_SIZE = 50;

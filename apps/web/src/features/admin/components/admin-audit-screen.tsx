@@ -11,7 +11,7 @@ import { ERROR_TOAST_MS } from '@/config/constants';
 import { defined } from '@/lib/search-params';
 import { serverFieldError } from '@/lib/server-field-error';
 import { toast } from '@/lib/toast';
-import type { AuditSearch } from '../admin-audit-search';
+import type { AuditSearch } from '../admin-search';
 import { formatChangeValue, formatInstant } from '../admin-text';
 import { downloadText, exportAudit, useAuditTrail } from '../api/admin-audit';
 import { AdminLoadError } from './admin-load-error';

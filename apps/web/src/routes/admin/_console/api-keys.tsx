@@ -1,17 +1,13 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
-import { apiKeysQueryOptions } from '@/features/admin/api/admin-api-keys';
+import { createFileRoute } from '@tanstack/react-router';
 import { AdminApiKeysScreen } from '@/features/admin/components/admin-api-keys-screen';
 import { pageHead } from '@/lib/page-title';
+import { ConsoleScreen } from './-console-screen';
 
 export const Route = createFileRoute('/admin/_console/api-keys')({
   head: () => pageHead('API keys'),
-  // The screen is not offered to a role the server would refuse (it still decides every call).
-  beforeLoad: ({ context }) => {
-    if (!context.staff.permissions.includes('api_keys.manage')) throw redirect({ to: '/admin', replace: true });
-  },
-  loader: ({ context }) => {
-    // Prefetch only: the screen shows its own loading and error states.
-    void context.queryClient.prefetchQuery(apiKeysQueryOptions());
-  },
-  component: AdminApiKeysScreen,
+  component: () => (
+    <ConsoleScreen permission="api_keys.manage">
+      <AdminApiKeysScreen />
+    </ConsoleScreen>
+  ),
 });
