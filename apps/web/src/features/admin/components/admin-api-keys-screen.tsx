@@ -159,7 +159,7 @@ function RevokeApiKey({ apiKey }: { apiKey: ApiKeyView }) {
 
 function ApiKeysTable({ keys }: { keys: ApiKeyView[] }) {
   return (
-    <AdminTableRegion label="API keys">
+    <AdminTableRegion label="API keys table">
       <TableHeader>
         <TableRow>
           <TableHead>Name</TableHead>

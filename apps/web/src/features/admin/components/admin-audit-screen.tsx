@@ -124,7 +124,7 @@ function Changes({ entry }: { entry: AuditEntryView }) {
 
 function AuditTable({ entries }: { entries: AuditEntryView[] }) {
   return (
-    <AdminTableRegion label="Audit entries">
+    <AdminTableRegion label="Audit entries table">
       <TableHeader>
         <TableRow>
           <TableHead>Time</TableHead>

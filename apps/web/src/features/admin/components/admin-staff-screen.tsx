@@ -180,7 +180,7 @@ function RoleControls({ member, email }: { member: StaffMember; email: string })
 
 function StaffTable({ staff }: { staff: StaffMember[] }) {
   return (
-    <AdminTableRegion label="Staff members">
+    <AdminTableRegion label="Staff table">
       <TableHeader>
         <TableRow>
           <TableHead>Staff member</TableHead>
