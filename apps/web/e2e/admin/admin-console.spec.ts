@@ -104,7 +104,7 @@ test('an admin invites a finance member and manages an API key (keyboard only); 
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
     const shown = page.getByRole('region', { name: 'Enrolment link' });
     await expect(shown).toContainText('The link was mailed to them');
-    const link = await shown.getByLabel('Enrolment link').inputValue();
+    const link = await shown.getByRole('textbox', { name: 'Enrolment link' }).inputValue();
     expect(link).toMatch(/\/admin\/enrol\?token=/);
     expect(
       await readMail(finance.email, { dataDir: adminServer.dataDir, subject: /back office|staff|enrol/i }),
@@ -150,7 +150,7 @@ test('an admin invites a finance member and manages an API key (keyboard only); 
     await page.keyboard.press('Enter');
     const once = page.getByRole('region', { name: 'New API key' });
     await expect(once).toContainText('it is shown only once');
-    secret = await once.getByLabel('Secret').inputValue();
+    secret = await once.getByRole('textbox', { name: 'Secret' }).inputValue();
     expect(secret.length).toBeGreaterThan(20);
     await expectAccessible(page);
     await screenshots(page, 'admin-api-keys');

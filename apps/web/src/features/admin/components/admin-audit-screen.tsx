@@ -78,7 +78,7 @@ function Filters({
         const error = errors[key];
         const hint = FILTER_HINTS[key];
         return (
-          <FormField key={key} id={id} label={FILTER_LABELS[key]} error={error} hint={hint}>
+          <FormField key={key} id={id} label={FILTER_LABELS[key]} error={error} hint={hint} className="content-start">
             <Input
               id={id}
               type={key === 'from' || key === 'to' ? 'date' : 'text'}
@@ -156,7 +156,9 @@ function AuditTable({ entries }: { entries: AuditEntryView[] }) {
               )}
             </TableCell>
             <TableCell className="align-top">{entry.subject_email || entry.subject_user_id || '—'}</TableCell>
-            <TableCell className="max-w-48 align-top whitespace-normal break-all">{entry.target || '—'}</TableCell>
+            <TableCell className="min-w-44 max-w-64 align-top font-mono text-xs whitespace-normal break-all">
+              {entry.target || '—'}
+            </TableCell>
             <TableCell className="max-w-72 align-top whitespace-normal">
               <Changes entry={entry} />
             </TableCell>

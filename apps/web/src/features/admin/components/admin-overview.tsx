@@ -45,7 +45,7 @@ export function AdminOverview({ me }: { me: StaffMe }) {
               <ul className="grid gap-2">
                 {screens.map((item) => (
                   <li key={item.to}>
-                    <Link to={item.to} className="text-primary underline-offset-4 hover:underline">
+                    <Link to={item.to} className="text-primary underline underline-offset-4">
                       {item.label}
                     </Link>
                   </li>

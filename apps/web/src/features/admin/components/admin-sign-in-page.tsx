@@ -69,11 +69,7 @@ export function AdminSignInPage({
       </Button>
       <p className="text-sm text-muted-foreground">
         No passkey yet? Ask an admin for an enrolment link.{' '}
-        <Link
-          to="/auth/login"
-          search={{ target: 'portal' }}
-          className="text-primary underline-offset-4 hover:underline"
-        >
+        <Link to="/auth/login" search={{ target: 'portal' }} className="text-primary underline underline-offset-4">
           Customer sign-in
         </Link>
       </p>
