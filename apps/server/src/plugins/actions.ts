@@ -190,7 +190,7 @@ async function checkStaffRole(
   );
 }
 
-/** The staff caller each request of a staff-only service was identified as, before its body was read. */
+/** The staff caller each request of a staff-only service was identified as in its preValidation hook. */
 const staffOf = new WeakMap<FastifyRequest, StaffCaller>();
 
 /** The action router: the one way a service of the contract becomes routes. */
@@ -216,9 +216,19 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
         }
       : undefined;
 
+    // The one answer Fastify gives an unknown route and a route differently: a body of a media type
+    // no parser takes is 415 on a route, while an unknown route never reads it (404).
+    const errorHandler = staffOnly
+      ? async (err: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+          if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !(await identifyStaff(this, request, opts)))
+            return reply.callNotFound();
+          throw err;
+        }
+      : undefined;
+
     this.post(
       service.path,
-      preValidation ? { preValidation } : {},
+      preValidation && errorHandler ? { preValidation, errorHandler } : {},
       async (request: FastifyRequest, reply: FastifyReply) => {
         // Metrics count by action (plugins/metrics.ts): a name the service does not answer is `unknown`.
         labelAction(request, UNKNOWN_ACTION);

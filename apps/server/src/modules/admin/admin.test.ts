@@ -12,7 +12,8 @@ import { SoftwareAuthenticator } from '../../test/software-authenticator.ts';
  * file; every test makes its own staff.
  */
 const LEGACY = 'the-legacy-operator-token-of-at-least-32-chars';
-const t = useTestApp({ OPERATOR_TOKEN: LEGACY });
+// A low per-address limit, so the enrolment's limit is reached in a few calls.
+const t = useTestApp({ OPERATOR_TOKEN: LEGACY, RATE_LOGIN_PER_ADDRESS: '5' });
 const services = () => t.app.services;
 
 type Credential = { bearer: string } | { key: string } | undefined;
@@ -115,6 +116,21 @@ describe('anyone without a staff credential', () => {
       JSON.stringify(unknownRaw.body).replace('/api/no-such-service', admin.path),
     ]);
 
+    // A body no parser takes: a route would say 415, an unknown route never reads it.
+    const form = { raw: 'action=Me', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    const formAdmin = await t.api.post(admin.path, undefined, form);
+    const formUnknown = await t.api.post('/api/no-such-service', undefined, form);
+    expect([formAdmin.status, JSON.stringify(formAdmin.body)]).toEqual([
+      formUnknown.status,
+      JSON.stringify(formUnknown.body).replace('/api/no-such-service', admin.path),
+    ]);
+    // A staff caller is told what is wrong with the body.
+    const staffForm = await t.api.post(admin.path, undefined, {
+      ...form,
+      headers: { ...form.headers, [OPERATOR_HEADER]: LEGACY },
+    });
+    expect(staffForm.status).toBe(415);
+
     // An expired access token is no credential either.
     t.clock.advance((t.config.ACCESS_TOKEN_TTL_S + 1) * 1000);
     const late = await call('Me', {}, admin1);
@@ -203,6 +219,9 @@ describe('staff', () => {
       `role: ${admin1.email} is the last admin and keeps the role admin; make another staff member admin first`,
     );
     expect((await call('SetStaffRole', { user_id: admin1.id, role: null }, admin1)).status).toBe(409);
+    // Nor through an invitation of the same address with another role.
+    const invited = await call('InviteStaff', { email: admin1.email, role: 'support' }, admin1);
+    expect([invited.status, invited.body.error.Description.split(':')[0]]).toEqual([409, 'role']);
     const missing = await call('SetStaffRole', { user_id: '00000000-0000-4000-8000-000000000000', role: null }, admin1);
     expect([missing.status, missing.body.error.Description]).toEqual([404, 'user_id: no account with this id']);
     expect(await changeEntries()).toBe(middle);
@@ -375,6 +394,18 @@ describe('staff enrolment', () => {
     const listed = (await call('ListStaff', {}, admin1)).body.staff as { email: string; passkeys: number }[];
     expect(listed.find((s) => s.email === email)).toMatchObject({ passkeys: 1, invitation_expires_at: 0 });
 
+    // The passkey signs in again later: a passkey session, so the role applies; a password session would not.
+    const signInOptions = await t.api.call(security, 'PasskeySignInOptions', {}, { ip: nextIp() });
+    const again = await t.api.call(
+      security,
+      'PasskeySignIn',
+      { credential: authenticator.authenticate(signInOptions.body.options as never), target: 'portal' },
+      { ip: nextIp() },
+    );
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const later = (again.body.token_pair as { access_token: string }).access_token;
+    expect((await call('Me', {}, { bearer: later })).body).toMatchObject({ email, role: 'support' });
+
     // The link is used up: both actions answer 404 naming the token.
     for (const action of ['StaffEnrolmentOptions', 'StaffEnrol'] as const) {
       const again = await enrolCall(action, {
@@ -384,6 +415,17 @@ describe('staff enrolment', () => {
       });
       expect([again.status, again.body.error.Description.split(':')[0]]).toEqual([404, 'enrolment_token']);
     }
+  });
+
+  it('is rate-limited per address with the sign-ins (RATE_LOGIN_PER_ADDRESS)', async () => {
+    const ip = nextIp();
+    const statuses: number[] = [];
+    for (let i = 0; i <= t.config.RATE_LOGIN_PER_ADDRESS; i += 1)
+      statuses.push(
+        (await t.api.call(security, 'StaffEnrolmentOptions', { enrolment_token: 'B'.repeat(43) }, { ip })).status,
+      );
+    expect(statuses.at(-1)).toBe(429);
+    expect(new Set(statuses.slice(0, -1))).toEqual(new Set([404]));
   });
 
   it('an unknown or expired link is 404 naming enrolment_token; a failed enrolment leaves the link usable', async () => {

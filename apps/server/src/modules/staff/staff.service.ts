@@ -68,7 +68,9 @@ export class StaffService {
     const now = this.clock.now();
     const { token, hash } = newLinkToken();
     return this.db.transaction(async (tx) => {
+      const admins = await lockAdmins(tx);
       const [existing] = await tx.select().from(users).where(eq(users.email, email)).for('update');
+      if (existing) keepLastAdmin(admins, existing, role);
       const user =
         existing ??
         (
@@ -126,18 +128,11 @@ export class StaffService {
   async setRole(input: { userId: string; role: string | null; by: StaffActor }): Promise<void> {
     const role = input.role === null ? null : checkRole(input.role, 'role');
     await this.db.transaction(async (tx) => {
+      const admins = await lockAdmins(tx);
       const [user] = await tx.select().from(users).where(eq(users.id, input.userId)).for('update');
       if (!user) throw new ApiError('NOT_FOUND', 'user_id: no account with this id');
       if (user.staffRole === role) return;
-      if (user.staffRole === 'admin') {
-        // Every admin row locked: two admins demoting each other at once cannot both pass.
-        const admins = await tx.select({ id: users.id }).from(users).where(eq(users.staffRole, 'admin')).for('update');
-        if (admins.length <= 1)
-          throw new ApiError(
-            'CONFLICT',
-            `role: ${user.email} is the last admin and keeps the role admin; make another staff member admin first`,
-          );
-      }
+      keepLastAdmin(admins, user, role);
       await tx.update(users).set({ staffRole: role, updatedAt: this.clock.now() }).where(eq(users.id, user.id));
       await this.audit.record(tx, {
         actor: actorOf(input.by),
@@ -318,26 +313,26 @@ export class StaffService {
       .orderBy(users.email);
   }
 
-  /** Accounts' addresses by id, for the audit trail's labels. */
+  /** Accounts' addresses by id, for the audit trail's labels (an export names up to 50,000: in chunks). */
   async emailsOf(userIds: readonly string[]): Promise<Map<string, string>> {
-    if (userIds.length === 0) return new Map();
-    const rows = await this.db
-      .select({ id: users.id, email: users.email })
-      .from(users)
-      .where(inArray(users.id, [...userIds]));
-    return new Map(rows.map((r) => [r.id, r.email]));
+    const found = new Map<string, string>();
+    for (const ids of chunks(userIds)) {
+      const rows = await this.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids));
+      for (const r of rows) found.set(r.id, r.email);
+    }
+    return found;
   }
 
   /** Keys' names by id ("legacy" included), for the audit trail's labels. */
   async keyNamesOf(keyIds: readonly string[]): Promise<Map<string, string>> {
     const names = new Map<string, string>([[LEGACY_KEY.id, LEGACY_KEY.name]]);
-    const uuids = keyIds.filter((id) => UUID.test(id));
-    if (uuids.length === 0) return names;
-    const rows = await this.db
-      .select({ id: apiKeys.id, name: apiKeys.name })
-      .from(apiKeys)
-      .where(inArray(apiKeys.id, uuids));
-    for (const r of rows) names.set(r.id, r.name);
+    for (const ids of chunks(keyIds.filter((id) => UUID.test(id)))) {
+      const rows = await this.db
+        .select({ id: apiKeys.id, name: apiKeys.name })
+        .from(apiKeys)
+        .where(inArray(apiKeys.id, ids));
+      for (const r of rows) names.set(r.id, r.name);
+    }
     return names;
   }
 
@@ -356,6 +351,35 @@ export class StaffService {
     const ids = found.map((r) => r.id);
     return nameOrId === LEGACY_KEY.name ? [...ids, LEGACY_KEY.id] : ids;
   }
+}
+
+/**
+ * Locks every admin's row, in one order, before any other row of a role change: two changes at once
+ * wait for each other instead of deadlocking, and each counts the admins the other left.
+ */
+function lockAdmins(tx: Executor) {
+  return tx.select({ id: users.id }).from(users).where(eq(users.staffRole, 'admin')).orderBy(users.id).for('update');
+}
+
+/** The last admin keeps the role (409): nobody would be left to manage staff and keys but the host. */
+function keepLastAdmin(
+  admins: readonly { id: string }[],
+  user: { id: string; email: string; staffRole: StaffRole | null },
+  role: StaffRole | null,
+) {
+  if (user.staffRole === 'admin' && role !== 'admin' && admins.length <= 1)
+    throw new ApiError(
+      'CONFLICT',
+      `role: ${user.email} is the last admin and keeps the role admin; make another staff member admin first`,
+    );
+}
+
+/** Ids a query names at once: far below PostgreSQL's 65,535 parameters. */
+const CHUNK = 1_000;
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
