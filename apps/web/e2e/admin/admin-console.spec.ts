@@ -215,10 +215,14 @@ test('a customer opening /admin lands on /dashboard without fetching any console
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('navigation', { name: 'Console' })).toHaveCount(0);
-  // In-app navigation too: the guard answers before the console's chunk is asked for.
-  await page.evaluate(() => window.history.pushState({}, '', '/admin/audit'));
-  await page.goto('/admin/audit');
+  // In-app navigation too (the router's own, no page load): the guard answers before any console code.
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/admin/audit');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
   await expect(page).toHaveURL(/\/dashboard$/);
+  // What the customer fetched of the back office: the guard's call, and nothing of the console.
+  expect(scripts().some((file) => file.startsWith('staff-check-'))).toBe(true);
   expect(scripts().length).toBeGreaterThan(0);
   expect(scripts().filter(isConsoleChunk)).toEqual([]);
 
