@@ -15,6 +15,7 @@ import {
   adminServer,
   customerOnAdminServer,
   enrol,
+  expectNoSidewaysScroll,
   freshPage,
   isConsoleChunk,
   printedLinks,
@@ -48,6 +49,7 @@ test('staff:add prints a link; the support member enrols a passkey with it, reac
   await expect(page.getByTestId('enrol-role')).toHaveText('Support');
   await expectAccessible(page);
   await screenshots(page, 'admin-enrol');
+  await expectNoSidewaysScroll(page);
   await enrol(page, link as string, 'Support laptop');
 
   // The frame: who, the role, and only the screens of the role.
@@ -59,6 +61,7 @@ test('staff:add prints a link; the support member enrols a passkey with it, reac
   await expect(page.getByText(/^OPERATOR_TOKEN is set:/)).toBeVisible();
   await expectAccessible(page);
   await screenshots(page, 'admin-overview-support');
+  await expectNoSidewaysScroll(page);
   // A screen of another role leads back to the overview (the server would refuse its calls anyway).
   await page.goto('/admin/staff');
   await expect(page).toHaveURL(`${adminServer.url}/admin`);
@@ -77,6 +80,7 @@ test('staff:add prints a link; the support member enrols a passkey with it, reac
   await expect(page).toHaveTitle(/Staff sign-in/);
   await expectAccessible(page);
   await screenshots(page, 'admin-sign-in');
+  await expectNoSidewaysScroll(page);
   await page.getByRole('button', { name: 'Sign in with a passkey', exact: true }).click();
   await expect(page).toHaveURL(`${adminServer.url}/admin`);
   await expect(header(page).getByTestId('admin-staff-role')).toHaveText('Support');
@@ -93,6 +97,7 @@ test('an admin invites a finance member and manages an API key (keyboard only); 
   await enrol(page, printedLinks()[adminServer.admin] as string, 'Admin laptop');
   await expect(nav(page).getByRole('link')).toHaveText(['Overview', 'Staff', 'API keys', 'Audit trail']);
   await screenshots(page, 'admin-overview-admin');
+  await expectNoSidewaysScroll(page);
 
   await test.step('Staff: invite, the link shown and mailed', async () => {
     await nav(page).getByRole('link', { name: 'Staff' }).click();
@@ -113,6 +118,7 @@ test('an admin invites a finance member and manages an API key (keyboard only); 
     await expect(table.getByRole('row', { name: new RegExp(finance.email) })).toContainText(/Until \d{4}-/);
     await expectAccessible(page);
     await screenshots(page, 'admin-staff');
+    await expectNoSidewaysScroll(page);
 
     // The finance member enrols from the link in a browser of their own.
     const theirs = await freshPage(browser);
@@ -154,6 +160,7 @@ test('an admin invites a finance member and manages an API key (keyboard only); 
     expect(secret.length).toBeGreaterThan(20);
     await expectAccessible(page);
     await screenshots(page, 'admin-api-keys');
+    await expectNoSidewaysScroll(page);
 
     // The key works against /api/admin with x-operator-token, as a script would call it.
     const script = createClient({ baseUrl: adminServer.url, origin: adminServer.url, fetch, operatorToken: secret });
@@ -186,6 +193,7 @@ test('an admin invites a finance member and manages an API key (keyboard only); 
     await expect(entries.filter({ hasText: 'api_key.create' }).first()).toContainText(adminServer.admin);
     await expectAccessible(page);
     await screenshots(page, 'admin-audit');
+    await expectNoSidewaysScroll(page);
 
     await page.getByLabel('Action', { exact: true }).fill('api_key.');
     await page.getByRole('button', { name: 'Apply filters', exact: true }).click();

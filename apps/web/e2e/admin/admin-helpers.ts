@@ -80,3 +80,11 @@ export async function tabTo(page: Page, focused: () => Promise<boolean>, most = 
   }
   throw new Error(`the control was not reached in ${most} presses of Tab`);
 }
+
+/** At a phone's width (390 px) the page does not scroll sideways: wide tables scroll in their own region. */
+export async function expectNoSidewaysScroll(page: Page) {
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize(size);
+}

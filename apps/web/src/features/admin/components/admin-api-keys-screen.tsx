@@ -206,7 +206,7 @@ export function AdminApiKeysScreen() {
         <p className="text-muted-foreground">Keys for scripts and integrations, each with a name and a role.</p>
       </div>
       <CreateApiKeyCard />
-      <section aria-labelledby="api-keys-title" className="grid gap-3">
+      <section aria-labelledby="api-keys-title" className="grid min-w-0 grid-cols-1 gap-3">
         <h2 id="api-keys-title" className="text-lg font-semibold">
           Keys
         </h2>

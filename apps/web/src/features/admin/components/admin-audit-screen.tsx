@@ -243,7 +243,7 @@ export function AdminAuditScreen({
         </Button>
       </div>
       <Filters search={search} errors={errors} onSearchChange={onSearchChange} />
-      <section aria-labelledby="audit-entries-title" className="grid gap-3">
+      <section aria-labelledby="audit-entries-title" className="grid min-w-0 grid-cols-1 gap-3">
         <h2 id="audit-entries-title" className="sr-only">
           Entries
         </h2>

@@ -26,7 +26,13 @@ export function AdminCopyField({ id, label, value }: { id: string; label: string
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
       <div className="flex gap-2">
-        <Input id={id} readOnly value={value} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+        <Input
+          id={id}
+          readOnly
+          value={value}
+          className="min-w-0 flex-1 font-mono text-xs"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <Button type="button" variant="outline" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
           {copied ? <CheckIcon aria-hidden /> : <CopyIcon aria-hidden />}
           Copy

@@ -97,7 +97,7 @@ export function AdminFrame({ me, children }: { me: StaffMe; children: React.Reac
       <main
         id="admin-main"
         tabIndex={-1}
-        className="mx-auto grid w-full max-w-6xl flex-1 content-start gap-6 px-4 py-6"
+        className="mx-auto grid w-full max-w-6xl flex-1 grid-cols-1 content-start gap-6 px-4 py-6"
       >
         {children}
       </main>

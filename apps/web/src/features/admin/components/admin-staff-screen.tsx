@@ -226,7 +226,7 @@ export function AdminStaffScreen() {
         </p>
       </div>
       <InviteStaffCard />
-      <section aria-labelledby="staff-list-title" className="grid gap-3">
+      <section aria-labelledby="staff-list-title" className="grid min-w-0 grid-cols-1 gap-3">
         <h2 id="staff-list-title" className="text-lg font-semibold">
           Staff members
         </h2>

@@ -15,8 +15,12 @@ export function AdminTableRegion({
   children: React.ReactNode;
 }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keyboard (WCAG 2.1.1)
-    <section aria-label={label} tabIndex={0} className={cn('w-full overflow-x-auto rounded-md border', className)}>
+    <section
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keyboard (WCAG 2.1.1)
+      tabIndex={0}
+      className={cn('w-full min-w-0 overflow-x-auto rounded-md border', className)}
+    >
       <table className="w-full caption-bottom text-sm">{children}</table>
     </section>
   );
