@@ -1,10 +1,12 @@
 import { createClient, isClientError } from '@portal/client';
-import { admin } from '@portal/contract';
+import { admin, useraction } from '@portal/contract';
 import {
   expect,
   expectAccessible,
   guardConsole,
+  linkIn,
   PASSWORD,
+  portal,
   readMail,
   screenshots,
   signInByApi,
@@ -34,8 +36,9 @@ test.use({ baseURL: adminServer.url });
 const header = (page: import('@playwright/test').Page) => page.getByRole('banner');
 const nav = (page: import('@playwright/test').Page) => page.getByRole('navigation', { name: 'Console' });
 
-test('staff:add prints a link; the support member enrols a passkey with it, reaches /admin and signs in again with it', async ({
+test('staff:add prints a link; the support member enrols a passkey with it, reaches /admin and signs in again with it; a password gets no console', async ({
   page,
+  browser,
 }) => {
   test.slow();
   const link = printedLinks()[adminServer.support];
@@ -84,6 +87,30 @@ test('staff:add prints a link; the support member enrols a passkey with it, reac
   await page.getByRole('button', { name: 'Sign in with a passkey', exact: true }).click();
   await expect(page).toHaveURL(`${adminServer.url}/admin`);
   await expect(header(page).getByTestId('admin-staff-role')).toHaveText('Support');
+
+  // The same account with a password (set through the reset flow; staff:add made it unusable) gets
+  // a customer session: /admin is the dashboard, and no console code is fetched.
+  const api = portal(adminServer.url);
+  const after = Date.now() - 1000;
+  await api.call(useraction, 'UserForgotPassword', { user: { email: adminServer.support } });
+  const reset = linkIn(
+    await readMail(adminServer.support, { dataDir: adminServer.dataDir, subject: /\/auth\/password\/reset\//, after }),
+    '/auth/password/reset/',
+  );
+  await api.call(useraction, 'UserChangePassword', {
+    user: { email: adminServer.support },
+    token: decodeURIComponent(reset.split('/').at(-1) as string),
+    tokentype: 2,
+    password: PASSWORD,
+  });
+  const withPassword = await freshPage(browser);
+  const scripts = scriptLog(withPassword);
+  await signInThroughForm(withPassword, adminServer.support, PASSWORD);
+  await expect(withPassword).toHaveURL(/\/dashboard$/);
+  await withPassword.goto('/admin');
+  await expect(withPassword).toHaveURL(/\/dashboard$/);
+  expect(scripts().filter(isConsoleChunk)).toEqual([]);
+  await withPassword.context().close();
 });
 
 test('an admin invites a finance member and manages an API key (keyboard only); the finance member enrols, their password gets no console; the audit trail lists it all', async ({
