@@ -68,6 +68,22 @@ export const noStorageServer = {
   dataDir: `${dataDir}-no-storage`,
   s3Port: deadStoragePort,
 };
+/**
+ * The back office's server (apps/web/e2e/admin/). Before it starts, the command line makes a support
+ * and an admin staff member (`staff:add`: the command line cannot open the embedded database while a
+ * server holds it) and keeps what it printed, their enrolment links, in `staffFile` for the spec.
+ * PUBLIC_URL is localhost, as WebAuthn takes no IP address, so the links open as printed. Its port is
+ * one more free one, chosen once like the others (the eight of E2E_PORT are all taken).
+ */
+process.env.E2E_ADMIN_PORT ??= String(await freePort());
+const adminPort = Number(process.env.E2E_ADMIN_PORT);
+export const adminServer = {
+  url: `http://localhost:${adminPort}`,
+  dataDir: `${dataDir}-admin`,
+  staffFile: `${dataDir}-admin-staff.txt`,
+  support: 'e2e-support@example.com',
+  admin: 'e2e-admin@example.com',
+};
 // E2E_BUILD_DIR: a private copy of the build (scripts/e2e-local.sh), so several people can run
 // end-to-end tests on one machine while someone else rebuilds.
 export const serverDir = process.env.E2E_BUILD_DIR ? `${process.env.E2E_BUILD_DIR}/server` : 'apps/server/dist';
@@ -129,6 +145,16 @@ export default defineConfig({
         S3_ACCESS_KEY_ID: 'E2EACCESSKEY',
         S3_SECRET_ACCESS_KEY: 'e2e-secret-access-key',
       },
+    }),
+    server({
+      port: adminPort,
+      dataDir: adminServer.dataDir,
+      seedDemo: false,
+      publicUrl: adminServer.url,
+      before: [
+        `node ${serverDir}/cli.js staff:add ${adminServer.support} --role support > ${adminServer.staffFile}`,
+        `node ${serverDir}/cli.js staff:add ${adminServer.admin} --role admin >> ${adminServer.staffFile}`,
+      ].join(' && '),
     }),
   ],
 });

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { SIGN_IN_PAGE, SIGNED_IN_START } from '../apps/web/page-model.ts';
+import { ADMIN_CONSOLE, SIGN_IN_PAGE, SIGNED_IN_START } from '../apps/web/page-model.ts';
 import { recordedCompression } from '../apps/web/vite-plugins.ts';
 
 /** One manifest entry as Vite writes it. */
@@ -48,6 +48,8 @@ export const PAGES: Record<string, PageModel> = {
     alsoLoads: [...SIGNED_IN_START.alsoLoads],
     groups: ['signed-in'],
   },
+  // The back office's start for a staff member (no budget: staff only; its chunks are not the customers').
+  '/admin': { routes: [...ADMIN_CONSOLE.routes], groups: [ADMIN_CONSOLE.chunks.console] },
 };
 
 /**

@@ -14,6 +14,9 @@ import { Route as AuthenticatedRouteImport } from './routes/_authenticated'
 import { Route as AuthRouteRouteImport } from './routes/auth/route'
 import { Route as LandingRouteImport } from './routes/landing'
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy'
+import { Route as AdminConsoleRouteImport } from './routes/admin/_console'
+import { Route as AdminEnrolRouteImport } from './routes/admin/enrol'
+import { Route as AdminSignInRouteImport } from './routes/admin/sign-in'
 import { Route as AuthIndexRouteImport } from './routes/auth/index'
 import { Route as AuthCompleteRouteImport } from './routes/auth/complete'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
@@ -26,6 +29,10 @@ import { Route as AuthenticatedDashboardFaqRouteImport } from './routes/_authent
 import { Route as AuthenticatedDashboardPrivacyPolicyRouteImport } from './routes/_authenticated/dashboard/privacy-policy'
 import { Route as AuthenticatedDashboardSupportRouteImport } from './routes/_authenticated/dashboard/support'
 import { Route as AuthenticatedDashboardUsageRouteImport } from './routes/_authenticated/dashboard/usage'
+import { Route as AdminConsoleIndexRouteImport } from './routes/admin/_console/index'
+import { Route as AdminConsoleApiKeysRouteImport } from './routes/admin/_console/api-keys'
+import { Route as AdminConsoleAuditRouteImport } from './routes/admin/_console/audit'
+import { Route as AdminConsoleStaffRouteImport } from './routes/admin/_console/staff'
 import { Route as AuthVerifyTokenRouteImport } from './routes/auth/verify/$token'
 import { Route as AuthenticatedDashboardCartIndexRouteImport } from './routes/_authenticated/dashboard/cart/index'
 import { Route as AuthenticatedDashboardCartCancelRouteImport } from './routes/_authenticated/dashboard/cart/cancel'
@@ -61,6 +68,21 @@ const LandingRoute = LandingRouteImport.update({
 const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
   id: '/privacy-policy',
   path: '/privacy-policy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminConsoleRoute = AdminConsoleRouteImport.update({
+  id: '/admin/_console',
+  path: '/admin',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminEnrolRoute = AdminEnrolRouteImport.update({
+  id: '/admin/enrol',
+  path: '/admin/enrol',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminSignInRoute = AdminSignInRouteImport.update({
+  id: '/admin/sign-in',
+  path: '/admin/sign-in',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthIndexRoute = AuthIndexRouteImport.update({
@@ -130,6 +152,26 @@ const AuthenticatedDashboardUsageRoute =
     path: '/dashboard/usage',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AdminConsoleIndexRoute = AdminConsoleIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AdminConsoleRoute,
+} as any)
+const AdminConsoleApiKeysRoute = AdminConsoleApiKeysRouteImport.update({
+  id: '/api-keys',
+  path: '/api-keys',
+  getParentRoute: () => AdminConsoleRoute,
+} as any)
+const AdminConsoleAuditRoute = AdminConsoleAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AdminConsoleRoute,
+} as any)
+const AdminConsoleStaffRoute = AdminConsoleStaffRouteImport.update({
+  id: '/staff',
+  path: '/staff',
+  getParentRoute: () => AdminConsoleRoute,
+} as any)
 const AuthVerifyTokenRoute = AuthVerifyTokenRouteImport.update({
   id: '/verify/$token',
   path: '/verify/$token',
@@ -207,6 +249,9 @@ export interface FileRoutesByFullPath {
   '/auth': typeof AuthRouteRouteWithChildren
   '/landing': typeof LandingRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/admin': typeof AdminConsoleRouteWithChildren
+  '/admin/enrol': typeof AdminEnrolRoute
+  '/admin/sign-in': typeof AdminSignInRoute
   '/auth/complete': typeof AuthCompleteRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
@@ -218,8 +263,12 @@ export interface FileRoutesByFullPath {
   '/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/api-keys': typeof AdminConsoleApiKeysRoute
+  '/admin/audit': typeof AdminConsoleAuditRoute
+  '/admin/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/admin/': typeof AdminConsoleIndexRoute
   '/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
   '/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
@@ -236,6 +285,8 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/landing': typeof LandingRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/admin/enrol': typeof AdminEnrolRoute
+  '/admin/sign-in': typeof AdminSignInRoute
   '/auth/complete': typeof AuthCompleteRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
@@ -247,8 +298,12 @@ export interface FileRoutesByTo {
   '/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/api-keys': typeof AdminConsoleApiKeysRoute
+  '/admin/audit': typeof AdminConsoleAuditRoute
+  '/admin/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
+  '/admin': typeof AdminConsoleIndexRoute
   '/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
   '/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
@@ -268,6 +323,9 @@ export interface FileRoutesById {
   '/_authenticated': typeof AuthenticatedRouteWithChildren
   '/landing': typeof LandingRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/admin/_console': typeof AdminConsoleRouteWithChildren
+  '/admin/enrol': typeof AdminEnrolRoute
+  '/admin/sign-in': typeof AdminSignInRoute
   '/auth/complete': typeof AuthCompleteRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
@@ -279,8 +337,12 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/_authenticated/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/_authenticated/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/_console/api-keys': typeof AdminConsoleApiKeysRoute
+  '/admin/_console/audit': typeof AdminConsoleAuditRoute
+  '/admin/_console/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/admin/_console/': typeof AdminConsoleIndexRoute
   '/_authenticated/dashboard/cart/cancel': typeof AuthenticatedDashboardCartCancelRoute
   '/_authenticated/dashboard/cart/success': typeof AuthenticatedDashboardCartSuccessRoute
   '/_authenticated/dashboard/robot/add': typeof AuthenticatedDashboardRobotAddRoute
@@ -300,6 +362,9 @@ export interface FileRouteTypes {
     | '/auth'
     | '/landing'
     | '/privacy-policy'
+    | '/admin'
+    | '/admin/enrol'
+    | '/admin/sign-in'
     | '/auth/complete'
     | '/auth/login'
     | '/auth/register'
@@ -311,8 +376,12 @@ export interface FileRouteTypes {
     | '/dashboard/privacy-policy'
     | '/dashboard/support'
     | '/dashboard/usage'
+    | '/admin/api-keys'
+    | '/admin/audit'
+    | '/admin/staff'
     | '/auth/verify/$token'
     | '/dashboard/'
+    | '/admin/'
     | '/dashboard/cart/cancel'
     | '/dashboard/cart/success'
     | '/dashboard/robot/add'
@@ -329,6 +398,8 @@ export interface FileRouteTypes {
     | '/'
     | '/landing'
     | '/privacy-policy'
+    | '/admin/enrol'
+    | '/admin/sign-in'
     | '/auth/complete'
     | '/auth/login'
     | '/auth/register'
@@ -340,8 +411,12 @@ export interface FileRouteTypes {
     | '/dashboard/privacy-policy'
     | '/dashboard/support'
     | '/dashboard/usage'
+    | '/admin/api-keys'
+    | '/admin/audit'
+    | '/admin/staff'
     | '/auth/verify/$token'
     | '/dashboard'
+    | '/admin'
     | '/dashboard/cart/cancel'
     | '/dashboard/cart/success'
     | '/dashboard/robot/add'
@@ -360,6 +435,9 @@ export interface FileRouteTypes {
     | '/_authenticated'
     | '/landing'
     | '/privacy-policy'
+    | '/admin/_console'
+    | '/admin/enrol'
+    | '/admin/sign-in'
     | '/auth/complete'
     | '/auth/login'
     | '/auth/register'
@@ -371,8 +449,12 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/privacy-policy'
     | '/_authenticated/dashboard/support'
     | '/_authenticated/dashboard/usage'
+    | '/admin/_console/api-keys'
+    | '/admin/_console/audit'
+    | '/admin/_console/staff'
     | '/auth/verify/$token'
     | '/_authenticated/dashboard/'
+    | '/admin/_console/'
     | '/_authenticated/dashboard/cart/cancel'
     | '/_authenticated/dashboard/cart/success'
     | '/_authenticated/dashboard/robot/add'
@@ -392,6 +474,9 @@ export interface RootRouteChildren {
   AuthenticatedRoute: typeof AuthenticatedRouteWithChildren
   LandingRoute: typeof LandingRoute
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute
+  AdminConsoleRoute: typeof AdminConsoleRouteWithChildren
+  AdminEnrolRoute: typeof AdminEnrolRoute
+  AdminSignInRoute: typeof AdminSignInRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -429,6 +514,27 @@ declare module '@tanstack/react-router' {
       path: '/privacy-policy'
       fullPath: '/privacy-policy'
       preLoaderRoute: typeof PrivacyPolicyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/_console': {
+      id: '/admin/_console'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AdminConsoleRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/enrol': {
+      id: '/admin/enrol'
+      path: '/admin/enrol'
+      fullPath: '/admin/enrol'
+      preLoaderRoute: typeof AdminEnrolRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/sign-in': {
+      id: '/admin/sign-in'
+      path: '/admin/sign-in'
+      fullPath: '/admin/sign-in'
+      preLoaderRoute: typeof AdminSignInRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/auth/': {
@@ -514,6 +620,34 @@ declare module '@tanstack/react-router' {
       fullPath: '/dashboard/usage'
       preLoaderRoute: typeof AuthenticatedDashboardUsageRouteImport
       parentRoute: typeof AuthenticatedRoute
+    }
+    '/admin/_console/': {
+      id: '/admin/_console/'
+      path: '/'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof AdminConsoleIndexRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
+    '/admin/_console/api-keys': {
+      id: '/admin/_console/api-keys'
+      path: '/api-keys'
+      fullPath: '/admin/api-keys'
+      preLoaderRoute: typeof AdminConsoleApiKeysRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
+    '/admin/_console/audit': {
+      id: '/admin/_console/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AdminConsoleAuditRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
+    '/admin/_console/staff': {
+      id: '/admin/_console/staff'
+      path: '/staff'
+      fullPath: '/admin/staff'
+      preLoaderRoute: typeof AdminConsoleStaffRouteImport
+      parentRoute: typeof AdminConsoleRoute
     }
     '/auth/verify/$token': {
       id: '/auth/verify/$token'
@@ -677,12 +811,33 @@ const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
   AuthenticatedRouteChildren,
 )
 
+interface AdminConsoleRouteChildren {
+  AdminConsoleApiKeysRoute: typeof AdminConsoleApiKeysRoute
+  AdminConsoleAuditRoute: typeof AdminConsoleAuditRoute
+  AdminConsoleStaffRoute: typeof AdminConsoleStaffRoute
+  AdminConsoleIndexRoute: typeof AdminConsoleIndexRoute
+}
+
+const AdminConsoleRouteChildren: AdminConsoleRouteChildren = {
+  AdminConsoleApiKeysRoute: AdminConsoleApiKeysRoute,
+  AdminConsoleAuditRoute: AdminConsoleAuditRoute,
+  AdminConsoleStaffRoute: AdminConsoleStaffRoute,
+  AdminConsoleIndexRoute: AdminConsoleIndexRoute,
+}
+
+const AdminConsoleRouteWithChildren = AdminConsoleRoute._addFileChildren(
+  AdminConsoleRouteChildren,
+)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthRouteRoute: AuthRouteRouteWithChildren,
   AuthenticatedRoute: AuthenticatedRouteWithChildren,
   LandingRoute: LandingRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,
+  AdminConsoleRoute: AdminConsoleRouteWithChildren,
+  AdminEnrolRoute: AdminEnrolRoute,
+  AdminSignInRoute: AdminSignInRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)
