@@ -22,6 +22,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { setHashCost, setHashLimits } from './lib/passwords.ts';
 import { portalConfigOf } from './lib/portal-config.ts';
 import { loadWebPages, type WebPages } from './lib/web-pages.ts';
+import { adminPlugin } from './modules/admin/admin.routes.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
@@ -330,6 +331,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         target: action,
         personal: { ip, permission, role: key.role },
       }),
+    onStaffRefused: (staff, action, permission, ip) =>
+      services.audit.recordAlone({
+        actor: staff.kind === 'staff' ? { kind: 'staff', id: staff.userId } : { kind: 'key', id: staff.key.id },
+        kind: 'security',
+        action: 'staff.refused',
+        target: action,
+        personal: { ip, permission, role: staff.role },
+      }),
   });
 
   // While draining, every answer closes its connection, so no client keeps a socket the server is about to close.
@@ -371,6 +380,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     stripeWebhookPlugin,
     securityRoutesPlugin,
     eventsPlugin,
+    adminPlugin,
   ])
     await app.register(routes, routeOptions);
 

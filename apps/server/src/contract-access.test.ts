@@ -63,6 +63,10 @@ const EXEMPT: Record<string, string> = {
   '/api/assets GetDownload assets.artifacts[].asset_id': 'a catalogue asset: the same for every signed-in user',
   '/api/security AddPasskey credential.id':
     "the id of the credential being added: one registered already, A's included, is refused with 409 (security.test.ts)",
+  '/api/security StaffEnrol credential.id':
+    "the id of the credential being registered, like AddPasskey's; the link's token is the permission (admin.test.ts)",
+  '/api/admin RevokeApiKey key_id':
+    "an API key, no customer's object: staff only, and B (a customer) is answered the unknown-route 404 (admin-roles.test.ts)",
   '/api/security PasskeySignIn credential.id':
     "names a credential, not a caller; an answer naming A's credential without A's key fails its signature (security.test.ts)",
   ...Object.fromEntries(

@@ -23,6 +23,8 @@ const ANSWER_WITHIN_MS = 10_000;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const ERROR_CODES = new Set<number>(Object.values(ErrorCodes).map((e) => e.code));
 /** What Fastify's JSON parser (secure-json-parse) refuses as prototype poisoning. */
+/** A path no route answers: what a staff action answers anyone without a staff credential. */
+const NO_ROUTE = '/api/no-such-service';
 const PROTO_KEY = /"__proto__"\s*:|"constructor"\s*:\s*\{[^{}]*"prototype"\s*:/;
 
 const actions = mountedActions();
@@ -59,11 +61,15 @@ function mustRefuse(action: MountedAction, request: BadRequest): boolean {
   return !action.def.request.safeParse(body).success;
 }
 
-/** Signed in: the caller's credentials as the action takes them (Bearer, body token, operator header). */
+/**
+ * Signed in: the caller's credentials as the action takes them (Bearer, body token, operator header;
+ * a staff action gets OPERATOR_TOKEN, the admin key "legacy", and no customer's Bearer).
+ */
 function withCredentials(action: MountedAction, request: BadRequest, signedIn: boolean) {
   const headers: Record<string, string> = {};
   if (!signedIn) return { request, headers, bearer: undefined };
-  if (action.def.auth === 'operator') headers[OPERATOR_HEADER] = OPERATOR_TOKEN;
+  if (action.def.auth === 'operator' || action.def.auth === 'staff') headers[OPERATOR_HEADER] = OPERATOR_TOKEN;
+  if (action.def.auth === 'staff') return { request, headers, bearer: undefined };
   const body = request.kind === 'json' ? request.body : undefined;
   const withToken =
     action.def.auth === 'body' && body && typeof body === 'object' && !Array.isArray(body) && !('token' in body)
@@ -72,7 +78,12 @@ function withCredentials(action: MountedAction, request: BadRequest, signedIn: b
   return { request: withToken, headers, bearer: user.token };
 }
 
-async function answerOf(action: MountedAction, request: BadRequest, signedIn: boolean): Promise<RawAnswer> {
+async function answerOf(
+  action: MountedAction,
+  request: BadRequest,
+  signedIn: boolean,
+  path = action.service.path,
+): Promise<RawAnswer> {
   const sent = withCredentials(action, request, signedIn);
   const options =
     sent.request.kind === 'raw'
@@ -84,7 +95,7 @@ async function answerOf(action: MountedAction, request: BadRequest, signedIn: bo
   });
   try {
     return await Promise.race([
-      send(action.service.path, sent.request.kind === 'json' ? sent.request.body : undefined, {
+      send(path, sent.request.kind === 'json' ? sent.request.body : undefined, {
         ...options,
         bearer: sent.bearer,
       }),
@@ -131,6 +142,16 @@ describe.skipIf(onPostgres)('malformed input to every mounted action (fuzz)', ()
             tally.cases += 1;
             tally.byStatus.set(answer.status, (tally.byStatus.get(answer.status) ?? 0) + 1);
             const what = `${request.note}, ${signedIn ? 'signed in' : 'signed out'} -> ${answer.status} ${JSON.stringify(answer.json)}`;
+            if (action.def.auth === 'staff' && !signedIn) {
+              // Without a staff credential the service does not exist (decision 071): the answer an
+              // unknown route gives the same request, whatever it is.
+              const unknown = await answerOf(action, request, signedIn, NO_ROUTE);
+              expect(
+                [answer.status, JSON.stringify(answer.json)?.replace(action.service.path, NO_ROUTE)],
+                what,
+              ).toEqual([unknown.status, JSON.stringify(unknown.json)]);
+              return;
+            }
             expect(answer.status, what).toBeGreaterThanOrEqual(400);
             expect(answer.status, what).toBeLessThan(500);
             const error = errorObject.safeParse((answer.json as { error?: unknown } | undefined)?.error);

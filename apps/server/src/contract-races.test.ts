@@ -1,7 +1,7 @@
-import { license, payment, robots } from '@portal/contract';
+import { admin, license, OPERATOR_HEADER, payment, robots, security } from '@portal/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { licenseShares, robotLicenses } from './db/schema.ts';
+import { licenseShares, passkeys, robotLicenses, users } from './db/schema.ts';
 import { durableMinutes, line, robotLicensesOf, sessionOf } from './modules/payment/payment.test-helpers.ts';
 import {
   as,
@@ -13,6 +13,8 @@ import {
   signIn,
   useTestApp,
 } from './test/fixtures.ts';
+import { seedUser, uniqueEmail } from './test/harness.ts';
+import { SoftwareAuthenticator } from './test/software-authenticator.ts';
 
 /**
  * Races (issue 14): many calls at once on one object leave one consistent outcome. On PGlite and on
@@ -124,5 +126,69 @@ describe('races', () => {
     const seen = await as(t, user, robots)('GetRobots', { robot_licenses: [{ robot_id: robotId }] });
     const config = (seen.body.robots as { robot_config: Record<string, number> }[])[0]?.robot_config ?? {};
     expect(Object.keys(config).sort()).toEqual(Array.from({ length: PARALLEL }, (_, i) => `k${i}`).sort());
+  });
+
+  it(`${PARALLEL} parallel enrolments with one staff link register one passkey`, async () => {
+    const invited = await t.app.services.staff.addStaff({
+      email: uniqueEmail('race'),
+      role: 'support',
+      by: { kind: 'cli' },
+    });
+    const token = new URL(invited.link).searchParams.get('token') ?? '';
+    const options = await Promise.all(
+      Array.from({ length: PARALLEL }, () =>
+        t.api.call(security, 'StaffEnrolmentOptions', { enrolment_token: token }, { ip: nextIp() }),
+      ),
+    );
+    const answers = await Promise.all(
+      options.map((o, i) =>
+        t.api.call(
+          security,
+          'StaffEnrol',
+          {
+            enrolment_token: token,
+            name: `Key ${i}`,
+            credential: new SoftwareAuthenticator().register(o.body.options as never),
+          },
+          { ip: nextIp() },
+        ),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(
+      statuses.filter((s) => s === 200),
+      JSON.stringify(statuses),
+    ).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s !== 200).every((s) => s === 404),
+      JSON.stringify(statuses),
+    ).toBe(true);
+    expect(await t.app.deps.db.select().from(passkeys).where(eq(passkeys.userId, invited.userId))).toHaveLength(1);
+  });
+
+  it('the last two admins demoting each other at once leave one admin', async () => {
+    // Every admin this database has but two new ones steps down first (through the service, as staff:add would).
+    const pair = await Promise.all([seedUser(t), seedUser(t)]);
+    for (const user of pair)
+      await t.app.services.staff.setRole({ userId: user.id, role: 'admin', by: { kind: 'cli' } });
+    const others = await t.app.deps.db.select().from(users).where(eq(users.staffRole, 'admin'));
+    for (const other of others.filter((u) => !pair.some((p) => p.id === u.id)))
+      await t.app.services.staff.setRole({ userId: other.id, role: null, by: { kind: 'cli' } });
+    const keys = await Promise.all(
+      pair.map((_, i) =>
+        t.app.services.staff.createKey({ name: `race admin ${i}`, role: 'admin', by: { kind: 'cli' } }),
+      ),
+    );
+    const answers = await Promise.all(
+      pair.map((user, i) =>
+        t.api.post(
+          admin.path,
+          { action: 'SetStaffRole', user_id: user.id, role: 'support' },
+          { headers: { [OPERATOR_HEADER]: keys[1 - i]?.key ?? '' } },
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(await t.app.deps.db.select().from(users).where(eq(users.staffRole, 'admin'))).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import type { Mailer } from './lib/mailer.ts';
 import { PortalAddress } from './lib/portal-address.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { TokenService } from './lib/tokens.ts';
+import { AdminService } from './modules/admin/admin.service.ts';
 import { DownloadLinks } from './modules/assets/assets.links.ts';
 import { artifactStoreFor } from './modules/assets/assets.s3.ts';
 import { AssetService } from './modules/assets/assets.service.ts';
@@ -103,6 +104,7 @@ export function buildServices({
   let sharing: ShareService | undefined;
   // docs/decisions/069: the audit trail, appended in the transactions that record outcomes.
   const audit = new AuditService(db, clock, auditKeys(config));
+  const staff = new StaffService(db, clock, audit, config.PUBLIC_URL, config.OPERATOR_TOKEN);
   const accounts = new AccountService({
     audit,
     config,
@@ -127,6 +129,7 @@ export function buildServices({
     sessions,
     accounts,
     afterAnswer,
+    staff,
   });
   // Licensing and robots need each other (pairing checks the robot; a robot's view shows its
   // license): licensing gets lookups that reach the robot service once it exists.
@@ -226,7 +229,8 @@ export function buildServices({
       audit,
     }),
     audit,
-    staff: new StaffService(db, clock, audit, config.PUBLIC_URL, config.OPERATOR_TOKEN),
+    staff,
+    admin: new AdminService({ config, clock, mailer, afterAnswer, staff, audit, sessions }),
     retention: new RetentionService(
       db,
       clock,

@@ -1,4 +1,14 @@
-import { ErrorCodes, OK, ONE_DAY_S, OPERATOR_HEADER, operator, robots, time, useraction } from '@portal/contract';
+import {
+  admin,
+  ErrorCodes,
+  OK,
+  ONE_DAY_S,
+  OPERATOR_HEADER,
+  operator,
+  robots,
+  time,
+  useraction,
+} from '@portal/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { CSRF_HEADER, createClient, type Tokens } from './client.ts';
 import { ClientError, splitDescription } from './client-error.ts';
@@ -124,6 +134,51 @@ describe('operator actions', () => {
     const p = portal(() => ({ body: { error: OK } }));
     const err = await failure(createClient({ fetch: p.fetch }).call(operator, 'SetSlotAmount', body));
     expect([err.kind, p.posts.length]).toEqual(['unauthenticated', 0]);
+  });
+});
+
+describe('staff actions (/api/admin)', () => {
+  const keys = { keys: [], legacy_key_set: false, error: OK };
+  const unknownRoute = { status: 404, body: fail(ErrorCodes.NOT_FOUND.code, 'No route for POST /api/admin') };
+
+  it('carry the session when the client has one, and no operator header', async () => {
+    const p = portal(() => ({ body: keys }));
+    await createClient({ fetch: p.fetch, tokens: fakeTokens({ access: 'acc' }), operatorToken: 'op' }).call(
+      admin,
+      'ListApiKeys',
+      {},
+    );
+    expect([p.posts[0]?.headers.authorization, p.posts[0]?.headers[OPERATOR_HEADER]]).toEqual([
+      'Bearer acc',
+      undefined,
+    ]);
+  });
+
+  it('carry the API key when the client has no session, and are not sent with neither', async () => {
+    const p = portal(() => ({ body: keys }));
+    await createClient({ fetch: p.fetch, operatorToken: 'rpk_key' }).call(admin, 'ListApiKeys', {});
+    expect([p.posts[0]?.headers.authorization, p.posts[0]?.headers[OPERATOR_HEADER]]).toEqual([undefined, 'rpk_key']);
+    const err = await failure(createClient({ fetch: p.fetch }).call(admin, 'ListApiKeys', {}));
+    expect([err.kind, p.posts.length]).toEqual(['unauthenticated', 1]);
+  });
+
+  it('refresh the session once on the 404 an expired staff token gets, then give up', async () => {
+    const p = portal((post) => (post.headers.authorization === 'Bearer fresh-1' ? { body: keys } : unknownRoute));
+    const tokens = fakeTokens({ access: 'stale' });
+    const res = await createClient({ fetch: p.fetch, tokens }).call(admin, 'ListApiKeys', {});
+    expect([res.legacy_key_set, tokens.refreshed]).toEqual([false, ['stale']]);
+
+    const always = portal(() => unknownRoute);
+    const again = fakeTokens({ access: 'stale' });
+    const err = await failure(createClient({ fetch: always.fetch, tokens: again }).call(admin, 'ListApiKeys', {}));
+    expect([err.status, again.refreshed.length, always.posts.length]).toEqual([404, 1, 2]);
+  });
+
+  it('do not refresh on a 403 for the role (a fresh token has the same role)', async () => {
+    const p = portal(() => ({ status: 403, body: fail(ErrorCodes.FORBIDDEN.code, 'role: needs admin') }));
+    const tokens = fakeTokens({ access: 'acc' });
+    const err = await failure(createClient({ fetch: p.fetch, tokens }).call(admin, 'ListApiKeys', {}));
+    expect([err.status, tokens.refreshed.length, p.posts.length]).toEqual([403, 0, 1]);
   });
 });
 

@@ -192,7 +192,10 @@ export function createClient(options: ClientOptions = {}): Client {
     const def: ActionDef | undefined = Object.hasOwn(service.actions, action) ? service.actions[action] : undefined;
     if (!def)
       throw new ClientError({ kind: 'validation', status: 0, description: `${name}: no such action`, call: name });
-    const signedIn = def.auth === 'body' || def.auth === 'bearer';
+    // A staff action (issue 34) goes with the session when the client has one, else with the API key.
+    const staffBearer = def.auth === 'staff' && Boolean(options.tokens);
+    const signedIn = def.auth === 'body' || def.auth === 'bearer' || staffBearer;
+    const keyHeader = def.auth === 'operator' || (def.auth === 'staff' && !staffBearer);
     if (signedIn && !options.tokens)
       throw new ClientError({
         kind: 'unauthenticated',
@@ -200,15 +203,14 @@ export function createClient(options: ClientOptions = {}): Client {
         description: 'Missing required authentication',
         call: name,
       });
-    if (def.auth === 'operator' && !options.operatorToken)
+    if (keyHeader && !options.operatorToken)
       throw new ClientError({
         kind: 'unauthenticated',
         status: 0,
         description: `${OPERATOR_HEADER}: no operator credential`,
         call: name,
       });
-    const headers: Record<string, string> =
-      def.auth === 'operator' ? { [OPERATOR_HEADER]: options.operatorToken as string } : {};
+    const headers: Record<string, string> = keyHeader ? { [OPERATOR_HEADER]: options.operatorToken as string } : {};
 
     let token = signedIn ? await (options.tokens as Tokens).access() : undefined;
     let refreshed = false;
@@ -239,7 +241,7 @@ export function createClient(options: ClientOptions = {}): Client {
       let answer: RawAnswer;
       try {
         answer = await send(service.path, payload, {
-          bearer: def.auth === 'bearer' ? token : undefined,
+          bearer: def.auth === 'bearer' || staffBearer ? token : undefined,
           headers,
           ...(ahead ? { csrf: ahead } : {}),
         });
@@ -276,10 +278,11 @@ export function createClient(options: ClientOptions = {}): Client {
         cachedCsrf = undefined;
         continue;
       }
+      // /api/admin answers an expired staff token with the unknown-route 404 (decision 071): one refresh tells.
       if (
         signedIn &&
         !refreshed &&
-        (status === 401 || status === 403) &&
+        (staffBearer ? status === 404 && code === ErrorCodes.NOT_FOUND.code : status === 401 || status === 403) &&
         code !== ErrorCodes.EMAIL_NOT_VERIFIED.code &&
         code !== ErrorCodes.CSRF.code
       ) {

@@ -115,128 +115,122 @@ export const AUDIT_PAGE_MAX = 200;
 /** Most entries one CSV export holds (a narrower filter for more). */
 export const AUDIT_EXPORT_MAX = 50_000;
 
-export const admin = service(
-  'admin',
-  '/api/admin',
-  {
-    Me: action({
-      summary:
-        "The staff member (or API key) calling: the role, what it may do, and what the console's frame shows (the OPERATOR_TOKEN warning). The console's first call; for anyone without a role the route does not exist (404).",
-      auth: 'staff',
-      permission: 'customers.read',
-      request: z.object({ token }),
-      response: response({
-        /** '' for an API key */
-        user_id: z.string(),
-        /** the staff member's email, or the key's name */
-        name: z.string(),
-        email: z.string(),
-        role: staffRole,
-        permissions: z.array(permissionName),
-        /** OPERATOR_TOKEN is set (the key "legacy"): the console warns until it is removed */
-        legacy_key_set: z.boolean(),
-        /** what support may grant as goodwill dial time at once (minutes) */
-        goodwill_max_minutes: z.int(),
-        /** the staff session's absolute end (epoch ms), 0 for an API key */
-        session_expires_at: z._default(epochMs, 0),
-      }),
+export const admin = service('admin', '/api/admin', {
+  Me: action({
+    summary:
+      "The staff member (or API key) calling: the role, what it may do, and what the console's frame shows (the OPERATOR_TOKEN warning). The console's first call; for anyone without a role the route does not exist (404).",
+    auth: 'staff',
+    permission: 'customers.read',
+    request: z.object({ token }),
+    response: response({
+      /** '' for an API key */
+      user_id: z.string(),
+      /** the staff member's email, or the key's name */
+      name: z.string(),
+      email: z.string(),
+      role: staffRole,
+      permissions: z.array(permissionName),
+      /** OPERATOR_TOKEN is set (the key "legacy"): the console warns until it is removed */
+      legacy_key_set: z.boolean(),
+      /** what support may grant as goodwill dial time at once (minutes) */
+      goodwill_max_minutes: z.int(),
+      /** the staff session's absolute end (epoch ms), 0 for an API key */
+      session_expires_at: z._default(epochMs, 0),
     }),
-    ListStaff: action({
-      summary: 'Every staff member with their role, passkeys and open invitation. Admins only.',
-      auth: 'staff',
-      permission: 'staff.manage',
-      request: z.object({ token }),
-      response: response({ staff: z.array(staffMember) }),
+  }),
+  ListStaff: action({
+    summary: 'Every staff member with their role, passkeys and open invitation. Admins only.',
+    auth: 'staff',
+    permission: 'staff.manage',
+    request: z.object({ token }),
+    response: response({ staff: z.array(staffMember) }),
+  }),
+  InviteStaff: action({
+    summary:
+      "Give the account of `email` a role, making the account when there is none, and answer a single-use enrolment link (24 hours, on PUBLIC_URL) where they register the passkey they will sign in with; it replaces an unused link. Also mailed to them. The command line's staff:add does the same. Admins only.",
+    auth: 'staff',
+    permission: 'staff.manage',
+    request: z.object({ token, email: emailText, role: staffRole }),
+    response: response({
+      user_id: z.string(),
+      /** the account was made now */
+      created: z.boolean(),
+      role: staffRole,
+      link: z.string(),
+      /** epoch ms */
+      expires_at: epochMs,
     }),
-    InviteStaff: action({
-      summary:
-        "Give the account of `email` a role, making the account when there is none, and answer a single-use enrolment link (24 hours, on PUBLIC_URL) where they register the passkey they will sign in with; it replaces an unused link. Also mailed to them. The command line's staff:add does the same. Admins only.",
-      auth: 'staff',
-      permission: 'staff.manage',
-      request: z.object({ token, email: emailText, role: staffRole }),
-      response: response({
-        user_id: z.string(),
-        /** the account was made now */
-        created: z.boolean(),
-        role: staffRole,
-        link: z.string(),
-        /** epoch ms */
-        expires_at: epochMs,
-      }),
-    }),
-    SetStaffRole: action({
-      summary:
-        "Change a staff member's role, or take it away (`role` null): their next call already has the new one. The last admin cannot lose the role. Admins only.",
-      auth: 'staff',
-      permission: 'staff.manage',
-      request: z.object({ token, user_id: uuid('User id'), role: z.nullable(staffRole) }),
-      response: response({ staff: z.array(staffMember) }),
-    }),
-    ListApiKeys: action({
-      summary: 'Every API key, live and revoked, newest first, with its last use; never a secret. Admins only.',
-      auth: 'staff',
-      permission: 'api_keys.manage',
-      request: z.object({ token }),
-      response: response({ keys: z.array(apiKeyView), legacy_key_set: z.boolean() }),
-    }),
-    CreateApiKey: action({
-      summary:
-        'A new API key with a name and a role. The answer holds the secret, the only time it is shown: it is stored as a hash. Admins only.',
-      auth: 'staff',
-      permission: 'api_keys.manage',
-      request: z.object({
-        token,
-        name: z
-          .string()
-          .check(
-            z.trim(),
-            z.minLength(1, { error: 'Name is required' }),
-            z.maxLength(80, { error: 'Name must be at most 80 characters' }),
-          ),
-        role: staffRole,
-      }),
-      response: response({ key: apiKeyView, secret: z.string() }),
-    }),
-    RevokeApiKey: action({
-      summary: 'Revoke an API key: its next call is refused. Admins only.',
-      auth: 'staff',
-      permission: 'api_keys.manage',
-      request: z.object({ token, key_id: uuid('Key id') }),
-      response: response({ key: apiKeyView }),
-    }),
-    ListAudit: action({
-      summary: `The audit trail, newest first, filtered by actor, customer, action and time; at most ${AUDIT_PAGE_MAX} entries a page, the next page from \`before_seq\`. Admins only.`,
-      auth: 'staff',
-      permission: 'audit.read',
-      request: z.object({
-        token,
-        ...auditFilter,
-        /** entries older than this seq (the last one of the previous page) */
-        before_seq: z.optional(z.int().check(z.minimum(1, { error: 'Before seq must be at least 1' }))),
-        limit: z._default(
-          z
-            .int()
-            .check(
-              z.minimum(1, { error: 'Limit must be at least 1' }),
-              z.maximum(AUDIT_PAGE_MAX, { error: `Limit must be at most ${AUDIT_PAGE_MAX}` }),
-            ),
-          50,
+  }),
+  SetStaffRole: action({
+    summary:
+      "Change a staff member's role, or take it away (`role` null): their next call already has the new one. The last admin cannot lose the role. Admins only.",
+    auth: 'staff',
+    permission: 'staff.manage',
+    request: z.object({ token, user_id: uuid('User id'), role: z.nullable(staffRole) }),
+    response: response({ staff: z.array(staffMember) }),
+  }),
+  ListApiKeys: action({
+    summary: 'Every API key, live and revoked, newest first, with its last use; never a secret. Admins only.',
+    auth: 'staff',
+    permission: 'api_keys.manage',
+    request: z.object({ token }),
+    response: response({ keys: z.array(apiKeyView), legacy_key_set: z.boolean() }),
+  }),
+  CreateApiKey: action({
+    summary:
+      'A new API key with a name and a role. The answer holds the secret, the only time it is shown: it is stored as a hash. Admins only.',
+    auth: 'staff',
+    permission: 'api_keys.manage',
+    request: z.object({
+      token,
+      name: z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, { error: 'Name is required' }),
+          z.maxLength(80, { error: 'Name must be at most 80 characters' }),
         ),
-      }),
-      response: response({
-        entries: z.array(auditEntryView),
-        /** the before_seq of the next page, 0 when this is the last */
-        next_before_seq: z.int(),
-      }),
+      role: staffRole,
     }),
-    ExportAudit: action({
-      summary: `The audit trail under the same filters as CSV (RFC 4180, a header row, times in ISO 8601 UTC), newest first, at most ${AUDIT_EXPORT_MAX} entries; \`truncated\` when the filter matched more. The export is itself a read entry. Admins only.`,
-      auth: 'staff',
-      permission: 'audit.read',
-      request: z.object({ token, ...auditFilter }),
-      response: response({ filename: z.string(), csv: z.string(), rows: z.int(), truncated: z.boolean() }),
+    response: response({ key: apiKeyView, secret: z.string() }),
+  }),
+  RevokeApiKey: action({
+    summary: 'Revoke an API key: its next call is refused. Admins only.',
+    auth: 'staff',
+    permission: 'api_keys.manage',
+    request: z.object({ token, key_id: uuid('Key id') }),
+    response: response({ key: apiKeyView }),
+  }),
+  ListAudit: action({
+    summary: `The audit trail, newest first, filtered by actor, customer, action and time; at most ${AUDIT_PAGE_MAX} entries a page, the next page from \`before_seq\`. Admins only.`,
+    auth: 'staff',
+    permission: 'audit.read',
+    request: z.object({
+      token,
+      ...auditFilter,
+      /** entries older than this seq (the last one of the previous page) */
+      before_seq: z.optional(z.int().check(z.minimum(1, { error: 'Before seq must be at least 1' }))),
+      limit: z._default(
+        z
+          .int()
+          .check(
+            z.minimum(1, { error: 'Limit must be at least 1' }),
+            z.maximum(AUDIT_PAGE_MAX, { error: `Limit must be at most ${AUDIT_PAGE_MAX}` }),
+          ),
+        50,
+      ),
     }),
-    // Planned until the server mounts it (issue 34): the console's frame is built against it meanwhile.
-  },
-  { status: 'planned' },
-);
+    response: response({
+      entries: z.array(auditEntryView),
+      /** the before_seq of the next page, 0 when this is the last */
+      next_before_seq: z.int(),
+    }),
+  }),
+  ExportAudit: action({
+    summary: `The audit trail under the same filters as CSV (RFC 4180, a header row, times in ISO 8601 UTC), newest first, at most ${AUDIT_EXPORT_MAX} entries; \`truncated\` when the filter matched more. The export is itself a read entry. Admins only.`,
+    auth: 'staff',
+    permission: 'audit.read',
+    request: z.object({ token, ...auditFilter }),
+    response: response({ filename: z.string(), csv: z.string(), rows: z.int(), truncated: z.boolean() }),
+  }),
+});

@@ -223,7 +223,6 @@ export const security = service('security', '/api/security', {
     summary:
       'Open a staff enrolment link (issue 34): who it is for and the options for navigator.credentials.create(), with a single-use challenge. 404 naming `enrolment_token` when the link is unknown, used or expired.',
     auth: 'none',
-    status: 'planned',
     request: z.object({ enrolment_token: enrolmentToken }),
     response: response({ email: z.string(), role: z.string(), options: creationOptions }),
   }),
@@ -231,7 +230,6 @@ export const security = service('security', '/api/security', {
     summary:
       'Finish a staff enrolment: registers the passkey, marks the email verified, uses up the link and signs the staff member in with that passkey (a staff session, so the console opens). An audit entry staff.enrol.',
     auth: 'none',
-    status: 'planned',
     request: z.object({
       enrolment_token: enrolmentToken,
       name: passkeyName,

@@ -40,6 +40,18 @@ export interface PublicContext extends Omit<ActionContext, 'caller'> {
   caller: undefined;
 }
 
+/**
+ * Who calls a `staff` action (decision 071): a staff member in a passkey session, with the role
+ * their account has now, or an API key (OPERATOR_TOKEN being the key "legacy").
+ */
+export type StaffCaller =
+  | { kind: 'staff'; userId: string; email: string; sessionId: string; role: StaffRole }
+  | { kind: 'key'; key: OperatorKey; role: StaffRole };
+
+export interface StaffContext extends PublicContext {
+  staff: StaffCaller;
+}
+
 /** The answer a handler returns: the response without its error object (a union stays a union). */
 export type ResultOf<D extends ActionDef> =
   z.output<D['response']> extends infer R
@@ -47,7 +59,11 @@ export type ResultOf<D extends ActionDef> =
       ? Omit<R, 'error'> & { error?: ErrorObject }
       : never
     : never;
-type ContextOf<D extends ActionDef> = D['auth'] extends 'body' | 'bearer' ? ActionContext : PublicContext;
+type ContextOf<D extends ActionDef> = D['auth'] extends 'body' | 'bearer'
+  ? ActionContext
+  : D['auth'] extends 'staff'
+    ? StaffContext
+    : PublicContext;
 
 /**
  * An answer whose fields are JSON text already (built by the database): the router writes it out
@@ -95,6 +111,8 @@ export interface ActionsOptions {
   ) => Promise<OperatorKey | undefined>;
   /** a key refused for lack of the role: a security entry of the audit trail */
   onRefused?: (key: OperatorKey, action: string, permission: Permission, ip: string) => Promise<unknown>;
+  /** a staff member or key refused a staff action for lack of the role: a security entry */
+  onStaffRefused?: (staff: StaffCaller, action: string, permission: Permission, ip: string) => Promise<unknown>;
 }
 
 /**
@@ -127,6 +145,54 @@ async function checkOperator(
   return key;
 }
 
+/**
+ * The staff credential of a request (decision 071): a bearer token of a staff session when the
+ * request carries one, else an API key in x-operator-token. Undefined for anything else.
+ */
+async function identifyStaff(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  opts: ActionsOptions,
+): Promise<StaffCaller | undefined> {
+  if (request.headers.authorization) {
+    const caller = await app.staffCaller(request);
+    return caller
+      ? {
+          kind: 'staff',
+          userId: caller.userId,
+          email: caller.email,
+          sessionId: caller.sessionId,
+          role: caller.staffRole,
+        }
+      : undefined;
+  }
+  const header = request.headers[OPERATOR_HEADER];
+  const given = Array.isArray(header) ? header[0] : header;
+  const key = given ? await opts.identifyKey(given, safeEqual) : undefined;
+  return key ? { kind: 'key', key, role: key.role } : undefined;
+}
+
+/** A staff caller whose role lacks the action's permission: 403 naming the role, and a security entry. */
+async function checkStaffRole(
+  staff: StaffCaller,
+  name: string,
+  def: ActionDef,
+  ip: string,
+  opts: ActionsOptions,
+): Promise<void> {
+  const permission = def.permission;
+  if (permission && roleCan(staff.role, permission)) return;
+  await opts.onStaffRefused?.(staff, name, permission ?? ('staff.manage' as Permission), ip);
+  const who = staff.kind === 'staff' ? staff.email : `the key "${staff.key.name}"`;
+  throw new ApiError(
+    'FORBIDDEN',
+    `role: ${who} (${staff.role}) may not call ${name}; it needs the role ${permission ? PERMISSIONS[permission] : 'admin'}`,
+  );
+}
+
+/** The staff caller each request of a staff-only service was identified as, before its body was read. */
+const staffOf = new WeakMap<FastifyRequest, StaffCaller>();
+
 /** The action router: the one way a service of the contract becomes routes. */
 async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise<void> {
   app.decorate('mountService', function mountService<
@@ -138,38 +204,73 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
       (input: unknown, ctx: unknown) => Promise<Record<string, unknown> | JsonAnswer<unknown>>
     >;
 
-    this.post(service.path, async (request: FastifyRequest, reply: FastifyReply) => {
-      // Metrics count by action (plugins/metrics.ts): a name the service does not answer is `unknown`.
-      labelAction(request, UNKNOWN_ACTION);
-      const body = request.body;
-      if (!body || typeof body !== 'object' || Array.isArray(body))
-        throw new ApiError('VALIDATION', 'body: must be a JSON object with an action field');
-      const name = (body as { action?: unknown }).action;
-      if (typeof name !== 'string' || name.length === 0)
-        throw new ApiError('VALIDATION', 'action: Required (a string naming the operation)');
-      const def = Object.hasOwn(actions, name) ? actions[name] : undefined;
-      // An alias is answered by its action's handler (docs/decisions/062).
-      const handlerName = def?.aliasOf ?? name;
-      const handler = Object.hasOwn(table, handlerName) ? table[handlerName] : undefined;
-      // A planned action is written in the contract ahead of the server (docs/decisions/001).
-      if (!def || !handler || isPlannedAction(def))
-        throw new ApiError('UNKNOWN_ACTION', `action: Unknown action '${name}' for ${service.path}`);
-      labelAction(request, name);
+    // A service only staff may call (/api/admin) does not exist for anyone else (decision 071): the
+    // credential is checked before the body is (after Fastify parsed it, as it does for an unknown
+    // route too), and anything but a staff credential gets the not-found handler's own answer.
+    const staffOnly = Object.values(actions).length > 0 && Object.values(actions).every((d) => d.auth === 'staff');
+    const preValidation = staffOnly
+      ? async (request: FastifyRequest, reply: FastifyReply) => {
+          const staff = await identifyStaff(this, request, opts);
+          if (!staff) return reply.callNotFound();
+          staffOf.set(request, staff);
+        }
+      : undefined;
 
-      const parsed = def.request.safeParse(body);
-      if (!parsed.success) throw new ApiError('VALIDATION', describeIssues(parsed.error));
-      const input = parsed.data;
+    // The one answer Fastify gives an unknown route and a route differently: a body of a media type
+    // no parser takes is 415 on a route, while an unknown route never reads it (404).
+    const errorHandler = staffOnly
+      ? async (err: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+          if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !(await identifyStaff(app, request, opts)))
+            return reply.callNotFound();
+          throw err;
+        }
+      : undefined;
 
-      const key = def.auth === 'operator' ? await checkOperator(request, name, def, opts) : undefined;
-      const caller =
-        def.auth === 'body' || def.auth === 'bearer' ? await this.authenticate(request, def.auth, input) : undefined;
+    this.post(
+      service.path,
+      preValidation && errorHandler ? { preValidation, errorHandler } : {},
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        // Metrics count by action (plugins/metrics.ts): a name the service does not answer is `unknown`.
+        labelAction(request, UNKNOWN_ACTION);
+        const body = request.body;
+        if (!body || typeof body !== 'object' || Array.isArray(body))
+          throw new ApiError('VALIDATION', 'body: must be a JSON object with an action field');
+        const name = (body as { action?: unknown }).action;
+        if (typeof name !== 'string' || name.length === 0)
+          throw new ApiError('VALIDATION', 'action: Required (a string naming the operation)');
+        const def = Object.hasOwn(actions, name) ? actions[name] : undefined;
+        // An alias is answered by its action's handler (docs/decisions/062).
+        const handlerName = def?.aliasOf ?? name;
+        const handler = Object.hasOwn(table, handlerName) ? table[handlerName] : undefined;
+        // A planned action is written in the contract ahead of the server (docs/decisions/001).
+        if (!def || !handler || isPlannedAction(def))
+          throw new ApiError('UNKNOWN_ACTION', `action: Unknown action '${name}' for ${service.path}`);
+        labelAction(request, name);
 
-      const result = await handler(input, { request, caller, ip: request.ip, key });
-      reply.status(200);
-      if (result instanceof JsonAnswer) return reply.type('application/json; charset=utf-8').send(result.toJson(OK));
-      // Object.assign, not a spread: on Node 20 `{ ...result, error }` costs ~1 µs a request.
-      return Object.assign({}, result, { error: result.error ?? OK });
-    });
+        let staff: StaffCaller | undefined;
+        if (def.auth === 'staff') {
+          // A staff action in a service others call too: the same unknown-route answer, from here.
+          staff = staffOf.get(request) ?? (await identifyStaff(this, request, opts));
+          if (!staff) return reply.callNotFound();
+          // The role before the body: a member short of it learns nothing of the action's rules.
+          await checkStaffRole(staff, name, def, request.ip, opts);
+        }
+
+        const parsed = def.request.safeParse(body);
+        if (!parsed.success) throw new ApiError('VALIDATION', describeIssues(parsed.error));
+        const input = parsed.data;
+
+        const key = def.auth === 'operator' ? await checkOperator(request, name, def, opts) : undefined;
+        const caller =
+          def.auth === 'body' || def.auth === 'bearer' ? await this.authenticate(request, def.auth, input) : undefined;
+
+        const result = await handler(input, { request, caller, ip: request.ip, key, staff });
+        reply.status(200);
+        if (result instanceof JsonAnswer) return reply.type('application/json; charset=utf-8').send(result.toJson(OK));
+        // Object.assign, not a spread: on Node 20 `{ ...result, error }` costs ~1 µs a request.
+        return Object.assign({}, result, { error: result.error ?? OK });
+      },
+    );
   });
 }
 
@@ -177,5 +278,5 @@ export const actionsPlugin = fp(actionRouter, {
   name: 'actions',
   fastify: '5.x',
   dependencies: ['errors', 'security', 'sessions'],
-  decorators: { fastify: ['authenticate'] },
+  decorators: { fastify: ['authenticate', 'staffCaller'] },
 });

@@ -1,4 +1,4 @@
-import { ApiError } from '@portal/contract';
+import { ApiError, type StaffRole } from '@portal/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Caller, Sessions } from '../modules/auth/auth.sessions.ts';
@@ -10,6 +10,13 @@ declare module 'fastify' {
      * the action's contract says), or a 401/403 in the contract's error shape.
      */
     authenticate(request: FastifyRequest, how: 'body' | 'bearer', input: unknown): Promise<Caller>;
+    /**
+     * The staff member behind the request's bearer token (issue 34, decision 071): a live session
+     * started with a passkey of an account that has a role now. Undefined for anything else (no
+     * token, an expired or revoked one, a customer, a staff account in a password session): the
+     * admin routes answer all of those alike.
+     */
+    staffCaller(request: FastifyRequest): Promise<(Caller & { staffRole: StaffRole }) | undefined>;
   }
 }
 
@@ -49,6 +56,17 @@ async function authentication(app: FastifyInstance, opts: SessionsOptions): Prom
     if (typeof userId === 'string' && userId !== '' && userId !== caller.userId)
       throw new ApiError('FORBIDDEN', 'user_id: does not match the signed-in account');
     return caller;
+  });
+
+  app.decorate('staffCaller', async (request: FastifyRequest) => {
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    if (!token) return undefined;
+    const caller = await opts.sessions.authenticate(token).catch((err: unknown) => {
+      if (err instanceof ApiError && err.status < 500) return undefined;
+      throw err;
+    });
+    const staffRole = caller?.staffRole;
+    return caller && staffRole ? { ...caller, staffRole } : undefined;
   });
 }
 

@@ -26,6 +26,8 @@ export interface Names {
 const URL = 'http://localhost:3999/dashboard/cart/success';
 /** A well-formed WebAuthn credential id (base64url) that no authenticator made. */
 const CREDENTIAL_ID = 'Y3JlZGVudGlhbC1vZi1ub2JvZHk';
+/** A well-formed staff enrolment token that no invitation made. */
+const ENROLMENT_TOKEN = 'bm8taW52aXRhdGlvbi1tYWRlLXRoaXMtdG9rZW4tZXZlcg';
 const artifact = {
   path: 'robot-hub-1.4.0-windows-amd64.zip',
   asset_id: 'robot-hub',
@@ -216,6 +218,29 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
     },
     target: 'portal',
   }),
+  // A link token that no invitation made (base64url, as the link carries it).
+  '/api/security StaffEnrolmentOptions': () => ({ enrolment_token: ENROLMENT_TOKEN }),
+  '/api/security StaffEnrol': () => ({
+    enrolment_token: ENROLMENT_TOKEN,
+    name: 'Work laptop',
+    credential: {
+      id: CREDENTIAL_ID,
+      rawId: CREDENTIAL_ID,
+      type: 'public-key',
+      response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZQ' },
+      clientExtensionResults: {},
+    },
+  }),
+  // The back office (issue 34): staff only, every other caller gets the unknown-route 404.
+  '/api/admin Me': () => ({}),
+  '/api/admin ListStaff': () => ({}),
+  '/api/admin InviteStaff': (n) => ({ email: n.email, role: 'support' }),
+  '/api/admin SetStaffRole': (n) => ({ user_id: n.userId, role: 'support' }),
+  '/api/admin ListApiKeys': () => ({}),
+  '/api/admin CreateApiKey': () => ({ name: 'nightly export', role: 'support' }),
+  '/api/admin RevokeApiKey': () => ({ key_id: '00000000-0000-4000-8000-000000000000' }),
+  '/api/admin ListAudit': (n) => ({ actor: 'system', customer: n.email, audit_action: 'staff.', from: 0, limit: 20 }),
+  '/api/admin ExportAudit': (n) => ({ actor: 'system', customer: n.email, audit_action: 'staff.', from: 0 }),
 };
 
 /** Placeholder names: well-formed, naming nothing that exists. */

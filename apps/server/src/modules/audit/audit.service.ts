@@ -169,9 +169,16 @@ export class AuditService {
     return rowsOf(result).length;
   }
 
-  /** Entries, newest first, filtered; with their personal side rows. */
+  /**
+   * Entries, newest first, filtered; with their personal side rows. `actorIds` and `subjectUserId`
+   * match exactly; an `action` ending in "." is a prefix (e.g. "staff."); `from` is inclusive and
+   * `to` exclusive.
+   */
   async list(filter: {
     actorId?: string;
+    /** any of these actors (an empty list matches nothing) */
+    actorIds?: readonly string[];
+    actorKind?: AuditActorKind;
     subjectUserId?: string;
     action?: string;
     from?: Date;
@@ -179,10 +186,21 @@ export class AuditService {
     beforeSeq?: number;
     limit: number;
   }) {
+    const action = filter.action;
     const where = and(
       filter.actorId ? eq(auditEntries.actorId, filter.actorId) : undefined,
+      filter.actorIds
+        ? filter.actorIds.length
+          ? inArray(auditEntries.actorId, [...filter.actorIds])
+          : sql`false`
+        : undefined,
+      filter.actorKind ? eq(auditEntries.actorKind, filter.actorKind) : undefined,
       filter.subjectUserId ? eq(auditEntries.subjectUserId, filter.subjectUserId) : undefined,
-      filter.action ? eq(auditEntries.action, filter.action) : undefined,
+      action
+        ? action.endsWith('.')
+          ? sql`starts_with(${auditEntries.action}, ${action})`
+          : eq(auditEntries.action, action)
+        : undefined,
       filter.from ? sql`${auditEntries.at} >= ${filter.from.toISOString()}::timestamptz` : undefined,
       filter.to ? lt(auditEntries.at, filter.to) : undefined,
       filter.beforeSeq ? lt(auditEntries.seq, filter.beforeSeq) : undefined,

@@ -38,6 +38,10 @@ async function securityRoutes(app: FastifyInstance, { services }: RouteOptions):
       return { options: await centre.signInOptions(ip) };
     },
     PasskeySignIn: (input, { ip, request }) => centre.signIn(input, { address: ip, userAgent: userAgentOf(request) }),
+    async StaffEnrolmentOptions(input, { ip }) {
+      return centre.staffEnrolmentOptions(input, ip);
+    },
+    StaffEnrol: (input, { ip, request }) => centre.staffEnrol(input, { address: ip, userAgent: userAgentOf(request) }),
   });
 }
 

@@ -13,6 +13,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import type { Caller, Sessions, SignInMeta } from '../auth/auth.sessions.ts';
+import type { StaffService } from '../staff/staff.service.ts';
 import type { AccountService, LoginResult, SignedInNotice } from '../useraction/useraction.service.ts';
 import { newBrowserMail, passkeyAddedMail } from './security.mails.ts';
 import { type ChallengePurpose, type PasskeyRow, securityRepository as repo } from './security.repository.ts';
@@ -63,6 +64,8 @@ export class SecurityService {
       sessions: Sessions;
       accounts: AccountService;
       afterAnswer: AfterAnswer;
+      /** staff enrolment links (issue 34): an enrolment registers a passkey through this centre */
+      staff: StaffService;
     },
   ) {}
 
@@ -165,7 +168,11 @@ export class SecurityService {
     return (await repo.passkeysOf(this.deps.db, caller.userId)).map(toPasskey);
   }
 
-  async registrationOptions(caller: Caller) {
+  registrationOptions(caller: Caller) {
+    return this.registrationOptionsFor({ userId: caller.userId, email: caller.email });
+  }
+
+  private async registrationOptionsFor(caller: { userId: string; email: string }) {
     const { rpId } = this.relyingParty();
     const existing = await repo.passkeysOf(this.deps.db, caller.userId);
     const options = await generateRegistrationOptions({
@@ -190,16 +197,16 @@ export class SecurityService {
     return options;
   }
 
-  async addPasskey(caller: Caller, input: Input<'AddPasskey'>): Promise<Passkey> {
+  /** Verifies a registration answer against a challenge issued to `userId`; answers the new credential. */
+  private async verifyRegistration(userId: string, credential: Input<'AddPasskey'>['credential']) {
     const { rpId, origins } = this.relyingParty();
-    const { credential } = input;
-    const { challenge, userId } = await this.takeChallenge(
+    const { challenge, userId: issuedTo } = await this.takeChallenge(
       credential.response.clientDataJSON,
       'register',
       new ApiError('VALIDATION', CHALLENGE_GONE),
     );
     // A challenge issued to another account is as good as none.
-    if (userId !== caller.userId) throw new ApiError('VALIDATION', CHALLENGE_GONE);
+    if (issuedTo !== userId) throw new ApiError('VALIDATION', CHALLENGE_GONE);
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
       verified = await verifyRegistrationResponse({
@@ -213,19 +220,27 @@ export class SecurityService {
       throw new ApiError('VALIDATION', `credential: could not be verified (${(err as Error).message})`);
     }
     if (!verified.verified) throw new ApiError('VALIDATION', 'credential: could not be verified');
-    const info = verified.registrationInfo;
+    return verified.registrationInfo;
+  }
+
+  private passkeyRow(userId: string, info: Awaited<ReturnType<SecurityService['verifyRegistration']>>, name: string) {
+    return {
+      userId,
+      credentialId: info.credential.id,
+      publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
+      counter: info.credential.counter,
+      transports: (info.credential.transports ?? []).filter((t) => TRANSPORTS.has(t)).join(','),
+      backedUp: info.credentialBackedUp,
+      name,
+      createdAt: this.now(),
+    };
+  }
+
+  async addPasskey(caller: Caller, input: Input<'AddPasskey'>): Promise<Passkey> {
+    const info = await this.verifyRegistration(caller.userId, input.credential);
     const now = this.now();
     const created = await this.deps.db.transaction(async (tx) => {
-      const row = await repo.insertPasskey(tx, {
-        userId: caller.userId,
-        credentialId: info.credential.id,
-        publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
-        counter: info.credential.counter,
-        transports: (info.credential.transports ?? []).filter((t) => TRANSPORTS.has(t)).join(','),
-        backedUp: info.credentialBackedUp,
-        name: input.name,
-        createdAt: now,
-      });
+      const row = await repo.insertPasskey(tx, this.passkeyRow(caller.userId, info, input.name));
       if (row) await this.deps.accounts.audited(tx, caller.userId, 'passkey.add', { passkey: row.name });
       return row;
     });
@@ -244,6 +259,50 @@ export class SecurityService {
       );
     });
     return toPasskey(created);
+  }
+
+  // ---- staff enrolment (issue 34, decision 071) ----
+
+  /** The enrolment a link stands for, and its account; 404 naming the token when it is unknown, used or expired. */
+  private async openEnrolment(token: string) {
+    const enrolment = await this.deps.staff.enrolment(token);
+    const account = enrolment && (await this.deps.staff.accountOf(enrolment.userId));
+    if (!enrolment || !account)
+      throw new ApiError(
+        'NOT_FOUND',
+        'enrolment_token: this enrolment link is unknown, used or expired; ask an admin for a new one',
+      );
+    return { enrolment, account };
+  }
+
+  /** Counted like the other calls anyone may make: per address, with password and passkey sign-ins. */
+  async staffEnrolmentOptions(input: Input<'StaffEnrolmentOptions'>, ip: string) {
+    this.relyingParty();
+    await this.limitSignIn(ip);
+    const { enrolment, account } = await this.openEnrolment(input.enrolment_token);
+    const options = await this.registrationOptionsFor({ userId: account.id, email: account.email });
+    return { email: account.email, role: account.role ?? enrolment.role, options };
+  }
+
+  /**
+   * Registers the staff member's passkey, uses up the link, marks the address verified and starts a
+   * passkey session (so the role applies), all in one transaction: a failure leaves the link usable.
+   */
+  async staffEnrol(input: Input<'StaffEnrol'>, meta: SignInMeta) {
+    this.relyingParty();
+    await this.limitSignIn(meta.address);
+    const { enrolment, account } = await this.openEnrolment(input.enrolment_token);
+    const info = await this.verifyRegistration(account.id, input.credential);
+    const started = await this.deps.db.transaction(async (tx) => {
+      const row = await repo.insertPasskey(tx, this.passkeyRow(account.id, info, input.name));
+      if (!row) throw new ApiError('CONFLICT', 'credential.id: this passkey is registered already');
+      if (!(await this.deps.staff.completeEnrolment(tx, enrolment)))
+        throw new ApiError('NOT_FOUND', 'enrolment_token: this enrolment link was used meanwhile');
+      return this.deps.accounts.startVerifiedSession(tx, account.id, 'portal', meta);
+    });
+    const answer = await this.deps.accounts.signedIn(started, 'portal', undefined, meta, 'passkey');
+    if (answer.target !== 'portal') throw new ApiError('INTERNAL', 'a staff enrolment signs in to the portal');
+    return { user: answer.user, token_pair: answer.token_pair };
   }
 
   async renamePasskey(caller: Caller, passkeyId: string, name: string): Promise<Passkey> {

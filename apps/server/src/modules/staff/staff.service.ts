@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError, ONE_DAY_MS, STAFF_ROLES, type StaffRole } from '@portal/contract';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { apiKeys, staffEnrolments, users } from '../../db/schema.ts';
+import { apiKeys, passkeys, sessions, staffEnrolments, users } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { newLinkToken } from '../../lib/tokens.ts';
@@ -119,13 +119,25 @@ export class StaffService {
     });
   }
 
-  /** Takes a staff member's role away (null) or changes it; their next call already has the new one. */
+  /**
+   * Takes a staff member's role away (null) or changes it; their next call already has the new one.
+   * The last admin keeps the role (409): nobody would be left to manage staff or keys.
+   */
   async setRole(input: { userId: string; role: string | null; by: StaffActor }): Promise<void> {
     const role = input.role === null ? null : checkRole(input.role, 'role');
     await this.db.transaction(async (tx) => {
       const [user] = await tx.select().from(users).where(eq(users.id, input.userId)).for('update');
       if (!user) throw new ApiError('NOT_FOUND', 'user_id: no account with this id');
       if (user.staffRole === role) return;
+      if (user.staffRole === 'admin') {
+        // Every admin row locked: two admins demoting each other at once cannot both pass.
+        const admins = await tx.select({ id: users.id }).from(users).where(eq(users.staffRole, 'admin')).for('update');
+        if (admins.length <= 1)
+          throw new ApiError(
+            'CONFLICT',
+            `role: ${user.email} is the last admin and keeps the role admin; make another staff member admin first`,
+          );
+      }
       await tx.update(users).set({ staffRole: role, updatedAt: this.clock.now() }).where(eq(users.id, user.id));
       await this.audit.record(tx, {
         actor: actorOf(input.by),
@@ -149,6 +161,41 @@ export class StaffService {
           gt(staffEnrolments.expiresAt, this.clock.now()),
         ),
       );
+    return row;
+  }
+
+  /**
+   * Finishes an enrolment in `tx` (the transaction that registers the passkey): the link is used up
+   * (false when another request used it first), the address counts as verified, and one entry
+   * `staff.enrol` records it.
+   */
+  async completeEnrolment(tx: Executor, enrolment: { id: string; userId: string; role: string }): Promise<boolean> {
+    const now = this.clock.now();
+    const [used] = await tx
+      .update(staffEnrolments)
+      .set({ usedAt: now })
+      .where(and(eq(staffEnrolments.id, enrolment.id), isNull(staffEnrolments.usedAt)))
+      .returning({ id: staffEnrolments.id });
+    if (!used) return false;
+    await tx.update(users).set({ emailValidated: true, updatedAt: now }).where(eq(users.id, enrolment.userId));
+    await this.audit.record(tx, {
+      actor: { kind: 'staff', id: enrolment.userId },
+      subjectUserId: enrolment.userId,
+      kind: 'change',
+      action: 'staff.enrol',
+      target: enrolment.id,
+      changes: { email_validated: { before: null, after: true } },
+      personal: { role: enrolment.role },
+    });
+    return true;
+  }
+
+  /** The account an enrolment is for: its address, for the passkey's user name. */
+  async accountOf(userId: string) {
+    const [row] = await this.db
+      .select({ id: users.id, email: users.email, name: users.name, role: users.staffRole })
+      .from(users)
+      .where(eq(users.id, userId));
     return row;
   }
 
@@ -182,8 +229,8 @@ export class StaffService {
     });
   }
 
-  async revokeKey(input: { id: string; by: StaffActor }): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  async revokeKey(input: { id: string; by: StaffActor }) {
+    return this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(apiKeys)
         .set({ revokedAt: this.clock.now() })
@@ -197,6 +244,7 @@ export class StaffService {
         target: row.id,
         personal: { name: row.name },
       });
+      return row;
     });
   }
 
@@ -247,12 +295,67 @@ export class StaffService {
     return { id: row.id, name: row.name, role: row.role } satisfies ApiKeyIdentity;
   }
 
-  /** Staff accounts, for the console's list (its invitations: their open enrolments). */
+  /**
+   * Staff accounts, for the console's list: with how many passkeys each has, its open invitation and
+   * its last sign-in (counts read straight from those tables: one query for the whole list).
+   */
   listStaff(ex: Executor = this.db) {
+    const now = this.clock.now().toISOString();
     return ex
-      .select({ id: users.id, email: users.email, name: users.name, role: users.staffRole })
+      .select({
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        role: users.staffRole,
+        // Qualified by hand: inside a select list drizzle writes a column without its table.
+        passkeys: sql<number>`(select count(*)::int from ${passkeys} p where p.user_id = "users"."id")`,
+        invitationExpiresAt: sql<string | null>`(select max(e.expires_at) from ${staffEnrolments} e
+          where e.user_id = "users"."id" and e.used_at is null and e.expires_at > ${now}::timestamptz)`,
+        lastSignInAt: sql<string | null>`(select max(s.created_at) from ${sessions} s where s.user_id = "users"."id")`,
+      })
       .from(users)
       .where(sql`${users.staffRole} is not null`)
       .orderBy(users.email);
   }
+
+  /** Accounts' addresses by id, for the audit trail's labels. */
+  async emailsOf(userIds: readonly string[]): Promise<Map<string, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(inArray(users.id, [...userIds]));
+    return new Map(rows.map((r) => [r.id, r.email]));
+  }
+
+  /** Keys' names by id ("legacy" included), for the audit trail's labels. */
+  async keyNamesOf(keyIds: readonly string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>([[LEGACY_KEY.id, LEGACY_KEY.name]]);
+    const uuids = keyIds.filter((id) => UUID.test(id));
+    if (uuids.length === 0) return names;
+    const rows = await this.db
+      .select({ id: apiKeys.id, name: apiKeys.name })
+      .from(apiKeys)
+      .where(inArray(apiKeys.id, uuids));
+    for (const r of rows) names.set(r.id, r.name);
+    return names;
+  }
+
+  /** The account of an address, if any. */
+  async userIdByEmail(email: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+    return row?.id;
+  }
+
+  /** The ids of the keys a name or id names ("legacy" included). */
+  async keyIdsNamed(nameOrId: string): Promise<string[]> {
+    const found = await this.db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(UUID.test(nameOrId) ? eq(apiKeys.id, nameOrId) : eq(apiKeys.name, nameOrId));
+    const ids = found.map((r) => r.id);
+    return nameOrId === LEGACY_KEY.name ? [...ids, LEGACY_KEY.id] : ids;
+  }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

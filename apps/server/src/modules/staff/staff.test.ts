@@ -75,6 +75,8 @@ describe('staff:add', () => {
 describe('the role in force', () => {
   it('applies only in a passkey session, and a change takes effect on the next call', async () => {
     const user = await seedUser(t);
+    // Another admin first: the last admin cannot lose the role (decision 071).
+    await staff().setRole({ userId: (await seedUser(t)).id, role: 'admin', by: { kind: 'cli' } });
     await staff().setRole({ userId: user.id, role: 'admin', by: { kind: 'cli' } });
     const passkey = await sessions().start(t.app.deps.db, user, 'portal', undefined, 'passkey');
     const password = await sessions().start(t.app.deps.db, user, 'portal');
