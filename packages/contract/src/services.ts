@@ -1,4 +1,5 @@
 import { admin } from './admin.ts';
+import { adminCustomers } from './admin-customers.ts';
 import { assets } from './assets.ts';
 import { auth } from './auth.ts';
 import type { ServiceDef } from './define.ts';
@@ -31,5 +32,6 @@ export const services = {
   security,
   events,
   admin,
+  adminCustomers,
 } as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;

@@ -1,4 +1,5 @@
 import { SUPPORT_CATEGORIES } from '@portal/contract';
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
@@ -25,5 +26,9 @@ export const supportRequests = pgTable(
       .default('open'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('support_requests_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('support_requests_user_idx').on(t.userId, t.createdAt),
+    // the console finds a customer by a ticket id's prefix (issue 35)
+    index('support_requests_ticket_prefix_idx').on(sql`lower(${t.ticketId}) text_pattern_ops`),
+  ],
 );

@@ -143,6 +143,11 @@ export class TimeService {
     };
   }
 
+  /** Every ledger row of the user, oldest first (the customer view and the data export). */
+  ledger(userId: string) {
+    return repo.history(this.db, userId);
+  }
+
   /** Adds durable minutes: a purchase (fulfilment) or an operator's grant. A repeated key adds nothing. */
   async credit(
     userId: string,
