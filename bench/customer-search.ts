@@ -5,6 +5,7 @@
 // admin API key) BENCH_SEARCHES times per key with prefixes drawn from the seeded rows; prints p50
 // and p95 per key in ms and their ratio to two baselines of the same run: the staff router's
 // cheapest call (/api/admin Me) and a primary-key lookup of one account. Prints, never fails on time.
+// BENCH_DROP_INDEXES=1 measures the same without the prefix indexes.
 // DATABASE_URL names a PostgreSQL to create a throwaway database in; otherwise an embedded
 // PostgreSQL 15 is started and stopped (packages/testing/src/postgres.ts).
 import { randomUUID } from 'node:crypto';
@@ -60,6 +61,18 @@ try {
     insert into payments (user_id, provider, kind, description, lines, amount, currency, status, payment_intent_id, created_at)
     select id, 'stripe', 'checkout', '60 minutes', '[]'::jsonb, 1500, 'gbp', 'paid', 'pi_3' || substr(md5('p' || id), 1, 20), now()
     from users where abs(hashtext(id::text)) % 2 = 0`;
+  // BENCH_DROP_INDEXES=1: the same run without the prefix indexes of migration customer_search.
+  if (process.env.BENCH_DROP_INDEXES === '1')
+    for (const index of [
+      'users_email_prefix_idx',
+      'users_name_prefix_idx',
+      'users_company_prefix_idx',
+      'robots_id_prefix_idx',
+      'support_requests_ticket_prefix_idx',
+      'payments_id_prefix_idx',
+      'payments_payment_intent_prefix_idx',
+    ])
+      await sql.unsafe(`drop index ${index}`);
   await sql`analyze`;
   const seedS = (performance.now() - seedStart) / 1000;
 
@@ -93,6 +106,8 @@ try {
     ticket_id: tickets.map((r) => r.ticket_id.slice(0, 7)),
     payment_id: pays.map((p) => p.id.slice(0, 8)),
     payment_intent: pays.map((p) => p.pi.slice(0, 10)),
+    // the shortest query allowed: two characters match thousands of rows in every branch
+    'two characters': users.map((u) => u.name.slice(0, 2)),
   };
 
   // The test client fetches the CSRF token once and sends it, as the console's client does.
@@ -122,7 +137,9 @@ try {
   console.log(
     `PostgreSQL: ${started ? 'embedded PostgreSQL 15' : 'DATABASE_URL'}; seeded ${ACCOUNTS} accounts in ${seedS.toFixed(1)} s`,
   );
-  console.log(`${SEARCHES} searches per key (limit 20), in process over the router with an admin API key\n`);
+  console.log(
+    `${SEARCHES} searches per key (limit 20), in process over the router with an admin API key${process.env.BENCH_DROP_INDEXES === '1' ? ', WITHOUT the prefix indexes' : ''}\n`,
+  );
   console.log('| key | p50 ms | p95 ms | hits (mean) | p95 / Me p95 | p95 / pk p95 |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const [label, list] of Object.entries(queries)) {
