@@ -54,9 +54,12 @@ try {
     select id, 'Softbank', 'Pepper', 'Unit', md5(id::text) from users`;
   await sql`
     insert into support_requests (ticket_id, user_id, email, category, subject, message)
-    select 'SR-' || upper(substr(md5('t' || id), 1, 4)) || '-' || upper(substr(md5('t' || id), 5, 4)),
-           id, email, 'technical', 'Robot will not pair', 'It says the code is used.'
-    from users where abs(hashtext(id::text)) % 3 = 0`;
+    select 'SR-' || substr(h, 1, 4) || '-' || substr(h, 5, 4), id, email, 'technical', 'Robot will not pair',
+           'It says the code is used.'
+    -- n * an odd constant mod 2^32 is a bijection: unique ticket ids that look random
+    from (select id, email, upper(lpad(to_hex(((row_number() over (order by id)) * 2654435761) % 4294967296), 8, '0')) as h
+          from users) u
+    where abs(hashtext(id::text)) % 3 = 0`;
   await sql`
     insert into payments (user_id, provider, kind, description, lines, amount, currency, status, payment_intent_id, created_at)
     select id, 'stripe', 'checkout', '60 minutes', '[]'::jsonb, 1500, 'gbp', 'paid', 'pi_3' || substr(md5('p' || id), 1, 20), now()
