@@ -249,6 +249,18 @@ describe('GetCustomer', () => {
     expect((res.body.customer as CustomerView).payments).toEqual([]);
   });
 
+  it('shows a disputed payment as disputed, with its refunds', async () => {
+    const { customer, paymentId } = await paidCustomer();
+    await t.app.deps.db
+      .update(payments)
+      .set({ disputeStatus: 'open', disputeId: 'dp_1' })
+      .where(eq(payments.id, paymentId));
+    const res = await call('GetCustomer', { user_id: customer.id }, finance);
+    expect((res.body.customer as CustomerView).payments).toEqual([
+      expect.objectContaining({ payment_id: paymentId, dispute_status: 'open', refunds: [] }),
+    ]);
+  });
+
   it('answers 404 naming user_id for no such account, and writes no entry', async () => {
     const before = await headSeq();
     const res = await call('GetCustomer', { user_id: crypto.randomUUID() }, support);
@@ -498,6 +510,16 @@ describe('actions with a reason', () => {
       expect(await entriesAfter(before)).toEqual([]);
     },
   );
+
+  it('two disables of one account at once: one changes it (one entry), the other is a 409', async () => {
+    const u = await seedUser(t);
+    const before = await headSeq();
+    const answers = await Promise.all(
+      [admin, admin].map((as) => call('DisableAccount', { user_id: u.id, reason: 'fraud report' }, as)),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await entriesAfter(before)).map((e) => e.action)).toEqual(['account.disable']);
+  });
 
   it('a key acts as itself: the entry names the key', async () => {
     const key = await staffKey('support');
