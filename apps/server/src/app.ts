@@ -23,6 +23,7 @@ import { setHashCost, setHashLimits } from './lib/passwords.ts';
 import { portalConfigOf } from './lib/portal-config.ts';
 import { loadWebPages, type WebPages } from './lib/web-pages.ts';
 import { adminPlugin } from './modules/admin/admin.routes.ts';
+import { adminCustomersPlugin } from './modules/admin-customers/admin-customers.routes.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
@@ -385,6 +386,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     eventsPlugin,
     adminPlugin,
     supportAdminPlugin,
+    adminCustomersPlugin,
   ])
     await app.register(routes, routeOptions);
 

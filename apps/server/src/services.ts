@@ -8,6 +8,7 @@ import { PortalAddress } from './lib/portal-address.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { TokenService } from './lib/tokens.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
+import { AdminCustomersService } from './modules/admin-customers/admin-customers.service.ts';
 import { DownloadLinks } from './modules/assets/assets.links.ts';
 import { artifactStoreFor } from './modules/assets/assets.s3.ts';
 import { AssetService } from './modules/assets/assets.service.ts';
@@ -198,6 +199,19 @@ export function buildServices({
   // UserDelete cancels the account's subscriptions at the provider before the rows go.
   beforeDelete = (userId) => billing.cancelForDeletion(userId);
   const downloadLinks = new DownloadLinks(config.JWT_SECRET, config.DOWNLOAD_LINK_TTL_S, clock);
+  const operators = new OperatorService(db, clock, {
+    accounts,
+    subscriptions,
+    slots,
+    billing,
+    sessions,
+    licenses,
+    robots,
+    outbox,
+    time,
+    audit,
+  });
+  const admin = new AdminService({ config, clock, mailer, afterAnswer, staff, audit, sessions });
   return {
     tokens,
     sessions,
@@ -229,21 +243,28 @@ export function buildServices({
       billing,
     }),
     privacy: new PrivacyService(db, clock, { accounts, subscriptions, robots, licenses, billing, time, audit }),
-    operators: new OperatorService(db, clock, {
-      accounts,
-      subscriptions,
-      slots,
-      billing,
-      sessions,
-      licenses,
-      robots,
-      outbox,
-      time,
-      audit,
-    }),
+    operators,
     audit,
     staff,
-    admin: new AdminService({ config, clock, mailer, afterAnswer, staff, audit, sessions }),
+    admin,
+    // the console's customers (issue 35): composed from the services above, the CLI's methods for changes
+    customers: new AdminCustomersService({
+      config,
+      db,
+      clock,
+      accounts,
+      operators,
+      licenses,
+      robots,
+      time,
+      slots,
+      subscriptions,
+      billing,
+      sessions,
+      security,
+      audit,
+      admin,
+    }),
     retention: new RetentionService(
       db,
       clock,

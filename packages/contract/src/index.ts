@@ -1,4 +1,5 @@
 export * from './admin.ts';
+export * from './admin-customers.ts';
 export * from './admin-support.ts';
 export * from './assets.ts';
 export * from './auth.ts';

@@ -1,4 +1,5 @@
 import { admin } from './admin.ts';
+import { adminCustomers } from './admin-customers.ts';
 import { adminSupport } from './admin-support.ts';
 import { assets } from './assets.ts';
 import { auth } from './auth.ts';
@@ -35,5 +36,6 @@ export const services = {
   admin,
   adminSupport,
   privacy,
+  adminCustomers,
 } as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;

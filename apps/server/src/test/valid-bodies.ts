@@ -259,6 +259,34 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
   }),
   '/api/admin/support SetSupportStatus': (n) => ({ ticket_id: n.ticketId, status: 'closed' }),
   '/api/admin/support AssignSupportRequest': (n) => ({ ticket_id: n.ticketId, assignee_user_id: null }),
+  // The console's customers (issue 35): staff only, every change with a reason.
+  '/api/admin/customers SearchCustomers': (n) => ({ query: n.email, limit: 10 }),
+  '/api/admin/customers GetCustomer': (n) => ({ user_id: n.userId }),
+  '/api/admin/customers VerifyEmail': (n) => ({ user_id: n.userId, reason: 'asked by phone' }),
+  '/api/admin/customers DisableAccount': (n) => ({ user_id: n.userId, reason: 'card fraud reported' }),
+  '/api/admin/customers EnableAccount': (n) => ({ user_id: n.userId, reason: 'fraud cleared' }),
+  '/api/admin/customers RevokeSessions': (n) => ({ user_id: n.userId, reason: 'lost laptop' }),
+  '/api/admin/customers ResendVerification': (n) => ({ user_id: n.userId, reason: 'mail never came' }),
+  '/api/admin/customers GrantDialTime': (n) => ({ user_id: n.userId, minutes: 60, reason: 'outage goodwill' }),
+  '/api/admin/customers GrantLicense': (n) => ({ user_id: n.userId, model: 'Pepper', reason: 'trade show demo' }),
+  '/api/admin/customers GrantSubscription': (n) => ({
+    user_id: n.userId,
+    tier: 'Pro Subscription',
+    override_kind: 0,
+    duration_s: 86_400,
+    reason: 'trial for a reseller',
+  }),
+  '/api/admin/customers EndSubscription': (n) => ({ user_id: n.userId, reason: 'trial over' }),
+  '/api/admin/customers SetSlotGrant': (n) => ({ user_id: n.userId, amount: 3, reason: 'pilot project' }),
+  '/api/admin/customers RefundPayment': (n) => ({
+    user_id: n.userId,
+    payment_id: n.paymentId,
+    amount: 100,
+    reason: 'double charge',
+  }),
+  '/api/admin/customers UnpairRobot': (n) => ({ user_id: n.userId, robot_id: n.robotId, reason: 'stuck pairing' }),
+  '/api/admin/customers DeleteAccount': (n) => ({ user_id: n.userId, reason: 'customer asked by email' }),
+  '/api/admin/customers ExportCustomerData': (n) => ({ user_id: n.userId, reason: 'subject access request' }),
 };
 
 /** Placeholder names: well-formed, naming nothing that exists. */

@@ -10,6 +10,7 @@ describe('roleCan (issue 34: support < finance < admin)', () => {
     ['sessions.revoke', [false, true, true, true]],
     ['verification.resend', [false, true, true, true]],
     ['dial_time.goodwill', [false, true, true, true]],
+    ['robots.unpair', [false, true, true, true]],
     ['payments.read', [false, false, true, true]],
     ['payments.refund', [false, false, true, true]],
     ['subscriptions.grant', [false, false, true, true]],

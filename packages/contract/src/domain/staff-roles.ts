@@ -13,6 +13,8 @@ export const PERMISSIONS = {
   'sessions.revoke': 'support',
   'verification.resend': 'support',
   'dial_time.goodwill': 'support',
+  // a stuck pairing is what support most often fixes for a customer (docs/decisions/075)
+  'robots.unpair': 'support',
   // finance: everything support can, plus money
   'payments.read': 'finance',
   'payments.refund': 'finance',

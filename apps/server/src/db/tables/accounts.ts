@@ -4,34 +4,44 @@ import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } f
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  /** stored lower-cased and trimmed */
-  email: text('email').notNull().unique(),
-  passwordHash: text('password_hash').notNull(),
-  name: text('name').notNull(),
-  yearBorn: integer('year_born').notNull().default(-1),
-  country: text('country').notNull().default(''),
-  marketing: boolean('marketing').notNull().default(false),
-  termsAgreed: boolean('terms_agreed').notNull().default(false),
-  company: text('company').notNull().default(''),
-  profession: text('profession').notNull().default(''),
-  emailValidated: boolean('email_validated').notNull().default(false),
-  /** set by an operator (portal-admin users:disable): no sign-in, no refresh, sessions revoked */
-  disabledAt: ts('disabled_at'),
-  joinedAt: ts('joined_at').notNull().defaultNow(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-  /**
-   * The newest sign-in or refresh the retention job has seen before pruning the tokens that showed
-   * it; with joined_at and updated_at it says when the account was last used (docs/decisions/027).
-   */
-  lastActiveAt: ts('last_active_at'),
-  /**
-   * A staff member's role (issue 34, decision 070): it applies only in a session started with a
-   * passkey, and is read again on every call. Null: a customer.
-   */
-  staffRole: text('staff_role', { enum: STAFF_ROLES }),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** stored lower-cased and trimmed */
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    yearBorn: integer('year_born').notNull().default(-1),
+    country: text('country').notNull().default(''),
+    marketing: boolean('marketing').notNull().default(false),
+    termsAgreed: boolean('terms_agreed').notNull().default(false),
+    company: text('company').notNull().default(''),
+    profession: text('profession').notNull().default(''),
+    emailValidated: boolean('email_validated').notNull().default(false),
+    /** set by an operator (portal-admin users:disable): no sign-in, no refresh, sessions revoked */
+    disabledAt: ts('disabled_at'),
+    joinedAt: ts('joined_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    /**
+     * The newest sign-in or refresh the retention job has seen before pruning the tokens that showed
+     * it; with joined_at and updated_at it says when the account was last used (docs/decisions/027).
+     */
+    lastActiveAt: ts('last_active_at'),
+    /**
+     * A staff member's role (issue 34, decision 070): it applies only in a session started with a
+     * passkey, and is read again on every call. Null: a customer.
+     */
+    staffRole: text('staff_role', { enum: STAFF_ROLES }),
+  },
+  // The console's customer lookup matches prefixes (issue 35, docs/decisions/075): byte-order
+  // indexes that a range `~>=~ … ~<~` uses whatever the database's collation.
+  (t) => [
+    index('users_email_prefix_idx').on(t.email.op('text_pattern_ops')),
+    index('users_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
+    index('users_company_prefix_idx').on(sql`lower(${t.company}) text_pattern_ops`),
+  ],
+);
 
 /** A signed-in session: one refresh-token family. Access tokens name it (`sid`). */
 export const sessions = pgTable(

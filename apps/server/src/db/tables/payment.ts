@@ -1,4 +1,5 @@
 import { SUBSCRIPTION_STATUSES } from '@portal/contract';
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { robotLicenses } from './license.ts';
@@ -190,6 +191,9 @@ export const payments = pgTable(
   (t) => [
     index('payments_user_idx').on(t.userId, t.createdAt),
     index('payments_payment_intent_idx').on(t.paymentIntentId),
+    // the console finds a customer by a prefix of our payment id or Stripe's PaymentIntent (issue 35)
+    index('payments_id_prefix_idx').on(sql`(${t.id}::text) text_pattern_ops`),
+    index('payments_payment_intent_prefix_idx').on(sql`lower(${t.paymentIntentId}) text_pattern_ops`),
   ],
 );
 

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -30,5 +40,9 @@ export const robots = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   // The same hardware registered twice by one user is one robot.
-  (t) => [uniqueIndex('robots_user_hardware_idx').on(t.userId, t.hardwareHash)],
+  (t) => [
+    uniqueIndex('robots_user_hardware_idx').on(t.userId, t.hardwareHash),
+    // the console finds a customer by a robot id's prefix (issue 35)
+    index('robots_id_prefix_idx').on(sql`(${t.id}::text) text_pattern_ops`),
+  ],
 );

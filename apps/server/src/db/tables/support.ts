@@ -1,4 +1,5 @@
 import { SUPPORT_CATEGORIES, SUPPORT_STATUSES } from '@portal/contract';
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
@@ -38,6 +39,8 @@ export const supportRequests = pgTable(
     index('support_requests_user_idx').on(t.userId, t.createdAt),
     index('support_requests_inbox_idx').on(t.status, t.createdAt),
     index('support_requests_assignee_idx').on(t.assigneeId, t.createdAt),
+    // the console finds a customer by a ticket id's prefix (issue 35)
+    index('support_requests_ticket_prefix_idx').on(sql`lower(${t.ticketId}) text_pattern_ops`),
   ],
 );
 

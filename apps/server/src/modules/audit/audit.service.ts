@@ -20,7 +20,8 @@ export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 /** One thing to record. Personal data (emails, names, addresses, reasons, values) goes in `personal`. */
 export interface AuditInput {
-  actor: { kind: AuditActorKind; id?: string };
+  /** who acts, and the reason they gave when they gave one (kept in the personal side row) */
+  actor: { kind: AuditActorKind; id?: string; reason?: string };
   /** the customer it concerns */
   subjectUserId?: string | null;
   kind: AuditKind;
@@ -79,6 +80,7 @@ export class AuditService {
       .limit(1);
     const seq = (last?.seq ?? 0) + 1;
     const data: Record<string, unknown> = {
+      ...(input.actor.reason ? { reason: input.actor.reason } : {}),
       ...(input.personal ?? {}),
       ...(input.changes ? { changes: input.changes } : {}),
     };

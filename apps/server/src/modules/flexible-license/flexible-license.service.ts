@@ -75,6 +75,11 @@ export class FlexSlotService {
     return repo.amount(this.db, userId);
   }
 
+  /** The plan's count, the operator's grant and the count in force (the customer view). */
+  async allowance(userId: string): Promise<SlotAllowance> {
+    return allowanceOf(await repo.allowance(this.db, userId));
+  }
+
   /**
    * Sets or clears an operator's grant (docs/decisions/061): the user has the larger of it and the
    * plan's count. Answers the counts after.

@@ -353,11 +353,19 @@ export class LicenseService {
     return this.ownerView(updated);
   }
 
-  /** UNPAIR: the license lets its robot go and gets a new code. */
-  async unpair(account: Account, licenseId: string): Promise<RobotLicense> {
+  /**
+   * UNPAIR: the license lets its robot go and gets a new code. `onUnpaired` runs in the transaction
+   * (a staff member's unpairing writes its audit entry there).
+   */
+  async unpair(
+    account: Account,
+    licenseId: string,
+    onUnpaired?: (tx: Executor, row: RobotLicenseRow) => Promise<void>,
+  ): Promise<RobotLicense> {
     const row = await this.ownLicense(account, licenseId);
     if (!row.robotId) throw new ApiError('CONFLICT', 'license_id: the license is not paired');
     const updated = await this.db.transaction(async (tx) => {
+      await onUnpaired?.(tx, row);
       const code = await this.newCode(tx, row.id);
       const unbound = await repo.unbind(tx, row.id, {
         hash: code.hash,

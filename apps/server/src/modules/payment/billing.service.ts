@@ -514,6 +514,11 @@ export class BillingService implements MoneyChanges {
     return repo.paymentsOf(this.db, userId);
   }
 
+  /** The refunds of a payment (the portal's and those made at the provider). */
+  refundsOf(paymentId: string) {
+    return eventsRepo.refundsOf(this.db, paymentId);
+  }
+
   async payment(id: string): Promise<PaymentRow | undefined> {
     return repo.payment(this.db, id);
   }

@@ -98,7 +98,7 @@ export class TimeService {
     });
   }
 
-  /** Every entry of the user's minutes ledger, oldest first (the data export, docs/decisions/074). */
+  /** Every entry of the user's minutes ledger, oldest first (the customer view and the data export). */
   ledger(userId: string): Promise<LedgerRow[]> {
     return repo.history(this.db, userId);
   }

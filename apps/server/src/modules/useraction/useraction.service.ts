@@ -21,7 +21,7 @@ import { dummyPasswordHash, hashGate, hashPassword, verifyPassword } from '../..
 import type { RateLimiter } from '../../lib/rate-limit.ts';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens.ts';
 import type { ResultOf } from '../../plugins/actions.ts';
-import type { AuditService } from '../audit/audit.service.ts';
+import type { AuditInput, AuditService } from '../audit/audit.service.ts';
 import { ACCOUNT_DISABLED, type Caller, type Sessions, type SignInMeta } from '../auth/auth.sessions.ts';
 import { accountKey, PasswordGuard, type Reservation } from './useraction.lockout.ts';
 import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from './useraction.mails.ts';
@@ -146,6 +146,11 @@ export class AccountService {
     return user && { ...toPublicUser(user), disabled: user.disabledAt !== null };
   }
 
+  /** The account's row (the back office's customer view), undefined when there is none. */
+  async row(userId: string): Promise<UserRow | undefined> {
+    return users.byId(this.deps.db, userId);
+  }
+
   /** The account of an email, only if its address is verified. */
   async verifiedByEmail(email: string): Promise<AccountRef | undefined> {
     const user = await users.byEmail(this.deps.db, email);
@@ -162,9 +167,15 @@ export class AccountService {
   // ---- link tokens ----
 
   /** A new single-use link token of a kind; earlier unused ones of that kind stop working. */
-  private async issueLinkToken(userId: string, kind: EmailTokenKind, ttlS: number): Promise<string> {
+  private async issueLinkToken(
+    userId: string,
+    kind: EmailTokenKind,
+    ttlS: number,
+    also?: (tx: Executor) => Promise<unknown>,
+  ): Promise<string> {
     const { token, hash } = newLinkToken();
     await this.deps.db.transaction(async (tx) => {
+      await also?.(tx);
       await users.retireEmailTokens(tx, userId, kind, this.now());
       await users.insertEmailToken(tx, {
         userId,
@@ -517,16 +528,71 @@ export class AccountService {
   async deleteAccount(input: Input<'UserDelete'>, caller: Caller, ip: string): Promise<void> {
     const user = await this.signedInUser(caller);
     await this.checkCurrentPassword(user, input.user.password, ip, 'user.password: Password is incorrect');
-    // Nothing may keep billing a deleted account: its subscriptions are cancelled at the provider
-    // first, and a provider failure leaves the account in place. Deleting the row then ends its
-    // shares both ways (they cascade) with everything else it owns.
-    await this.deps.beforeDelete?.(user.id);
-    await this.deps.db.transaction(async (tx) => {
-      await this.deps.sessions.revokeAll(tx, user.id, 'account deleted');
-      await users.delete(tx, user.id);
-      // The trail keeps that it happened; what it held about the person goes (decision 069).
-      await this.audited(tx, user.id, 'account.delete', { ip });
-      await this.deps.audit?.anonymiseUser(tx, user.id, 'account deleted');
+    await this.removeAccount(user.id, (tx) => this.audited(tx, user.id, 'account.delete', { ip }));
+  }
+
+  /**
+   * A staff member deletes an account at its owner's request (issue 35, docs/decisions/075): the
+   * customer's own deletion path, its entry naming the staff member and their reason. That entry is
+   * written after the customer's personal audit data is anonymised, so the reason stays readable.
+   */
+  async deleteAccountFor(userId: string, by: NonNullable<AuditInput['actor']>): Promise<void> {
+    const user = await users.byId(this.deps.db, userId);
+    if (!user) throw new ApiError('NOT_FOUND', 'user_id: no account with this id');
+    if (user.staffRole)
+      throw new ApiError('CONFLICT', 'user_id: this is a staff account; take its role away before deleting it');
+    await this.removeAccount(userId, undefined, async (tx) => {
+      await this.deps.audit?.record(tx, {
+        actor: by,
+        subjectUserId: userId,
+        kind: 'security',
+        action: 'account.delete',
+      });
     });
+  }
+
+  /**
+   * Deletion (the customer's own and a staff member's): nothing may keep billing a deleted account,
+   * so its subscriptions are cancelled at the provider first, and a provider failure leaves the
+   * account in place. Deleting the row then ends its shares both ways (they cascade) with everything
+   * else it owns.
+   */
+  private async removeAccount(
+    userId: string,
+    before: ((tx: Executor) => Promise<unknown>) | undefined,
+    after?: (tx: Executor) => Promise<unknown>,
+  ): Promise<void> {
+    await this.deps.beforeDelete?.(userId);
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.sessions.revokeAll(tx, userId, 'account deleted');
+      await users.delete(tx, userId);
+      // The trail keeps that it happened; what it held about the person goes (decision 069).
+      await before?.(tx);
+      await this.deps.audit?.anonymiseUser(tx, userId, 'account deleted');
+      await after?.(tx);
+    });
+  }
+
+  /**
+   * A staff member sends the verification link again (issue 35): a new link (earlier ones stop
+   * working) and its entry in one transaction, the mail after the answer. Refused for a verified address.
+   */
+  async resendVerification(userId: string, by: NonNullable<AuditInput['actor']>): Promise<void> {
+    const user = await users.byId(this.deps.db, userId);
+    if (!user) throw new ApiError('NOT_FOUND', 'user_id: no account with this id');
+    if (user.emailValidated) throw new ApiError('CONFLICT', 'user_id: this address is verified already');
+    const ttlS = this.deps.config.VERIFY_TOKEN_TTL_S;
+    const token = await this.issueLinkToken(userId, 'verify', ttlS, async (tx) => {
+      await this.deps.audit?.record(tx, {
+        actor: by,
+        subjectUserId: userId,
+        kind: 'change',
+        action: 'verification.resend',
+      });
+    });
+    const link = this.link(`/auth/verify/${token}`);
+    this.deps.afterAnswer.run('verification mail', () =>
+      this.deps.mailer.send(verificationMail(user.email, link, Math.round(ttlS / 3600))),
+    );
   }
 }

@@ -40,6 +40,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'sessions.revoke': "Revoke a customer's sessions",
   'verification.resend': 'Resend verification mails',
   'dial_time.goodwill': 'Grant goodwill dial time',
+  'robots.unpair': "Unpair a customer's robot",
   'payments.read': 'Read payments',
   'payments.refund': 'Refund payments',
   'subscriptions.grant': 'Grant subscriptions',
