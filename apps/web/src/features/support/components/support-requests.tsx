@@ -6,11 +6,11 @@ import {
 } from '@portal/contract';
 import { RefreshCwIcon } from 'lucide-react';
 import * as React from 'react';
+import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Disclosure } from '@/components/ui/disclosure';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime } from '@/lib/dates';
 import { useMySupportRequests } from '../api/my-support-requests';
@@ -40,19 +40,29 @@ export function SupportRequests({ email, initialTicket }: { email: string; initi
           requests.data.length === 0 ? (
             <p className="text-sm text-muted-foreground">You have not sent a support request yet.</p>
           ) : (
-            <ul aria-label="Your support requests">
-              {requests.data.map((request) => (
-                <li key={request.ticket_id}>
-                  <Disclosure
-                    open={open === request.ticket_id}
-                    onOpenChange={(next) => setOpen(next ? request.ticket_id : undefined)}
-                    title={<RequestTitle request={request} />}
-                  >
-                    <SupportThread email={email} ticketId={request.ticket_id} />
-                  </Disclosure>
-                </li>
-              ))}
-            </ul>
+            // Several requests: the Accordion (ui/accordion.tsx), one open at a time; a closed one
+            // renders no thread, so it fetches none.
+            <Accordion
+              type="single"
+              collapsible
+              value={open ?? ''}
+              onValueChange={(next) => setOpen(next || undefined)}
+            >
+              <ul aria-label="Your support requests">
+                {requests.data.map((request) => (
+                  <li key={request.ticket_id}>
+                    <AccordionItem value={request.ticket_id}>
+                      <AccordionTrigger>
+                        <RequestTitle request={request} />
+                      </AccordionTrigger>
+                      <AccordionContent>
+                        <SupportThread email={email} ticketId={request.ticket_id} />
+                      </AccordionContent>
+                    </AccordionItem>
+                  </li>
+                ))}
+              </ul>
+            </Accordion>
           )
         ) : requests.isError ? (
           <Alert variant="destructive">
