@@ -9,6 +9,7 @@ import { grantOverrideKind, MAX_GRANT_DURATION_S, operatorPayment, subscriptionS
 import { robotDriverSubscription, subscriptionTier, userSubscription } from './payment.ts';
 import { robot } from './robots.ts';
 import { passkey } from './security.ts';
+import { supportStatus } from './support.ts';
 import { usageHistory, userTime } from './time.ts';
 
 /**
@@ -122,7 +123,8 @@ export const customerSupportRequest = z.object({
   ticket_id: z.string(),
   subject: z.string(),
   category: z.string(),
-  status: z.string(),
+  /** new, open, waiting (on the customer) or closed (docs/decisions/074) */
+  status: supportStatus,
   created_at: epochMs,
 });
 

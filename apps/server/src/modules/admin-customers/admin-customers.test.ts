@@ -224,7 +224,7 @@ describe('GetCustomer', () => {
     ]);
     expect(view.licenses.robot_licenses.map((l) => l.robot_id)).toContain(robot.robot_id);
     expect(view.support_requests).toEqual([
-      expect.objectContaining({ ticket_id: ticket, subject: 'Robot will not pair', status: 'open' }),
+      expect.objectContaining({ ticket_id: ticket, subject: 'Robot will not pair', status: 'new' }),
     ]);
     expect(view.payments_visible).toBe(true);
     expect(view.payments).toEqual([expect.objectContaining({ status: 'paid', refunds: [], dispute_status: '' })]);
