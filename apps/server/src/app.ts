@@ -23,6 +23,8 @@ import { setHashCost, setHashLimits } from './lib/passwords.ts';
 import { portalConfigOf } from './lib/portal-config.ts';
 import { loadWebPages, type WebPages } from './lib/web-pages.ts';
 import { adminPlugin } from './modules/admin/admin.routes.ts';
+import { adminOverviewPlugin } from './modules/admin-overview/admin-overview.routes.ts';
+import { adminReleasesPlugin } from './modules/admin-releases/admin-releases.routes.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
@@ -385,6 +387,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     eventsPlugin,
     adminPlugin,
     supportAdminPlugin,
+    adminReleasesPlugin,
+    adminOverviewPlugin,
   ])
     await app.register(routes, routeOptions);
 

@@ -8,6 +8,7 @@ import { PortalAddress } from './lib/portal-address.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { TokenService } from './lib/tokens.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
+import { OverviewService } from './modules/admin-overview/admin-overview.service.ts';
 import { DownloadLinks } from './modules/assets/assets.links.ts';
 import { artifactStoreFor } from './modules/assets/assets.s3.ts';
 import { AssetService } from './modules/assets/assets.service.ts';
@@ -216,7 +217,13 @@ export function buildServices({
     payments,
     outbox,
     downloadLinks,
-    assets: new AssetService(db, clock, countedStore(store ?? artifactStoreFor(config, clock), metrics), downloadLinks),
+    assets: new AssetService(
+      db,
+      clock,
+      countedStore(store ?? artifactStoreFor(config, clock), metrics),
+      downloadLinks,
+      audit,
+    ),
     support: new SupportService(db, clock, mailer, {
       publicUrl: config.PUBLIC_URL,
       inboxEmail: config.SUPPORT_INBOX_EMAIL,
@@ -243,6 +250,7 @@ export function buildServices({
     }),
     audit,
     staff,
+    overview: new OverviewService(db, clock, () => paymentProvider.knownProducts()),
     admin: new AdminService({ config, clock, mailer, afterAnswer, staff, audit, sessions }),
     retention: new RetentionService(
       db,

@@ -1,4 +1,6 @@
 export * from './admin.ts';
+export * from './admin-overview.ts';
+export * from './admin-releases.ts';
 export * from './admin-support.ts';
 export * from './assets.ts';
 export * from './auth.ts';

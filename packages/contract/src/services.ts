@@ -1,4 +1,6 @@
 import { admin } from './admin.ts';
+import { adminOverview } from './admin-overview.ts';
+import { adminReleases } from './admin-releases.ts';
 import { adminSupport } from './admin-support.ts';
 import { assets } from './assets.ts';
 import { auth } from './auth.ts';
@@ -34,6 +36,8 @@ export const services = {
   events,
   admin,
   adminSupport,
+  adminReleases,
+  adminOverview,
   privacy,
 } as const satisfies Record<string, ServiceDef>;
 export type Services = typeof services;
