@@ -164,8 +164,12 @@ async function adminReleasesRoutes(app: FastifyInstance, { config, services }: R
       {
         // A body no parser takes (none is missing here, but Fastify may still refuse a request's
         // framing) is, for anyone without a staff credential, the unknown route's 404 as elsewhere.
-        async errorHandler(err: Error & { code?: string; statusCode?: number }, request, reply) {
-          if (err.code?.startsWith('FST_ERR_CTP') && !(await identifyStaff(app, request, services)))
+        async errorHandler(err: Error & { code?: unknown; statusCode?: number }, request, reply) {
+          if (
+            typeof err.code === 'string' &&
+            err.code.startsWith('FST_ERR_CTP') &&
+            !(await identifyStaff(app, request, services))
+          )
             return reply.callNotFound();
           throw err;
         },
@@ -202,6 +206,12 @@ async function adminReleasesRoutes(app: FastifyInstance, { config, services }: R
         // Piped, not handed to the store's pipeline: a failure there destroys the limiter, while the
         // socket stays open for the answer.
         const limiter = limitedTo(max);
+        // The limiter may fail before the store reads it (the checks before the upload are async):
+        // its failure is kept here, and the store's pipeline then fails on the destroyed stream.
+        let limit: Error | undefined;
+        limiter.on('error', (err) => {
+          limit = err;
+        });
         (request.body as Readable).pipe(limiter);
         try {
           const row = await assets.addRelease({ ...release, data: limiter }, { by: actorOf(staff), ip: request.ip });
@@ -210,8 +220,9 @@ async function adminReleasesRoutes(app: FastifyInstance, { config, services }: R
         } catch (err) {
           // What is left of the body is not read: the connection closes after the answer.
           reply.header('connection', 'close');
-          if (err instanceof TooLarge) throw tooLarge();
-          if (err instanceof EmptyBuild) throw new ApiError('VALIDATION', 'body: the build is empty');
+          if (err instanceof TooLarge || limit instanceof TooLarge) throw tooLarge();
+          if (err instanceof EmptyBuild || limit instanceof EmptyBuild)
+            throw new ApiError('VALIDATION', 'body: the build is empty');
           if (err instanceof StorageUnavailable) {
             request.log.error({ storage: err.logged() }, 'storage unavailable');
             throw new ApiError('UNAVAILABLE', `${err.message}; nothing was recorded (request ${request.id})`);
