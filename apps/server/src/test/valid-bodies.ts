@@ -259,6 +259,17 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
   }),
   '/api/admin/support SetSupportStatus': (n) => ({ ticket_id: n.ticketId, status: 'closed' }),
   '/api/admin/support AssignSupportRequest': (n) => ({ ticket_id: n.ticketId, assignee_user_id: null }),
+  // Issue 35: releases and the overview (a release id names none: the zero UUID).
+  '/api/admin/releases ListReleases': () => ({}),
+  '/api/admin/releases WithdrawRelease': () => ({
+    artifact_id: '00000000-0000-4000-8000-000000000000',
+    reason: 'a broken build',
+  }),
+  '/api/admin/releases RestoreRelease': () => ({
+    artifact_id: '00000000-0000-4000-8000-000000000000',
+    reason: 'fixed after all',
+  }),
+  '/api/admin/overview GetOverview': () => ({}),
 };
 
 /** Placeholder names: well-formed, naming nothing that exists. */

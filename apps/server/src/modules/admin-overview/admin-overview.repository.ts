@@ -34,11 +34,12 @@ export const overviewRepository = {
 
   /** Active tier subscriptions by tier, bought or granted. */
   async plansByTier(db: Executor) {
-    return db
-      .select({ tier: subscriptions.tier, paid: sql<boolean>`${subscriptions.overrideKind} = ${PAID}`, n: count() })
+    const rows = await db
+      .select({ tier: subscriptions.tier, overrideKind: subscriptions.overrideKind, n: count() })
       .from(subscriptions)
       .where(eq(subscriptions.status, 'active'))
-      .groupBy(subscriptions.tier, sql`${subscriptions.overrideKind} = ${PAID}`);
+      .groupBy(subscriptions.tier, subscriptions.overrideKind);
+    return rows.map((r) => ({ tier: r.tier, paid: r.overrideKind === PAID, n: r.n }));
   },
 
   /** Active bought plans by the price they renew at ('' for a price not recorded). */
