@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -15,6 +15,7 @@ import {
 } from '@portal/contract';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli.ts';
 import { artifacts, auditEntries } from '../../db/schema.ts';
 import { as, type SignedIn, signIn, useTestApp } from '../../test/fixtures.ts';
 import { seedUser } from '../../test/harness.ts';
@@ -274,6 +275,27 @@ describe('uploading a hub build', () => {
     const res = await upload(build('6.0.0.0'), randomBytes(10), callers.adminKey, { csrf: false });
     expect(res.status).toBe(403);
     expect(res.body.error.Code).toBe(ErrorCodes.CSRF.code);
+  });
+});
+
+describe('artifacts:add on the host', () => {
+  it('runs the same code: one release.add entry by the command line, and a version taken is refused', async () => {
+    const file = join(t.config.dataDir, 'robot-hub-9.0.0.rpm');
+    writeFileSync(file, randomBytes(200));
+    const cli = (version: string) =>
+      runCli(['artifacts:add', file, '--os', 'linux', '--arch', 'rpm', '--version', version], {
+        db: t.app.deps.db,
+        config: t.config,
+        clock: t.clock,
+        out: () => undefined,
+      });
+    const before = await changes('release.add');
+    await cli('9.0.0');
+    expect(await changes('release.add')).toBe(before + 1);
+    const [entry] = await t.app.services.audit.list({ action: 'release.add', limit: 1 });
+    expect(entry?.audit_entries).toMatchObject({ actorKind: 'system', actorId: 'cli' });
+    await expect(cli('9.0.0.0')).rejects.toThrow(/^version: 9\.0\.0\.0 of linux\/rpm is uploaded already/);
+    expect(await changes('release.add')).toBe(before + 1);
   });
 });
 
