@@ -13,7 +13,7 @@ import {
   type ReleasePlatform,
   type StaffRole,
 } from '@portal/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli.ts';
 import { artifacts, auditEntries } from '../../db/schema.ts';
@@ -234,6 +234,31 @@ describe('uploading a hub build', () => {
       .from(artifacts)
       .where(eq(artifacts.fileName, build('4.0.0.0', 'rpm').file_name));
     expect(rows.map((r) => r.sizeBytes)).toEqual([500]);
+  });
+
+  it('a row that cannot be written takes its stored object with it: nothing recorded, no file left', async () => {
+    // The database refuses this one row (a trigger stands in for any failure after the upload).
+    const db = t.app.deps.db;
+    await db.execute(sql`create function refuse_artifact() returns trigger language plpgsql as $$
+      begin if new.file_name = 'robot-hub-refused.deb' then raise exception 'refused by the test'; end if; return new; end $$`);
+    await db.execute(
+      sql`create trigger refuse_artifact before insert on artifacts for each row execute function refuse_artifact()`,
+    );
+    try {
+      const before = await changes('release.add');
+      const res = await upload(
+        { ...build('10.0.0.0'), file_name: 'robot-hub-refused.deb' },
+        randomBytes(100),
+        callers.adminKey,
+      );
+      expect(res.status).toBe(500);
+      expect(await changes('release.add')).toBe(before);
+      const folder = join(artifactsDir(t.config.dataDir), 'robot-hub', '10.0.0.0', 'linux-deb');
+      expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+    } finally {
+      await db.execute(sql`drop trigger refuse_artifact on artifacts`);
+      await db.execute(sql`drop function refuse_artifact()`);
+    }
   });
 
   it('roles: support and finance 403 naming admin (a security entry), a customer and no credential the unknown route', async () => {
