@@ -274,11 +274,12 @@ describe('uploading a hub build', () => {
     }
     const refusals = await t.app.services.audit.list({ action: 'staff.refused', limit: 50 });
     expect(refusals.filter((e) => e.audit_entries.target === 'UploadRelease').length).toBeGreaterThanOrEqual(3);
-    for (const headers of [
+    const outsiders: Headers[] = [
       { authorization: `Bearer ${customer.token}` },
       {},
       { [OPERATOR_HEADER]: 'wrong-key-of-at-least-32-characters' },
-    ]) {
+    ];
+    for (const headers of outsiders) {
       const res = await upload(build('5.0.0.0'), randomBytes(10), headers);
       expect(res.status).toBe(404);
       expect(JSON.stringify(res.body)).toBe(
