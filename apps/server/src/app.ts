@@ -24,6 +24,8 @@ import { portalConfigOf } from './lib/portal-config.ts';
 import { loadWebPages, type WebPages } from './lib/web-pages.ts';
 import { adminPlugin } from './modules/admin/admin.routes.ts';
 import { adminCustomersPlugin } from './modules/admin-customers/admin-customers.routes.ts';
+import { adminOverviewPlugin } from './modules/admin-overview/admin-overview.routes.ts';
+import { adminReleasesPlugin } from './modules/admin-releases/admin-releases.routes.ts';
 import { assetsPlugin } from './modules/assets/assets.routes.ts';
 import type { ArtifactStore } from './modules/assets/assets.store.ts';
 import { authPlugin } from './modules/auth/auth.routes.ts';
@@ -387,6 +389,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     adminPlugin,
     supportAdminPlugin,
     adminCustomersPlugin,
+    adminReleasesPlugin,
+    adminOverviewPlugin,
   ])
     await app.register(routes, routeOptions);
 

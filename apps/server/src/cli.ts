@@ -7,7 +7,6 @@ import {
   ApiError,
   ArtifactArch,
   ArtifactOS,
-  AssetType,
   DEFAULT_GRANT_DURATION_S,
   formatPrice,
   MAX_FLEX_SLOTS,
@@ -23,7 +22,6 @@ import { type Config, loadConfigOrExit } from './config.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer, noMailer } from './lib/mailer.ts';
-import { assetRepository } from './modules/assets/assets.repository.ts';
 import { parseVersion } from './modules/assets/assets.service.ts';
 import { StorageUnavailable } from './modules/assets/assets.store.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
@@ -314,20 +312,20 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       if (!valid.includes(arch.data)) throw new UsageError(`--arch for ${os.data} must be ${valid.join(' or ')}`);
       const version = parseVersion(values.version ?? '');
       if (!version) throw new UsageError('--version must look like 1.4.2 or 1.4.2.0');
-      const assetId = values.asset ?? HUB_ASSET_ID;
-      if (!(await assetRepository.asset(db, assetId))) {
-        if (assetId !== HUB_ASSET_ID) throw new UsageError(`no asset ${assetId}`);
-        await assetRepository.upsertAsset(db, { id: HUB_ASSET_ID, type: AssetType.Application, name: 'Robot Hub' });
-      }
+      // The upload route's code (docs/decisions/076): the platform and a version not taken are
+      // checked there, the row and its audit entry (by the command line) are written after the upload.
       const row = await services.assets
-        .addArtifact(db, {
-          assetId,
-          fileName: basename(file),
-          data: createReadStream(file),
-          os: os.data,
-          arch: arch.data,
-          version,
-        })
+        .addRelease(
+          {
+            assetId: values.asset ?? HUB_ASSET_ID,
+            fileName: basename(file),
+            data: createReadStream(file),
+            os: os.data,
+            arch: arch.data,
+            version,
+          },
+          { by: CLI_ACTOR },
+        )
         .catch((err: unknown) => {
           // The upload retried what it could (S3_TIMEOUT_MS, S3_MAX_RETRIES); the row is written after it.
           if (!(err instanceof StorageUnavailable)) throw err;

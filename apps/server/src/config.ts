@@ -308,6 +308,11 @@ export const envSchema = z
     OPERATOR_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
     /** How long a signed download link works. */
     DOWNLOAD_LINK_TTL_S: int(30, 3_600).default(300),
+    /**
+     * The largest hub build POST /api/admin/releases/upload takes (docs/decisions/076): 413 past it,
+     * and nothing stored. 1 KiB to 8 GiB; 512 MiB by default, room for a hub installer.
+     */
+    RELEASE_MAX_BYTES: int(1024, 8 * 1024 ** 3).default(512 * 1024 ** 2),
     /** how often the subscription lifecycle job runs (docs/decisions/019); 0 turns it off */
     LIFECYCLE_INTERVAL_S: int(0, ONE_DAY_S).default(600),
     /**

@@ -13,6 +13,8 @@ const NOT_ACTIONS: Record<string, string> = {
   'GET /api/assets/download/:id': 'a signed download link the browser follows; its signature is the permission',
   'GET /api/events/stream':
     'the live event stream EventSource opens (text/event-stream); the single-use ticket from OpenEventStream is the permission',
+  'POST /api/admin/releases/upload':
+    "a hub build's bytes streamed as the body (docs/decisions/076); a staff credential with releases.manage and the CSRF token are the permission",
   'POST /api/stripe/webhook':
     "Stripe's webhook: Stripe calls it, not a browser; its signature over the raw body is the permission",
 };

@@ -9,6 +9,7 @@ import { RateLimiter } from './lib/rate-limit.ts';
 import { TokenService } from './lib/tokens.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { AdminCustomersService } from './modules/admin-customers/admin-customers.service.ts';
+import { OverviewService } from './modules/admin-overview/admin-overview.service.ts';
 import { DownloadLinks } from './modules/assets/assets.links.ts';
 import { artifactStoreFor } from './modules/assets/assets.s3.ts';
 import { AssetService } from './modules/assets/assets.service.ts';
@@ -230,7 +231,13 @@ export function buildServices({
     payments,
     outbox,
     downloadLinks,
-    assets: new AssetService(db, clock, countedStore(store ?? artifactStoreFor(config, clock), metrics), downloadLinks),
+    assets: new AssetService(
+      db,
+      clock,
+      countedStore(store ?? artifactStoreFor(config, clock), metrics),
+      downloadLinks,
+      audit,
+    ),
     support: new SupportService(db, clock, mailer, {
       publicUrl: config.PUBLIC_URL,
       inboxEmail: config.SUPPORT_INBOX_EMAIL,
@@ -265,6 +272,7 @@ export function buildServices({
       audit,
       admin,
     }),
+    overview: new OverviewService(db, clock, () => paymentProvider.knownProducts()),
     retention: new RetentionService(
       db,
       clock,

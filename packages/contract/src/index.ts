@@ -1,5 +1,7 @@
 export * from './admin.ts';
 export * from './admin-customers.ts';
+export * from './admin-overview.ts';
+export * from './admin-releases.ts';
 export * from './admin-support.ts';
 export * from './assets.ts';
 export * from './auth.ts';

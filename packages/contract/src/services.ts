@@ -1,5 +1,7 @@
 import { admin } from './admin.ts';
 import { adminCustomers } from './admin-customers.ts';
+import { adminOverview } from './admin-overview.ts';
+import { adminReleases } from './admin-releases.ts';
 import { adminSupport } from './admin-support.ts';
 import { assets } from './assets.ts';
 import { auth } from './auth.ts';
@@ -35,6 +37,8 @@ export const services = {
   events,
   admin,
   adminSupport,
+  adminReleases,
+  adminOverview,
   privacy,
   adminCustomers,
 } as const satisfies Record<string, ServiceDef>;

@@ -287,6 +287,17 @@ export const VALID_BODIES: Record<string, (n: Names) => Record<string, unknown>>
   '/api/admin/customers UnpairRobot': (n) => ({ user_id: n.userId, robot_id: n.robotId, reason: 'stuck pairing' }),
   '/api/admin/customers DeleteAccount': (n) => ({ user_id: n.userId, reason: 'customer asked by email' }),
   '/api/admin/customers ExportCustomerData': (n) => ({ user_id: n.userId, reason: 'subject access request' }),
+  // Issue 35: releases and the overview (a release id names none: the zero UUID).
+  '/api/admin/releases ListReleases': () => ({}),
+  '/api/admin/releases WithdrawRelease': () => ({
+    artifact_id: '00000000-0000-4000-8000-000000000000',
+    reason: 'a broken build',
+  }),
+  '/api/admin/releases RestoreRelease': () => ({
+    artifact_id: '00000000-0000-4000-8000-000000000000',
+    reason: 'fixed after all',
+  }),
+  '/api/admin/overview GetOverview': () => ({}),
 };
 
 /** Placeholder names: well-formed, naming nothing that exists. */

@@ -39,6 +39,12 @@ export const artifacts = pgTable(
     /** sha256 of the bytes, hex */
     checksum: text('checksum').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /**
+     * A build withdrawn by staff (docs/decisions/076): Downloads no longer offers it, and its links
+     * stop working; null while it is offered. Restoring it clears both.
+     */
+    withdrawnAt: ts('withdrawn_at'),
+    withdrawnReason: text('withdrawn_reason').notNull().default(''),
   },
   (t) => [index('artifacts_asset_idx').on(t.assetId)],
 );

@@ -60,7 +60,34 @@ const SUCCEEDING: Record<string, () => Promise<Record<string, unknown>>> = {
     ticket_id: (await seedSupportRequest(t)).ticketId,
     assignee_user_id: (await seedSupportStaff(t)).id,
   }),
+  // Issue 35: releases (a fresh build to withdraw, a withdrawn one to restore) and the overview.
+  '/api/admin/releases ListReleases': async () => ({}),
+  '/api/admin/releases WithdrawRelease': async () => ({
+    artifact_id: (await matrixRelease(false)).id,
+    reason: 'matrix',
+  }),
+  '/api/admin/releases RestoreRelease': async () => ({ artifact_id: (await matrixRelease(true)).id, reason: 'matrix' }),
+  '/api/admin/overview GetOverview': async () => ({}),
 };
+
+let matrixBuilds = 0;
+/** A build of the hub for the matrix to withdraw (or, withdrawn already, to restore). */
+async function matrixRelease(withdrawn: boolean) {
+  matrixBuilds += 1;
+  const row = await t.app.services.assets.addRelease(
+    {
+      fileName: `matrix-${matrixBuilds}.deb`,
+      data: Buffer.from(`build ${matrixBuilds}`),
+      os: 'linux',
+      arch: 'deb',
+      version: { major: 90, minor: matrixBuilds, patch: 0, revision: 0 },
+    },
+    { by: { kind: 'system', id: 'cli' } },
+  );
+  if (withdrawn)
+    await t.app.services.assets.setWithdrawn(row.id, true, 'matrix', { by: { kind: 'system', id: 'cli' } });
+  return row;
+}
 
 /** How many `change` entries a successful call writes: one for a state change, none for a read. */
 const CHANGES: Record<string, 0 | 1> = {
@@ -78,6 +105,10 @@ const CHANGES: Record<string, 0 | 1> = {
   '/api/admin/support ReplySupportRequest': 1,
   '/api/admin/support SetSupportStatus': 1,
   '/api/admin/support AssignSupportRequest': 1,
+  '/api/admin/releases ListReleases': 0,
+  '/api/admin/releases WithdrawRelease': 1,
+  '/api/admin/releases RestoreRelease': 1,
+  '/api/admin/overview GetOverview': 0,
 };
 
 type Caller = { label: string; role?: StaffRole; headers: Record<string, string> };

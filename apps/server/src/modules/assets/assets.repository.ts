@@ -1,17 +1,28 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { AssetType } from '@portal/contract';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { type Executor, preparedOn } from '../../db/client.ts';
 import { artifacts, assets, licenseAcceptances } from '../../db/schema.ts';
 
 export type AssetRow = typeof assets.$inferSelect;
 export type ArtifactRow = typeof artifacts.$inferSelect;
 
-/** The catalogue (GetAll, on every Downloads visit): two statements, each built once (preparedOn). */
-const artifactsQuery = preparedOn((db) => db.select().from(artifacts).prepare('all_artifacts'));
+/**
+ * The catalogue (GetAll, on every Downloads visit): two statements, each built once (preparedOn).
+ * A withdrawn build is not in it (docs/decisions/076), so Downloads offers the next highest.
+ */
+const artifactsQuery = preparedOn((db) =>
+  db.select().from(artifacts).where(isNull(artifacts.withdrawnAt)).prepare('offered_artifacts'),
+);
 const downloadableQuery = preparedOn((db) =>
   db
     .select()
     .from(assets)
-    .where(inArray(assets.id, db.selectDistinct({ id: artifacts.assetId }).from(artifacts)))
+    .where(
+      inArray(
+        assets.id,
+        db.selectDistinct({ id: artifacts.assetId }).from(artifacts).where(isNull(artifacts.withdrawnAt)),
+      ),
+    )
     .orderBy(assets.createdAt, assets.id)
     .prepare('downloadable_assets'),
 );
@@ -33,16 +44,59 @@ export const assetRepository = {
     await db.insert(assets).values(row).onConflictDoUpdate({ target: assets.id, set: rest });
   },
 
+  /** The artifact, withdrawn or not. */
   async artifact(db: Executor, id: string): Promise<ArtifactRow | undefined> {
     const [row] = await db.select().from(artifacts).where(eq(artifacts.id, id));
     return row;
   },
 
+  /** The artifact of a download: one that is offered (not withdrawn). */
+  async offeredArtifact(db: Executor, id: string): Promise<ArtifactRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(artifacts)
+      .where(and(eq(artifacts.id, id), isNull(artifacts.withdrawnAt)));
+    return row;
+  },
+
+  /** The offered artifact of an asset stored under the key (GetDownload's choice). */
   async artifactOf(db: Executor, assetId: string, storeKey: string): Promise<ArtifactRow | undefined> {
     const [row] = await db
       .select()
       .from(artifacts)
-      .where(and(eq(artifacts.assetId, assetId), eq(artifacts.storeKey, storeKey)));
+      .where(and(eq(artifacts.assetId, assetId), eq(artifacts.storeKey, storeKey), isNull(artifacts.withdrawnAt)));
+    return row;
+  },
+
+  /** Any artifact stored under the key, withdrawn or not. */
+  async artifactByKey(db: Executor, storeKey: string): Promise<ArtifactRow | undefined> {
+    const [row] = await db.select().from(artifacts).where(eq(artifacts.storeKey, storeKey));
+    return row;
+  },
+
+  /** Every artifact of the application assets (the hub), withdrawn ones too: the releases. */
+  async releases(db: Executor): Promise<ArtifactRow[]> {
+    return db
+      .select({ artifact: artifacts })
+      .from(artifacts)
+      .innerJoin(assets, eq(assets.id, artifacts.assetId))
+      .where(eq(assets.type, AssetType.Application))
+      .then((rows) => rows.map((r) => r.artifact));
+  },
+
+  /** Withdraws (a time and a reason) or restores (null) an artifact, locked; answers the row before. */
+  async lockArtifact(db: Executor, id: string): Promise<ArtifactRow | undefined> {
+    const [row] = await db.select().from(artifacts).where(eq(artifacts.id, id)).for('update');
+    return row;
+  },
+
+  async setWithdrawn(db: Executor, id: string, at: Date | null, reason: string): Promise<ArtifactRow> {
+    const [row] = await db
+      .update(artifacts)
+      .set({ withdrawnAt: at, withdrawnReason: reason })
+      .where(eq(artifacts.id, id))
+      .returning();
+    if (!row) throw new Error('artifact update returned no row');
     return row;
   },
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -195,6 +196,11 @@ export class S3ArtifactStore implements ArtifactStore {
       if (isMissing(err)) return false;
       throw err;
     }
+  }
+
+  async remove(key: string): Promise<void> {
+    this.checkKey(key);
+    await this.call('DeleteObject', () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })));
   }
 
   async deliver(key: string, opts: { fileName: string; expiresAt: Date }): Promise<Delivery | undefined> {

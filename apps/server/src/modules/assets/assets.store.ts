@@ -85,6 +85,11 @@ export interface ArtifactStore {
   deliver(key: string, opts: { fileName: string; expiresAt: Date }): Promise<Delivery | undefined>;
   /** Answered at once, never waiting on storage (docs/operations.md#endpoints). */
   readiness(): StorageReadiness;
+  /**
+   * Deletes what is stored under the key, if anything: an upload whose row could not be recorded
+   * leaves no orphan (best effort, docs/decisions/076).
+   */
+  remove?(key: string): Promise<void>;
 }
 
 /** A file name safe inside a Content-Disposition header. */
@@ -147,6 +152,10 @@ export class LocalArtifactStore implements ArtifactStore {
     if (!isValidKey(key)) return false;
     const info = await stat(this.pathOf(key)).catch(() => undefined);
     return info?.isFile() ?? false;
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
   }
 
   async deliver(key: string): Promise<Delivery | undefined> {
