@@ -8,6 +8,7 @@ import {
   license,
   operator,
   payment,
+  ROBOT_REPORT_TIMEOUT_MS,
   type Robot,
   type RobotLicense,
   robots,
@@ -20,10 +21,10 @@ import {
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { strFromU8, unzipSync } from 'fflate';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { paymentRepository } from './modules/payment/payment.repository.ts';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
-import { seedDemo } from './seed.ts';
+import { DEMO_HUB_INTERVAL_MS, seedDemo, startDemoHub } from './seed.ts';
 import { demoInstallerFiles, HUB_BUILDS } from './seed-demo-data.ts';
 import { asOperator, closeApp, roboticsConfig, useTestApp } from './test/fixtures.ts';
 import { DEPLOYMENT_ADDRESSES, freshDatabase, testApp } from './test/harness.ts';
@@ -71,6 +72,42 @@ describe('demo data', () => {
       robot_licenses: lic.shared_robot_licenses.map((l) => ({ robot_id: l.robot_id })),
     });
     expect((shared.body.robots as Robot[]).map((r) => r.name)).toEqual(['Warehouse Tiago']);
+  });
+
+  it('keeps its live robots Active while the demo server runs: the demo hub reports them, the others stay as they are', async () => {
+    const lic = (await call(license, 'GetLicenses')).body.user_licenses as UserLicenses;
+    const refs = lic.robot_licenses.filter((l) => l.robot_id).map((l) => ({ robot_id: l.robot_id }));
+    const states = async () =>
+      Object.fromEntries(
+        ((await call(robots, 'GetRobots', { robot_licenses: refs })).body.robots as Robot[]).map((r) => [
+          r.name,
+          r.robot_state.available,
+        ]),
+      );
+    const reported: string[] = [];
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const stop = await startDemoHub(
+        t.app.deps.db,
+        t.config,
+        async (id) => {
+          reported.push(id);
+          await t.app.services.robots.reported(id);
+        },
+        log,
+      );
+      // No report for longer than the timeout: the hub went quiet, the robot is Inactive.
+      t.clock.advance(ROBOT_REPORT_TIMEOUT_MS + 1);
+      expect(await states()).toEqual({ 'Reception Pepper': false, 'Lab Nao': false });
+      await vi.advanceTimersByTimeAsync(DEMO_HUB_INTERVAL_MS);
+      expect(await states()).toEqual({ 'Reception Pepper': true, 'Lab Nao': false });
+      expect(reported).toHaveLength(1);
+      stop();
+      await vi.advanceTimersByTimeAsync(DEMO_HUB_INTERVAL_MS * 3);
+      expect(reported).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives a Standard subscription with perishable and durable time, some of it used', async () => {

@@ -1,7 +1,9 @@
 import { ONE_DAY_MS } from '@portal/contract';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { robots } from './db/schema.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { hashPassword } from './lib/passwords.ts';
 import { userRepository } from './modules/useraction/useraction.repository.ts';
@@ -52,4 +54,37 @@ export async function seedDemo(
   log.info(
     `demo data created: robots, licenses, dial time and hub downloads; pairing code of the unpaired Tiago_Steel license: ${data.pairCode}; a robot is shared by ${data.colleagueEmail}`,
   );
+}
+
+/** How often the demo's hub reports its live robots: well inside ROBOT_REPORT_TIMEOUT_MS. */
+export const DEMO_HUB_INTERVAL_MS = 60_000;
+
+/**
+ * The demo's hub (outside production, with SEED_DEMO): the demo account's robots that were seeded
+ * available keep reporting, as a real hub's would, so they stay Active however long the demo runs
+ * (a robot not heard from for ROBOT_REPORT_TIMEOUT_MS is Inactive, docs/decisions/067). Each report
+ * goes through the robots service like a dial's. Answers a stop function (nothing runs when there
+ * is no demo account).
+ */
+export async function startDemoHub(
+  db: Db,
+  config: Config,
+  report: (robotId: string) => Promise<void>,
+  log: FastifyBaseLogger,
+): Promise<() => void> {
+  if (!config.SEED_DEMO || config.NODE_ENV === 'production') return () => {};
+  const demo = await userRepository.byEmail(db, config.DEMO_EMAIL.toLowerCase());
+  if (!demo) return () => {};
+  const tick = async () => {
+    const live = await db
+      .select({ id: robots.id })
+      .from(robots)
+      .where(and(eq(robots.userId, demo.id), eq(robots.available, true)));
+    for (const robot of live) await report(robot.id);
+  };
+  const timer = setInterval(() => {
+    tick().catch((err) => log.warn({ err }, 'the demo hub could not report its robots'));
+  }, DEMO_HUB_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

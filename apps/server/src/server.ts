@@ -4,7 +4,7 @@ import { openDatabase } from './db/client.ts';
 import { startErrorReporting } from './lib/error-reporting.ts';
 import { shutDown } from './lib/shutdown.ts';
 import { listenMetrics } from './plugins/metrics.ts';
-import { seedDemo } from './seed.ts';
+import { seedDemo, startDemoHub } from './seed.ts';
 
 async function main() {
   const config = loadConfigOrExit();
@@ -18,11 +18,13 @@ async function main() {
   const app = await buildApp({ config, database, serveWeb: true, logger: loggerOptions(config.LOG_LEVEL) });
   await startErrorReporting(app, config.SENTRY_DSN, config.NODE_ENV);
   await seedDemo(database.db, config, app.log);
+  const stopDemoHub = await startDemoHub(database.db, config, (id) => app.services.robots.reported(id), app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    stopDemoHub();
     app.log.info(
       { signal, delay_s: config.SHUTDOWN_DELAY_S },
       'shutting down: draining, then finishing requests in flight',
