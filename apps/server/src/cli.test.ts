@@ -71,6 +71,17 @@ describe('operator command line', () => {
     });
   });
 
+  it('stores a build for a platform Downloads does not offer (Windows on ARM), which the console cannot upload', async () => {
+    const file = join(t.config.dataDir, 'hub-setup-arm64.exe');
+    writeFileSync(file, 'arm installer bytes');
+    const out = await cli('artifacts:add', file, '--os', 'windows', '--arch', 'arm64', '--version', '2.0.2');
+    expect(out).toContain('sha256 ');
+    const stored = await assetRepository.downloadable(t.app.deps.db);
+    expect(stored.flatMap((a) => a.artifacts).map((a) => `${a.os}/${a.arch} ${a.fileName}`)).toContain(
+      'windows/arm64 hub-setup-arm64.exe',
+    );
+  });
+
   it("sets and clears the slot grant, printing the plan's count, the grant and the count in force", async () => {
     const user = await signIn(t);
     const amount = async () =>

@@ -325,6 +325,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
             version,
           },
           { by: CLI_ACTOR },
+          { anyPlatform: true },
         )
         .catch((err: unknown) => {
           // The upload retried what it could (S3_TIMEOUT_MS, S3_MAX_RETRIES); the row is written after it.
@@ -443,6 +444,12 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   }
 }
 
+/** node:util parseArgs's refusal (its code is a string; an ApiError's is a number). */
+function isParseArgsError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   // Help needs no configuration and no database.
@@ -458,7 +465,7 @@ async function main() {
     try {
       await runCli(argv, { db: undefined as unknown as Db, config, clock: systemClock, out: (l) => console.log(l) });
     } catch (err) {
-      status = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+      status = err instanceof UsageError || isParseArgsError(err) ? 2 : 1;
       if (status === 2) console.error(`${(err as Error).message}\n\n${USAGE}`);
       else console.error(err instanceof CommandFailed ? err.message : `${command} failed: ${(err as Error).message}`);
     }
@@ -483,7 +490,7 @@ async function main() {
       out: (l) => console.log(l),
     });
   } catch (err) {
-    status = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    status = err instanceof UsageError || isParseArgsError(err) ? 2 : 1;
     if (status === 2) console.error(`${(err as Error).message}\n\n${USAGE}`);
     else console.error(err instanceof ApiError || err instanceof CommandFailed ? err.message : err);
   } finally {

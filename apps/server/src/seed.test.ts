@@ -85,6 +85,11 @@ describe('demo data', () => {
         ]),
       );
     const reported: string[] = [];
+    // The tick's queries are real I/O that fake timers do not wait for: the report says when it is done.
+    let reportDone: () => void = () => {};
+    const firstReport = new Promise<void>((resolve) => {
+      reportDone = resolve;
+    });
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       const stop = await startDemoHub(
@@ -93,6 +98,7 @@ describe('demo data', () => {
         async (id) => {
           reported.push(id);
           await t.app.services.robots.reported(id);
+          reportDone();
         },
         log,
       );
@@ -100,6 +106,7 @@ describe('demo data', () => {
       t.clock.advance(ROBOT_REPORT_TIMEOUT_MS + 1);
       expect(await states()).toEqual({ 'Reception Pepper': false, 'Lab Nao': false });
       await vi.advanceTimersByTimeAsync(DEMO_HUB_INTERVAL_MS);
+      await firstReport;
       expect(await states()).toEqual({ 'Reception Pepper': true, 'Lab Nao': false });
       expect(reported).toHaveLength(1);
       stop();

@@ -43,6 +43,7 @@ stroke stroke-w=L stroke=*
 list list-position=inside|outside list-type=*
 object object-fit=contain|cover|fill|none|scale-down object-position=*
 break &=normal|words|all|keep
+content align-content=normal|center|start|end|between|around|evenly|baseline|stretch
 bg,from,via,to,fill,cursor,animate,ease,origin,aspect,transition,overflow{,-x,-y},items,justify{,-items,-self},self,whitespace,align,caption,pointer-events,select,appearance &=*
 touch &=auto|none|manipulation
 divide-{x,y},rounded{,-t,-r,-b,-l},blur,backdrop-blur,grow,shrink &=|N

@@ -146,13 +146,22 @@ export class AssetService {
 
   /**
    * Adds a release of the hub (docs/decisions/076): the command line's artifacts:add and the upload
-   * route both call it. Refuses a platform Downloads does not offer and a version the platform has
+   * route both call it. Refuses a platform Downloads does not offer (unless `anyPlatform`) and a version the platform has
    * already (409); streams the bytes to the store outside any transaction (a failed store records
    * nothing), then records the row and its one audit entry `release.add` in one transaction; if
    * that fails, the stored object is removed (best effort).
    */
-  async addRelease(input: NewRelease, actor: ReleaseActor): Promise<ArtifactRow> {
-    if (!isReleasePlatform(input.os, input.arch))
+  async addRelease(
+    input: NewRelease,
+    actor: ReleaseActor,
+    /**
+     * The command line may store a build for a platform Downloads does not offer (Windows on ARM:
+     * a build made ahead, and the state spec/001 names "No compatible downloads available"); the
+     * console's upload may not, since nobody would ever be offered it.
+     */
+    options: { anyPlatform?: boolean } = {},
+  ): Promise<ArtifactRow> {
+    if (!options.anyPlatform && !isReleasePlatform(input.os, input.arch))
       throw new ApiError(
         'VALIDATION',
         `arch: ${input.os}/${input.arch} is not a platform Downloads offers (${RELEASE_PLATFORMS.map((p) => `${p.os}/${p.arch}`).join(', ')})`,
