@@ -43,9 +43,11 @@ const SERVER_FIELDS: Record<string, Field> = {
 function serverErrors(err: unknown): Errors {
   if (!isClientError(err)) return {};
   const errors: Errors = {};
+  // One field named: its whole rule, which may hold a "; " the client's split would drop.
+  const message = err.fields.length === 1 ? err.description.replace(/^[^:]+: /, '') : err.message;
   for (const name of err.fields) {
     const field = SERVER_FIELDS[name];
-    if (field) errors[field] = err.message;
+    if (field) errors[field] = message;
   }
   return errors;
 }
