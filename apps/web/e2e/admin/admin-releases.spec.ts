@@ -59,17 +59,22 @@ async function enrolledStaff(page: Page, role: StaffRole) {
   return email;
 }
 
-/** A Linux (DEB) version above every one the server has: `major` one more than the highest. */
-async function nextLinuxMajor(): Promise<number> {
+type Linux = 'deb' | 'rpm';
+
+/**
+ * A Linux version above every one the server has for that package: `major` one more than the
+ * highest. Each test here uploads to a package of its own, so the two never race for a version.
+ */
+async function nextLinuxMajor(arch: Linux): Promise<number> {
   const { platforms } = await legacyKey().call(adminReleases, 'ListReleases', {});
-  const deb = platforms.find((p) => p.os === 'linux' && p.arch === 'deb');
-  return Math.max(0, ...(deb?.builds ?? []).map((b) => Number(b.version.split('.')[0]))) + 1;
+  const builds = platforms.find((p) => p.os === 'linux' && p.arch === arch)?.builds ?? [];
+  return Math.max(0, ...builds.map((b) => Number(b.version.split('.')[0]))) + 1;
 }
 
 /** An upload as a script makes it: the bytes as the body, the API key, a CSRF token. */
-async function uploadByKey(version: string) {
+async function uploadByKey(arch: Linux, version: string) {
   const client = legacyKey();
-  const query = new URLSearchParams({ os: 'linux', arch: 'deb', version, file_name: `robot-hub-${version}.deb` });
+  const query = new URLSearchParams({ os: 'linux', arch, version, file_name: `robot-hub-${version}.${arch}` });
   const res = await fetch(`${adminServer.url}${RELEASE_UPLOAD_PATH}?${query}`, {
     method: 'POST',
     headers: {
@@ -107,10 +112,10 @@ test('an admin reads the overview, uploads a hub build that Downloads then offer
 }) => {
   test.slow();
   const customer = await customerOnAdminServer('downloads');
-  const major = await nextLinuxMajor();
+  const major = await nextLinuxMajor('deb');
   const previous = `${major}.0.0.0`;
   const next = `${major}.1.0.0`;
-  await uploadByKey(previous);
+  await uploadByKey('deb', previous);
 
   // The overview: the figures the server answered, and a refresh after the customer writes to support.
   const first = nextOverview(page);
@@ -178,7 +183,9 @@ test('an admin reads the overview, uploads a hub build that Downloads then offer
   await expect(await offeredToCustomer(customerPage)).toHaveText(next);
 
   // Withdrawn with a reason: the list marks it, and Downloads offers the one before again.
-  await page.getByRole('button', { name: `Withdraw Linux (DEB) ${next}`, exact: true }).click();
+  // By keyboard: the row's button opens the dialog, whose reason field takes the focus first.
+  await page.getByRole('button', { name: `Withdraw Linux (DEB) ${next}`, exact: true }).focus();
+  await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Withdraw this build?' });
   await dialog.getByRole('button', { name: 'Withdraw build', exact: true }).click();
   await expect(dialog.getByText('Reason is required')).toBeVisible();
@@ -198,7 +205,7 @@ test('a support member reads the overview without revenue and the releases witho
   page,
 }) => {
   test.slow();
-  await uploadByKey(`${await nextLinuxMajor()}.0.0.0`);
+  await uploadByKey('rpm', `${await nextLinuxMajor('rpm')}.0.0.0`);
   const answered = nextOverview(page);
   await enrolledStaff(page, 'support');
   const figures = await answered;
@@ -214,7 +221,7 @@ test('a support member reads the overview without revenue and the releases witho
 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Releases', exact: true }).click();
   await expect(page).toHaveTitle(/Releases/);
-  await expect(page.getByRole('region', { name: 'Linux (DEB) builds' }).getByRole('row').nth(1)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Linux (RPM) builds' }).getByRole('row').nth(1)).toBeVisible();
   await expect(page.getByRole('form', { name: 'Upload a build' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^(Withdraw|Restore) / })).toHaveCount(0);
   await expectAccessible(page);

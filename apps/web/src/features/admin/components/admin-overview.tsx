@@ -108,7 +108,9 @@ function Figures({ figures }: { figures: AdminOverviewAnswer }) {
         due now, {count(outbox.failing)} failing
       </Figure>
       <Figure title="Stripe webhooks" value={count(webhooks.received_last_day)} testId="overview-webhooks">
-        received in the last 24 hours; the last at {formatInstant(webhooks.last_received_at, 'never')}
+        {webhooks.last_received_at
+          ? `received in the last 24 hours; the last at ${formatInstant(webhooks.last_received_at)}`
+          : 'received in the last 24 hours; none has ever arrived'}
       </Figure>
     </div>
   );
