@@ -32,6 +32,7 @@ import { Route as AuthenticatedDashboardUsageRouteImport } from './routes/_authe
 import { Route as AdminConsoleIndexRouteImport } from './routes/admin/_console/index'
 import { Route as AdminConsoleApiKeysRouteImport } from './routes/admin/_console/api-keys'
 import { Route as AdminConsoleAuditRouteImport } from './routes/admin/_console/audit'
+import { Route as AdminConsoleReleasesRouteImport } from './routes/admin/_console/releases'
 import { Route as AdminConsoleStaffRouteImport } from './routes/admin/_console/staff'
 import { Route as AuthVerifyTokenRouteImport } from './routes/auth/verify/$token'
 import { Route as AuthenticatedDashboardCartIndexRouteImport } from './routes/_authenticated/dashboard/cart/index'
@@ -167,6 +168,11 @@ const AdminConsoleAuditRoute = AdminConsoleAuditRouteImport.update({
   path: '/audit',
   getParentRoute: () => AdminConsoleRoute,
 } as any)
+const AdminConsoleReleasesRoute = AdminConsoleReleasesRouteImport.update({
+  id: '/releases',
+  path: '/releases',
+  getParentRoute: () => AdminConsoleRoute,
+} as any)
 const AdminConsoleStaffRoute = AdminConsoleStaffRouteImport.update({
   id: '/staff',
   path: '/staff',
@@ -265,6 +271,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/admin/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/audit': typeof AdminConsoleAuditRoute
+  '/admin/releases': typeof AdminConsoleReleasesRoute
   '/admin/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
@@ -300,6 +307,7 @@ export interface FileRoutesByTo {
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/admin/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/audit': typeof AdminConsoleAuditRoute
+  '/admin/releases': typeof AdminConsoleReleasesRoute
   '/admin/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
@@ -339,6 +347,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/admin/_console/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/_console/audit': typeof AdminConsoleAuditRoute
+  '/admin/_console/releases': typeof AdminConsoleReleasesRoute
   '/admin/_console/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
@@ -378,6 +387,7 @@ export interface FileRouteTypes {
     | '/dashboard/usage'
     | '/admin/api-keys'
     | '/admin/audit'
+    | '/admin/releases'
     | '/admin/staff'
     | '/auth/verify/$token'
     | '/dashboard/'
@@ -413,6 +423,7 @@ export interface FileRouteTypes {
     | '/dashboard/usage'
     | '/admin/api-keys'
     | '/admin/audit'
+    | '/admin/releases'
     | '/admin/staff'
     | '/auth/verify/$token'
     | '/dashboard'
@@ -451,6 +462,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/usage'
     | '/admin/_console/api-keys'
     | '/admin/_console/audit'
+    | '/admin/_console/releases'
     | '/admin/_console/staff'
     | '/auth/verify/$token'
     | '/_authenticated/dashboard/'
@@ -642,6 +654,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminConsoleAuditRouteImport
       parentRoute: typeof AdminConsoleRoute
     }
+    '/admin/_console/releases': {
+      id: '/admin/_console/releases'
+      path: '/releases'
+      fullPath: '/admin/releases'
+      preLoaderRoute: typeof AdminConsoleReleasesRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
     '/admin/_console/staff': {
       id: '/admin/_console/staff'
       path: '/staff'
@@ -814,6 +833,7 @@ const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
 interface AdminConsoleRouteChildren {
   AdminConsoleApiKeysRoute: typeof AdminConsoleApiKeysRoute
   AdminConsoleAuditRoute: typeof AdminConsoleAuditRoute
+  AdminConsoleReleasesRoute: typeof AdminConsoleReleasesRoute
   AdminConsoleStaffRoute: typeof AdminConsoleStaffRoute
   AdminConsoleIndexRoute: typeof AdminConsoleIndexRoute
 }
@@ -821,6 +841,7 @@ interface AdminConsoleRouteChildren {
 const AdminConsoleRouteChildren: AdminConsoleRouteChildren = {
   AdminConsoleApiKeysRoute: AdminConsoleApiKeysRoute,
   AdminConsoleAuditRoute: AdminConsoleAuditRoute,
+  AdminConsoleReleasesRoute: AdminConsoleReleasesRoute,
   AdminConsoleStaffRoute: AdminConsoleStaffRoute,
   AdminConsoleIndexRoute: AdminConsoleIndexRoute,
 }

@@ -9,7 +9,7 @@ import { useAuth } from '@/lib/auth';
 import { LEGACY_KEY_WARNING, ROLE_LABELS } from '../admin-text';
 import type { StaffMe } from '../api/admin-me';
 
-type ConsolePath = '/admin' | '/admin/staff' | '/admin/api-keys' | '/admin/audit';
+type ConsolePath = '/admin' | '/admin/staff' | '/admin/api-keys' | '/admin/audit' | '/admin/releases';
 
 /** The console's screens, each shown to the roles that may use it (the server still decides every call). */
 export const CONSOLE_NAV: { to: ConsolePath; label: string; permission?: Permission }[] = [
@@ -17,6 +17,7 @@ export const CONSOLE_NAV: { to: ConsolePath; label: string; permission?: Permiss
   { to: '/admin/staff', label: 'Staff', permission: 'staff.manage' },
   { to: '/admin/api-keys', label: 'API keys', permission: 'api_keys.manage' },
   { to: '/admin/audit', label: 'Audit trail', permission: 'audit.read' },
+  { to: '/admin/releases', label: 'Releases', permission: 'customers.read' },
 ];
 
 export function consoleNavFor(me: Pick<StaffMe, 'role'>) {
