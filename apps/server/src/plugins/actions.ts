@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import { safeEqual } from '../lib/keys.ts';
+import type { AuditInput } from '../modules/audit/audit.service.ts';
 import type { Caller } from '../modules/auth/auth.sessions.ts';
 import { labelAction, UNKNOWN_ACTION } from './metrics.ts';
 
@@ -47,6 +48,13 @@ export interface PublicContext extends Omit<ActionContext, 'caller'> {
 export type StaffCaller =
   | { kind: 'staff'; userId: string; email: string; sessionId: string; role: StaffRole }
   | { kind: 'key'; key: OperatorKey; role: StaffRole };
+
+/** A staff caller as the audit trail's actor, with the reason it gave when it gave one. */
+export function auditActorOf(staff: StaffCaller, reason?: string): AuditInput['actor'] {
+  const who: AuditInput['actor'] =
+    staff.kind === 'staff' ? { kind: 'staff', id: staff.userId } : { kind: 'key', id: staff.key.id };
+  return reason ? { ...who, reason } : who;
+}
 
 export interface StaffContext extends PublicContext {
   staff: StaffCaller;
@@ -100,6 +108,14 @@ declare module 'fastify' {
      * caller is authenticated as the action says, before the handler runs.
      */
     mountService<S extends ServiceDef>(service: S, handlers: Handlers<S>): void;
+    /**
+     * The staff credential of a request, as `staff` actions read it (decision 071), for a staff
+     * route outside the contract's POST (the release upload): undefined for anyone else, who gets
+     * the unknown route's 404.
+     */
+    identifyStaff(request: FastifyRequest): Promise<StaffCaller | undefined>;
+    /** 403 naming the role `permission` needs, and a security entry, unless the staff caller's role has it. */
+    requireStaffRole(staff: StaffCaller, name: string, permission: Permission, ip: string): Promise<void>;
   }
 }
 
@@ -176,11 +192,10 @@ async function identifyStaff(
 async function checkStaffRole(
   staff: StaffCaller,
   name: string,
-  def: ActionDef,
+  permission: Permission | undefined,
   ip: string,
   opts: ActionsOptions,
 ): Promise<void> {
-  const permission = def.permission;
   if (permission && roleCan(staff.role, permission)) return;
   await opts.onStaffRefused?.(staff, name, permission ?? ('staff.manage' as Permission), ip);
   const who = staff.kind === 'staff' ? staff.email : `the key "${staff.key.name}"`;
@@ -195,6 +210,12 @@ const staffOf = new WeakMap<FastifyRequest, StaffCaller>();
 
 /** The action router: the one way a service of the contract becomes routes. */
 async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise<void> {
+  app.decorate('identifyStaff', function (this: FastifyInstance, request: FastifyRequest) {
+    return identifyStaff(this, request, opts);
+  });
+  app.decorate('requireStaffRole', (staff: StaffCaller, name: string, permission: Permission, ip: string) =>
+    checkStaffRole(staff, name, permission, ip, opts),
+  );
   app.decorate('mountService', function mountService<
     S extends ServiceDef,
   >(this: FastifyInstance, service: S, handlers: Handlers<S>): void {
@@ -253,7 +274,7 @@ async function actionRouter(app: FastifyInstance, opts: ActionsOptions): Promise
           staff = staffOf.get(request) ?? (await identifyStaff(this, request, opts));
           if (!staff) return reply.callNotFound();
           // The role before the body: a member short of it learns nothing of the action's rules.
-          await checkStaffRole(staff, name, def, request.ip, opts);
+          await checkStaffRole(staff, name, def.permission, request.ip, opts);
         }
 
         const parsed = def.request.safeParse(body);

@@ -15,7 +15,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { StaffCaller } from '../../plugins/actions.ts';
+import { auditActorOf, type StaffCaller } from '../../plugins/actions.ts';
 import type { AdminService } from '../admin/admin.service.ts';
 import type { AuditInput, AuditService } from '../audit/audit.service.ts';
 import type { Sessions } from '../auth/auth.sessions.ts';
@@ -33,11 +33,7 @@ import { adminCustomersRepository as repo } from './admin-customers.repository.t
 /** The actor of a staff call, with the reason it gave (kept in the entry's personal side row). */
 export type StaffActorWithReason = NonNullable<AuditInput['actor']>;
 
-export function actorOf(staff: StaffCaller, reason?: string): StaffActorWithReason {
-  const who: StaffActorWithReason =
-    staff.kind === 'staff' ? { kind: 'staff', id: staff.userId } : { kind: 'key', id: staff.key.id };
-  return reason ? { ...who, reason } : who;
-}
+export const actorOf: (staff: StaffCaller, reason?: string) => StaffActorWithReason = auditActorOf;
 
 const epoch = (at: Date | null | undefined) => at?.getTime() ?? 0;
 

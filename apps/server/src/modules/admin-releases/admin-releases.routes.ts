@@ -17,9 +17,8 @@ import {
 } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { safeEqual } from '../../lib/keys.ts';
-import type { StaffCaller } from '../../plugins/actions.ts';
-import type { RouteOptions, Services } from '../../services.ts';
+import { auditActorOf as actorOf } from '../../plugins/actions.ts';
+import type { RouteOptions } from '../../services.ts';
 import type { ArtifactRow } from '../assets/assets.repository.ts';
 import { type PlatformReleases, parseVersion, versionText } from '../assets/assets.service.ts';
 import { StorageUnavailable } from '../assets/assets.store.ts';
@@ -51,36 +50,6 @@ export function platformView(p: PlatformReleases): ReleasePlatform {
     offered_artifact_id: p.offered?.id ?? '',
     builds: p.builds.map((b) => releaseView(b, p.offered)),
   };
-}
-
-const actorOf = (staff: StaffCaller) =>
-  staff.kind === 'staff' ? { kind: 'staff' as const, id: staff.userId } : { kind: 'key' as const, id: staff.key.id };
-
-/**
- * The staff credential of a request, as the action router reads it for `staff` actions (decision
- * 071): a bearer token of a staff session, else an API key in x-operator-token.
- */
-async function identifyStaff(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  services: Services,
-): Promise<StaffCaller | undefined> {
-  if (request.headers.authorization) {
-    const caller = await app.staffCaller(request);
-    return caller
-      ? {
-          kind: 'staff',
-          userId: caller.userId,
-          email: caller.email,
-          sessionId: caller.sessionId,
-          role: caller.staffRole,
-        }
-      : undefined;
-  }
-  const header = request.headers[OPERATOR_HEADER];
-  const given = Array.isArray(header) ? header[0] : header;
-  const key = given ? await services.staff.identify(given, safeEqual) : undefined;
-  return key ? { kind: 'key', key, role: key.role } : undefined;
 }
 
 /** A build past RELEASE_MAX_BYTES: the upload stops there and nothing is stored. */
@@ -165,32 +134,15 @@ async function adminReleasesRoutes(app: FastifyInstance, { config, services }: R
         // A body no parser takes (none is missing here, but Fastify may still refuse a request's
         // framing) is, for anyone without a staff credential, the unknown route's 404 as elsewhere.
         async errorHandler(err: Error & { code?: unknown; statusCode?: number }, request, reply) {
-          if (
-            typeof err.code === 'string' &&
-            err.code.startsWith('FST_ERR_CTP') &&
-            !(await identifyStaff(app, request, services))
-          )
+          if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP') && !(await app.identifyStaff(request)))
             return reply.callNotFound();
           throw err;
         },
       },
       async (request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply) => {
-        const staff = await identifyStaff(app, request, services);
+        const staff = await app.identifyStaff(request);
         if (!staff) return reply.callNotFound();
-        if (!roleCan(staff.role, 'releases.manage')) {
-          await services.audit.recordAlone({
-            actor: actorOf(staff),
-            kind: 'security',
-            action: 'staff.refused',
-            target: UPLOAD,
-            personal: { ip: request.ip, permission: 'releases.manage', role: staff.role },
-          });
-          const who = staff.kind === 'staff' ? staff.email : `the key "${staff.key.name}"`;
-          throw new ApiError(
-            'FORBIDDEN',
-            `role: ${who} (${staff.role}) may not call ${UPLOAD}; it needs the role ${PERMISSIONS['releases.manage']}`,
-          );
-        }
+        await app.requireStaffRole(staff, UPLOAD, 'releases.manage', request.ip);
         const release = uploadQuery(request.query);
         const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
         if (type !== 'application/octet-stream')

@@ -26,7 +26,8 @@ export interface ApiKeyIdentity {
   role: StaffRole;
 }
 
-const actorOf = (by: StaffActor): AuditInput['actor'] =>
+/** The audit trail's actor of a staff-side actor. */
+export const actorOf = (by: StaffActor): AuditInput['actor'] =>
   by.kind === 'staff'
     ? { kind: 'staff', id: by.userId }
     : by.kind === 'key'

@@ -17,7 +17,7 @@ import type { AuditInput, AuditService } from '../audit/audit.service.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import type { BillingService } from '../payment/billing.service.ts';
 import type { RobotService } from '../robots/robots.service.ts';
-import type { StaffActor } from '../staff/staff.service.ts';
+import { actorOf, type StaffActor } from '../staff/staff.service.ts';
 import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import type { AccountService } from '../useraction/useraction.service.ts';
 import { staffReplyMail } from './support.mails.ts';
@@ -27,13 +27,6 @@ import { inboxRequest, inboxSummary } from './support.views.ts';
 
 /** A ticket id that matches no request. */
 export const NO_SUCH_TICKET = 'ticket_id: no support request has this ticket id';
-
-const actorOf = (by: StaffActor): AuditInput['actor'] =>
-  by.kind === 'staff'
-    ? { kind: 'staff', id: by.userId }
-    : by.kind === 'key'
-      ? { kind: 'key', id: by.keyId }
-      : { kind: 'system', id: 'cli' };
 
 export interface SupportInboxPeers {
   accounts: AccountService;
