@@ -41,6 +41,10 @@ import { Route as AuthenticatedDashboardRobotAddRouteImport } from './routes/_au
 import { Route as AuthenticatedDashboardSubscriptionsFlexible_licensesRouteImport } from './routes/_authenticated/dashboard/subscriptions/flexible_licenses'
 import { Route as AuthenticatedDashboardSubscriptionsManageRouteImport } from './routes/_authenticated/dashboard/subscriptions/manage'
 import { Route as AuthenticatedDashboardUserProfileRouteImport } from './routes/_authenticated/dashboard/user/profile'
+import { Route as AdminConsoleCustomersIndexRouteImport } from './routes/admin/_console/customers/index'
+import { Route as AdminConsoleCustomersUserIdRouteImport } from './routes/admin/_console/customers/$userId'
+import { Route as AdminConsoleSupportIndexRouteImport } from './routes/admin/_console/support/index'
+import { Route as AdminConsoleSupportTicketIdRouteImport } from './routes/admin/_console/support/$ticketId'
 import { Route as AuthPasswordResetIndexRouteImport } from './routes/auth/password/reset/index'
 import { Route as AuthPasswordResetTokenRouteImport } from './routes/auth/password/reset/$token'
 import { Route as AuthenticatedDashboardRobotManagerRobotIDRouteImport } from './routes/_authenticated/dashboard/robot/manager/$robotID'
@@ -219,6 +223,30 @@ const AuthenticatedDashboardUserProfileRoute =
     path: '/dashboard/user/profile',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AdminConsoleCustomersIndexRoute =
+  AdminConsoleCustomersIndexRouteImport.update({
+    id: '/customers/',
+    path: '/customers/',
+    getParentRoute: () => AdminConsoleRoute,
+  } as any)
+const AdminConsoleCustomersUserIdRoute =
+  AdminConsoleCustomersUserIdRouteImport.update({
+    id: '/customers/$userId',
+    path: '/customers/$userId',
+    getParentRoute: () => AdminConsoleRoute,
+  } as any)
+const AdminConsoleSupportIndexRoute =
+  AdminConsoleSupportIndexRouteImport.update({
+    id: '/support/',
+    path: '/support/',
+    getParentRoute: () => AdminConsoleRoute,
+  } as any)
+const AdminConsoleSupportTicketIdRoute =
+  AdminConsoleSupportTicketIdRouteImport.update({
+    id: '/support/$ticketId',
+    path: '/support/$ticketId',
+    getParentRoute: () => AdminConsoleRoute,
+  } as any)
 const AuthPasswordResetIndexRoute = AuthPasswordResetIndexRouteImport.update({
   id: '/password/reset/',
   path: '/password/reset/',
@@ -275,8 +303,12 @@ export interface FileRoutesByFullPath {
   '/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
+  '/admin/customers/$userId': typeof AdminConsoleCustomersUserIdRoute
+  '/admin/support/$ticketId': typeof AdminConsoleSupportTicketIdRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
+  '/admin/customers/': typeof AdminConsoleCustomersIndexRoute
+  '/admin/support/': typeof AdminConsoleSupportIndexRoute
   '/auth/password/reset/': typeof AuthPasswordResetIndexRoute
   '/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
   '/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
@@ -310,8 +342,12 @@ export interface FileRoutesByTo {
   '/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
+  '/admin/customers/$userId': typeof AdminConsoleCustomersUserIdRoute
+  '/admin/support/$ticketId': typeof AdminConsoleSupportTicketIdRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/dashboard/cart': typeof AuthenticatedDashboardCartIndexRoute
+  '/admin/customers': typeof AdminConsoleCustomersIndexRoute
+  '/admin/support': typeof AdminConsoleSupportIndexRoute
   '/auth/password/reset': typeof AuthPasswordResetIndexRoute
   '/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
   '/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
@@ -349,8 +385,12 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/_authenticated/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/_authenticated/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
+  '/admin/_console/customers/$userId': typeof AdminConsoleCustomersUserIdRoute
+  '/admin/_console/support/$ticketId': typeof AdminConsoleSupportTicketIdRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/_authenticated/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
+  '/admin/_console/customers/': typeof AdminConsoleCustomersIndexRoute
+  '/admin/_console/support/': typeof AdminConsoleSupportIndexRoute
   '/auth/password/reset/': typeof AuthPasswordResetIndexRoute
   '/_authenticated/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
   '/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
@@ -388,8 +428,12 @@ export interface FileRouteTypes {
     | '/dashboard/subscriptions/flexible_licenses'
     | '/dashboard/subscriptions/manage'
     | '/dashboard/user/profile'
+    | '/admin/customers/$userId'
+    | '/admin/support/$ticketId'
     | '/auth/password/reset/$token'
     | '/dashboard/cart/'
+    | '/admin/customers/'
+    | '/admin/support/'
     | '/auth/password/reset/'
     | '/dashboard/robot/manager/$robotID'
     | '/dashboard/subscriptions/manager/stripe/$subscriptionID'
@@ -423,8 +467,12 @@ export interface FileRouteTypes {
     | '/dashboard/subscriptions/flexible_licenses'
     | '/dashboard/subscriptions/manage'
     | '/dashboard/user/profile'
+    | '/admin/customers/$userId'
+    | '/admin/support/$ticketId'
     | '/auth/password/reset/$token'
     | '/dashboard/cart'
+    | '/admin/customers'
+    | '/admin/support'
     | '/auth/password/reset'
     | '/dashboard/robot/manager/$robotID'
     | '/dashboard/subscriptions/manager/stripe/$subscriptionID'
@@ -461,8 +509,12 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/subscriptions/flexible_licenses'
     | '/_authenticated/dashboard/subscriptions/manage'
     | '/_authenticated/dashboard/user/profile'
+    | '/admin/_console/customers/$userId'
+    | '/admin/_console/support/$ticketId'
     | '/auth/password/reset/$token'
     | '/_authenticated/dashboard/cart/'
+    | '/admin/_console/customers/'
+    | '/admin/_console/support/'
     | '/auth/password/reset/'
     | '/_authenticated/dashboard/robot/manager/$robotID'
     | '/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID'
@@ -705,6 +757,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardUserProfileRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/admin/_console/customers/': {
+      id: '/admin/_console/customers/'
+      path: '/customers'
+      fullPath: '/admin/customers/'
+      preLoaderRoute: typeof AdminConsoleCustomersIndexRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
+    '/admin/_console/customers/$userId': {
+      id: '/admin/_console/customers/$userId'
+      path: '/customers/$userId'
+      fullPath: '/admin/customers/$userId'
+      preLoaderRoute: typeof AdminConsoleCustomersUserIdRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
+    '/admin/_console/support/': {
+      id: '/admin/_console/support/'
+      path: '/support'
+      fullPath: '/admin/support/'
+      preLoaderRoute: typeof AdminConsoleSupportIndexRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
+    '/admin/_console/support/$ticketId': {
+      id: '/admin/_console/support/$ticketId'
+      path: '/support/$ticketId'
+      fullPath: '/admin/support/$ticketId'
+      preLoaderRoute: typeof AdminConsoleSupportTicketIdRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
     '/auth/password/reset/': {
       id: '/auth/password/reset/'
       path: '/password/reset'
@@ -816,6 +896,10 @@ interface AdminConsoleRouteChildren {
   AdminConsoleAuditRoute: typeof AdminConsoleAuditRoute
   AdminConsoleStaffRoute: typeof AdminConsoleStaffRoute
   AdminConsoleIndexRoute: typeof AdminConsoleIndexRoute
+  AdminConsoleCustomersUserIdRoute: typeof AdminConsoleCustomersUserIdRoute
+  AdminConsoleSupportTicketIdRoute: typeof AdminConsoleSupportTicketIdRoute
+  AdminConsoleCustomersIndexRoute: typeof AdminConsoleCustomersIndexRoute
+  AdminConsoleSupportIndexRoute: typeof AdminConsoleSupportIndexRoute
 }
 
 const AdminConsoleRouteChildren: AdminConsoleRouteChildren = {
@@ -823,6 +907,10 @@ const AdminConsoleRouteChildren: AdminConsoleRouteChildren = {
   AdminConsoleAuditRoute: AdminConsoleAuditRoute,
   AdminConsoleStaffRoute: AdminConsoleStaffRoute,
   AdminConsoleIndexRoute: AdminConsoleIndexRoute,
+  AdminConsoleCustomersUserIdRoute: AdminConsoleCustomersUserIdRoute,
+  AdminConsoleSupportTicketIdRoute: AdminConsoleSupportTicketIdRoute,
+  AdminConsoleCustomersIndexRoute: AdminConsoleCustomersIndexRoute,
+  AdminConsoleSupportIndexRoute: AdminConsoleSupportIndexRoute,
 }
 
 const AdminConsoleRouteWithChildren = AdminConsoleRoute._addFileChildren(
