@@ -30,6 +30,7 @@ import { Route as AuthenticatedDashboardPrivacyPolicyRouteImport } from './route
 import { Route as AuthenticatedDashboardSupportRouteImport } from './routes/_authenticated/dashboard/support'
 import { Route as AuthenticatedDashboardUsageRouteImport } from './routes/_authenticated/dashboard/usage'
 import { Route as AdminConsoleIndexRouteImport } from './routes/admin/_console/index'
+import { Route as AdminConsoleSplatRouteImport } from './routes/admin/_console/$'
 import { Route as AdminConsoleApiKeysRouteImport } from './routes/admin/_console/api-keys'
 import { Route as AdminConsoleAuditRouteImport } from './routes/admin/_console/audit'
 import { Route as AdminConsoleStaffRouteImport } from './routes/admin/_console/staff'
@@ -41,10 +42,6 @@ import { Route as AuthenticatedDashboardRobotAddRouteImport } from './routes/_au
 import { Route as AuthenticatedDashboardSubscriptionsFlexible_licensesRouteImport } from './routes/_authenticated/dashboard/subscriptions/flexible_licenses'
 import { Route as AuthenticatedDashboardSubscriptionsManageRouteImport } from './routes/_authenticated/dashboard/subscriptions/manage'
 import { Route as AuthenticatedDashboardUserProfileRouteImport } from './routes/_authenticated/dashboard/user/profile'
-import { Route as AdminConsoleCustomersIndexRouteImport } from './routes/admin/_console/customers/index'
-import { Route as AdminConsoleCustomersUserIdRouteImport } from './routes/admin/_console/customers/$userId'
-import { Route as AdminConsoleSupportIndexRouteImport } from './routes/admin/_console/support/index'
-import { Route as AdminConsoleSupportTicketIdRouteImport } from './routes/admin/_console/support/$ticketId'
 import { Route as AuthPasswordResetIndexRouteImport } from './routes/auth/password/reset/index'
 import { Route as AuthPasswordResetTokenRouteImport } from './routes/auth/password/reset/$token'
 import { Route as AuthenticatedDashboardRobotManagerRobotIDRouteImport } from './routes/_authenticated/dashboard/robot/manager/$robotID'
@@ -161,6 +158,11 @@ const AdminConsoleIndexRoute = AdminConsoleIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AdminConsoleRoute,
 } as any)
+const AdminConsoleSplatRoute = AdminConsoleSplatRouteImport.update({
+  id: '/$',
+  path: '/$',
+  getParentRoute: () => AdminConsoleRoute,
+} as any)
 const AdminConsoleApiKeysRoute = AdminConsoleApiKeysRouteImport.update({
   id: '/api-keys',
   path: '/api-keys',
@@ -223,30 +225,6 @@ const AuthenticatedDashboardUserProfileRoute =
     path: '/dashboard/user/profile',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
-const AdminConsoleCustomersIndexRoute =
-  AdminConsoleCustomersIndexRouteImport.update({
-    id: '/customers/',
-    path: '/customers/',
-    getParentRoute: () => AdminConsoleRoute,
-  } as any)
-const AdminConsoleCustomersUserIdRoute =
-  AdminConsoleCustomersUserIdRouteImport.update({
-    id: '/customers/$userId',
-    path: '/customers/$userId',
-    getParentRoute: () => AdminConsoleRoute,
-  } as any)
-const AdminConsoleSupportIndexRoute =
-  AdminConsoleSupportIndexRouteImport.update({
-    id: '/support/',
-    path: '/support/',
-    getParentRoute: () => AdminConsoleRoute,
-  } as any)
-const AdminConsoleSupportTicketIdRoute =
-  AdminConsoleSupportTicketIdRouteImport.update({
-    id: '/support/$ticketId',
-    path: '/support/$ticketId',
-    getParentRoute: () => AdminConsoleRoute,
-  } as any)
 const AuthPasswordResetIndexRoute = AuthPasswordResetIndexRouteImport.update({
   id: '/password/reset/',
   path: '/password/reset/',
@@ -291,6 +269,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/$': typeof AdminConsoleSplatRoute
   '/admin/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/audit': typeof AdminConsoleAuditRoute
   '/admin/staff': typeof AdminConsoleStaffRoute
@@ -303,12 +282,8 @@ export interface FileRoutesByFullPath {
   '/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
-  '/admin/customers/$userId': typeof AdminConsoleCustomersUserIdRoute
-  '/admin/support/$ticketId': typeof AdminConsoleSupportTicketIdRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
-  '/admin/customers/': typeof AdminConsoleCustomersIndexRoute
-  '/admin/support/': typeof AdminConsoleSupportIndexRoute
   '/auth/password/reset/': typeof AuthPasswordResetIndexRoute
   '/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
   '/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
@@ -330,6 +305,7 @@ export interface FileRoutesByTo {
   '/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/$': typeof AdminConsoleSplatRoute
   '/admin/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/audit': typeof AdminConsoleAuditRoute
   '/admin/staff': typeof AdminConsoleStaffRoute
@@ -342,12 +318,8 @@ export interface FileRoutesByTo {
   '/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
-  '/admin/customers/$userId': typeof AdminConsoleCustomersUserIdRoute
-  '/admin/support/$ticketId': typeof AdminConsoleSupportTicketIdRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/dashboard/cart': typeof AuthenticatedDashboardCartIndexRoute
-  '/admin/customers': typeof AdminConsoleCustomersIndexRoute
-  '/admin/support': typeof AdminConsoleSupportIndexRoute
   '/auth/password/reset': typeof AuthPasswordResetIndexRoute
   '/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
   '/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
@@ -373,6 +345,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/_authenticated/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/_authenticated/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/_console/$': typeof AdminConsoleSplatRoute
   '/admin/_console/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/_console/audit': typeof AdminConsoleAuditRoute
   '/admin/_console/staff': typeof AdminConsoleStaffRoute
@@ -385,12 +358,8 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/subscriptions/flexible_licenses': typeof AuthenticatedDashboardSubscriptionsFlexible_licensesRoute
   '/_authenticated/dashboard/subscriptions/manage': typeof AuthenticatedDashboardSubscriptionsManageRoute
   '/_authenticated/dashboard/user/profile': typeof AuthenticatedDashboardUserProfileRoute
-  '/admin/_console/customers/$userId': typeof AdminConsoleCustomersUserIdRoute
-  '/admin/_console/support/$ticketId': typeof AdminConsoleSupportTicketIdRoute
   '/auth/password/reset/$token': typeof AuthPasswordResetTokenRoute
   '/_authenticated/dashboard/cart/': typeof AuthenticatedDashboardCartIndexRoute
-  '/admin/_console/customers/': typeof AdminConsoleCustomersIndexRoute
-  '/admin/_console/support/': typeof AdminConsoleSupportIndexRoute
   '/auth/password/reset/': typeof AuthPasswordResetIndexRoute
   '/_authenticated/dashboard/robot/manager/$robotID': typeof AuthenticatedDashboardRobotManagerRobotIDRoute
   '/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID': typeof AuthenticatedDashboardSubscriptionsManagerStripeSubscriptionIDRoute
@@ -416,6 +385,7 @@ export interface FileRouteTypes {
     | '/dashboard/privacy-policy'
     | '/dashboard/support'
     | '/dashboard/usage'
+    | '/admin/$'
     | '/admin/api-keys'
     | '/admin/audit'
     | '/admin/staff'
@@ -428,12 +398,8 @@ export interface FileRouteTypes {
     | '/dashboard/subscriptions/flexible_licenses'
     | '/dashboard/subscriptions/manage'
     | '/dashboard/user/profile'
-    | '/admin/customers/$userId'
-    | '/admin/support/$ticketId'
     | '/auth/password/reset/$token'
     | '/dashboard/cart/'
-    | '/admin/customers/'
-    | '/admin/support/'
     | '/auth/password/reset/'
     | '/dashboard/robot/manager/$robotID'
     | '/dashboard/subscriptions/manager/stripe/$subscriptionID'
@@ -455,6 +421,7 @@ export interface FileRouteTypes {
     | '/dashboard/privacy-policy'
     | '/dashboard/support'
     | '/dashboard/usage'
+    | '/admin/$'
     | '/admin/api-keys'
     | '/admin/audit'
     | '/admin/staff'
@@ -467,12 +434,8 @@ export interface FileRouteTypes {
     | '/dashboard/subscriptions/flexible_licenses'
     | '/dashboard/subscriptions/manage'
     | '/dashboard/user/profile'
-    | '/admin/customers/$userId'
-    | '/admin/support/$ticketId'
     | '/auth/password/reset/$token'
     | '/dashboard/cart'
-    | '/admin/customers'
-    | '/admin/support'
     | '/auth/password/reset'
     | '/dashboard/robot/manager/$robotID'
     | '/dashboard/subscriptions/manager/stripe/$subscriptionID'
@@ -497,6 +460,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/privacy-policy'
     | '/_authenticated/dashboard/support'
     | '/_authenticated/dashboard/usage'
+    | '/admin/_console/$'
     | '/admin/_console/api-keys'
     | '/admin/_console/audit'
     | '/admin/_console/staff'
@@ -509,12 +473,8 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/subscriptions/flexible_licenses'
     | '/_authenticated/dashboard/subscriptions/manage'
     | '/_authenticated/dashboard/user/profile'
-    | '/admin/_console/customers/$userId'
-    | '/admin/_console/support/$ticketId'
     | '/auth/password/reset/$token'
     | '/_authenticated/dashboard/cart/'
-    | '/admin/_console/customers/'
-    | '/admin/_console/support/'
     | '/auth/password/reset/'
     | '/_authenticated/dashboard/robot/manager/$robotID'
     | '/_authenticated/dashboard/subscriptions/manager/stripe/$subscriptionID'
@@ -680,6 +640,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminConsoleIndexRouteImport
       parentRoute: typeof AdminConsoleRoute
     }
+    '/admin/_console/$': {
+      id: '/admin/_console/$'
+      path: '/$'
+      fullPath: '/admin/$'
+      preLoaderRoute: typeof AdminConsoleSplatRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
     '/admin/_console/api-keys': {
       id: '/admin/_console/api-keys'
       path: '/api-keys'
@@ -756,34 +723,6 @@ declare module '@tanstack/react-router' {
       fullPath: '/dashboard/user/profile'
       preLoaderRoute: typeof AuthenticatedDashboardUserProfileRouteImport
       parentRoute: typeof AuthenticatedRoute
-    }
-    '/admin/_console/customers/': {
-      id: '/admin/_console/customers/'
-      path: '/customers'
-      fullPath: '/admin/customers/'
-      preLoaderRoute: typeof AdminConsoleCustomersIndexRouteImport
-      parentRoute: typeof AdminConsoleRoute
-    }
-    '/admin/_console/customers/$userId': {
-      id: '/admin/_console/customers/$userId'
-      path: '/customers/$userId'
-      fullPath: '/admin/customers/$userId'
-      preLoaderRoute: typeof AdminConsoleCustomersUserIdRouteImport
-      parentRoute: typeof AdminConsoleRoute
-    }
-    '/admin/_console/support/': {
-      id: '/admin/_console/support/'
-      path: '/support'
-      fullPath: '/admin/support/'
-      preLoaderRoute: typeof AdminConsoleSupportIndexRouteImport
-      parentRoute: typeof AdminConsoleRoute
-    }
-    '/admin/_console/support/$ticketId': {
-      id: '/admin/_console/support/$ticketId'
-      path: '/support/$ticketId'
-      fullPath: '/admin/support/$ticketId'
-      preLoaderRoute: typeof AdminConsoleSupportTicketIdRouteImport
-      parentRoute: typeof AdminConsoleRoute
     }
     '/auth/password/reset/': {
       id: '/auth/password/reset/'
@@ -892,25 +831,19 @@ const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
 )
 
 interface AdminConsoleRouteChildren {
+  AdminConsoleSplatRoute: typeof AdminConsoleSplatRoute
   AdminConsoleApiKeysRoute: typeof AdminConsoleApiKeysRoute
   AdminConsoleAuditRoute: typeof AdminConsoleAuditRoute
   AdminConsoleStaffRoute: typeof AdminConsoleStaffRoute
   AdminConsoleIndexRoute: typeof AdminConsoleIndexRoute
-  AdminConsoleCustomersUserIdRoute: typeof AdminConsoleCustomersUserIdRoute
-  AdminConsoleSupportTicketIdRoute: typeof AdminConsoleSupportTicketIdRoute
-  AdminConsoleCustomersIndexRoute: typeof AdminConsoleCustomersIndexRoute
-  AdminConsoleSupportIndexRoute: typeof AdminConsoleSupportIndexRoute
 }
 
 const AdminConsoleRouteChildren: AdminConsoleRouteChildren = {
+  AdminConsoleSplatRoute: AdminConsoleSplatRoute,
   AdminConsoleApiKeysRoute: AdminConsoleApiKeysRoute,
   AdminConsoleAuditRoute: AdminConsoleAuditRoute,
   AdminConsoleStaffRoute: AdminConsoleStaffRoute,
   AdminConsoleIndexRoute: AdminConsoleIndexRoute,
-  AdminConsoleCustomersUserIdRoute: AdminConsoleCustomersUserIdRoute,
-  AdminConsoleSupportTicketIdRoute: AdminConsoleSupportTicketIdRoute,
-  AdminConsoleCustomersIndexRoute: AdminConsoleCustomersIndexRoute,
-  AdminConsoleSupportIndexRoute: AdminConsoleSupportIndexRoute,
 }
 
 const AdminConsoleRouteWithChildren = AdminConsoleRoute._addFileChildren(

@@ -340,7 +340,7 @@ export function AdminCustomerActions({ customer, me }: { customer: CustomerView;
         )}
         run={async (reason) => {
           await deleteCustomer(profile.user_id, reason);
-          await navigate({ to: '/admin/customers' });
+          await navigate({ to: '/admin/$', params: { _splat: 'customers' } });
           return { title: 'Account deleted', description: who };
         }}
       />,

@@ -89,8 +89,8 @@ export function AdminCustomerSearch() {
                     <TableRow key={hit.user_id}>
                       <TableCell className="p-2 align-top">
                         <Link
-                          to="/admin/customers/$userId"
-                          params={{ userId: hit.user_id }}
+                          to="/admin/$"
+                          params={{ _splat: `customers/${hit.user_id}` }}
                           className="font-medium break-all underline-offset-4 hover:underline"
                         >
                           {hit.email}

@@ -323,8 +323,8 @@ function SupportRequests({ customer, me }: { customer: CustomerView; me: ActionM
         <li key={r.id} className="flex flex-wrap items-center gap-2">
           {inbox ? (
             <Link
-              to="/admin/support/$ticketId"
-              params={{ ticketId: r.ticket_id }}
+              to="/admin/$"
+              params={{ _splat: `support/${r.ticket_id}` }}
               className="font-mono underline underline-offset-4"
             >
               {r.ticket_id}
@@ -396,7 +396,11 @@ export function AdminCustomerView({ userId, me }: { userId: string; me: ActionMe
   return (
     <>
       <div className="grid gap-1">
-        <Link to="/admin/customers" className="w-fit text-sm text-muted-foreground underline-offset-4 hover:underline">
+        <Link
+          to="/admin/$"
+          params={{ _splat: 'customers' }}
+          className="w-fit text-sm text-muted-foreground underline-offset-4 hover:underline"
+        >
           ← Customers
         </Link>
         <h1 className="text-2xl font-semibold tracking-tight break-all">{p.email}</h1>
@@ -411,9 +415,7 @@ export function AdminCustomerView({ userId, me }: { userId: string; me: ActionMe
       </div>
       <Card>
         <CardHeader>
-          <CardTitle>
-            <h2 className="text-lg">Actions</h2>
-          </CardTitle>
+          <CardTitle>Actions</CardTitle>
         </CardHeader>
         <CardContent>
           <AdminCustomerActions customer={customer} me={me} />

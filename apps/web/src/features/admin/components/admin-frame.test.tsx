@@ -29,9 +29,9 @@ const navLinks = () =>
 
 describe('the console frame', () => {
   it.each([
-    ['support', ['Overview']],
-    ['finance', ['Overview']],
-    ['admin', ['Overview', 'Staff', 'API keys', 'Audit trail']],
+    ['support', ['Overview', 'Support', 'Customers']],
+    ['finance', ['Overview', 'Support', 'Customers']],
+    ['admin', ['Overview', 'Support', 'Customers', 'Staff', 'API keys', 'Audit trail']],
   ] as const)('a %s sees the screens of the role: %j', async (role, links) => {
     fakeServer({ 'get-self': () => ({ json: { user: user(), token_pair: tokenPair(), error: OK } }) });
     await renderFrame(staffMe(role));
@@ -40,13 +40,18 @@ describe('the console frame', () => {
     expect(screen.getByTestId('admin-staff-role').textContent).toBe(role[0]?.toUpperCase() + role.slice(1));
   });
 
-  it('the overview lists what the role may do, and a support member is told no screen is theirs yet', async () => {
+  it('the overview lists what the role may do and the screens it opens', async () => {
     fakeServer({ 'get-self': () => ({ json: { user: user(), token_pair: tokenPair(), error: OK } }) });
     await renderFrame(staffMe('support'));
     const can = screen.getByRole('list', { name: 'What your role may do' });
     expect(within(can).getByText('Grant goodwill dial time')).toBeTruthy();
     expect(within(can).queryByText('Refund payments')).toBeNull();
-    expect(screen.getByText(/Your role opens no console screen yet/)).toBeTruthy();
+    const main = screen.getByText('The screens your role opens.').closest('[data-slot="card"]') as HTMLElement;
+    expect(
+      within(main)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/admin/support', '/admin/customers']);
   });
 
   it('warns while OPERATOR_TOKEN is set, and only then', async () => {

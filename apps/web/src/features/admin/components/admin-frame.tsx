@@ -17,6 +17,13 @@ type ConsolePath =
   | '/admin/api-keys'
   | '/admin/audit';
 
+/** A screen's link: the inbox and the customers are under the console's splat route (routes/admin/_console/$.tsx). */
+export function consoleLink(to: ConsolePath) {
+  return to === '/admin/support' || to === '/admin/customers'
+    ? ({ to: '/admin/$', params: { _splat: to.slice('/admin/'.length) } } as const)
+    : { to };
+}
+
 /** The console's screens, each shown to the roles that may use it (the server still decides every call). */
 export const CONSOLE_NAV: { to: ConsolePath; label: string; permission?: Permission }[] = [
   { to: '/admin', label: 'Overview' },
@@ -63,7 +70,7 @@ export function AdminFrame({ me, children }: { me: StaffMe; children: React.Reac
               {consoleNavFor(me).map((item) => (
                 <li key={item.to}>
                   <Link
-                    to={item.to}
+                    {...consoleLink(item.to)}
                     activeOptions={{ exact: item.to === '/admin' }}
                     className="inline-flex h-8 items-center rounded-md px-3 text-sm text-muted-foreground hover:bg-accent hover:text-accent-foreground aria-[current=page]:bg-accent aria-[current=page]:font-medium aria-[current=page]:text-foreground"
                   >

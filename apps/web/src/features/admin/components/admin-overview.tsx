@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatInstant, PERMISSION_LABELS, ROLE_LABELS, ROLE_SUMMARIES } from '../admin-text';
 import type { StaffMe } from '../api/admin-me';
-import { consoleNavFor } from './admin-frame';
+import { consoleLink, consoleNavFor } from './admin-frame';
 
 /** /admin: who is signed in, what the role may do, and the screens it opens. */
 export function AdminOverview({ me }: { me: StaffMe }) {
@@ -37,7 +37,7 @@ export function AdminOverview({ me }: { me: StaffMe }) {
             <CardDescription>
               {screens.length
                 ? 'The screens your role opens.'
-                : 'Your role opens no console screen yet: the customer tools come next. Your role already applies to the calls you make.'}
+                : 'Your role opens no console screen. Your role already applies to the calls you make.'}
             </CardDescription>
           </CardHeader>
           {screens.length > 0 && (
@@ -45,7 +45,7 @@ export function AdminOverview({ me }: { me: StaffMe }) {
               <ul className="grid gap-2">
                 {screens.map((item) => (
                   <li key={item.to}>
-                    <Link to={item.to} className="text-primary underline underline-offset-4">
+                    <Link {...consoleLink(item.to)} className="text-primary underline underline-offset-4">
                       {item.label}
                     </Link>
                   </li>

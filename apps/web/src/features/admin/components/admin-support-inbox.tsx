@@ -72,8 +72,8 @@ export function AdminSupportInbox({ me }: { me: Pick<StaffMe, 'user_id'> }) {
                   <TableRow key={request.ticket_id} data-ticket={request.ticket_id}>
                     <TableCell className="p-2 align-top">
                       <Link
-                        to="/admin/support/$ticketId"
-                        params={{ ticketId: request.ticket_id }}
+                        to="/admin/$"
+                        params={{ _splat: `support/${request.ticket_id}` }}
                         className="font-medium underline-offset-4 hover:underline"
                       >
                         {request.subject}

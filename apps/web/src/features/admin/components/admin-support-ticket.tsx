@@ -198,15 +198,13 @@ function CustomerContext({ customer }: { customer: SupportCustomerContext }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>
-          <h2 className="text-lg">Customer</h2>
-        </CardTitle>
+        <CardTitle>Customer</CardTitle>
       </CardHeader>
       <CardContent className="grid gap-4 text-sm">
         <div className="grid gap-1">
           <Link
-            to="/admin/customers/$userId"
-            params={{ userId: profile.user_id }}
+            to="/admin/$"
+            params={{ _splat: `customers/${profile.user_id}` }}
             className="font-medium break-all underline underline-offset-4"
           >
             {profile.email}
@@ -298,7 +296,11 @@ export function AdminSupportTicket({ ticketId, me }: { ticketId: string; me: Me 
   return (
     <>
       <div className="grid gap-1">
-        <Link to="/admin/support" className="w-fit text-sm text-muted-foreground underline-offset-4 hover:underline">
+        <Link
+          to="/admin/$"
+          params={{ _splat: 'support' }}
+          className="w-fit text-sm text-muted-foreground underline-offset-4 hover:underline"
+        >
           ← Support inbox
         </Link>
         <h1 className="text-2xl font-semibold tracking-tight break-words">{request.subject}</h1>
@@ -326,9 +328,7 @@ export function AdminSupportTicket({ ticketId, me }: { ticketId: string; me: Me 
           {canAnswer && (
             <Card>
               <CardHeader>
-                <CardTitle>
-                  <h2 className="text-lg">Handling</h2>
-                </CardTitle>
+                <CardTitle>Handling</CardTitle>
               </CardHeader>
               <CardContent>
                 <TicketControls request={request} me={me} />
