@@ -122,7 +122,14 @@ test('an admin invites a finance member and manages an API key (keyboard only); 
   const finance = await customerOnAdminServer('finance');
   await virtualAuthenticator(page);
   await enrol(page, printedLinks()[adminServer.admin] as string, 'Admin laptop');
-  await expect(nav(page).getByRole('link')).toHaveText(['Overview', 'Support', 'Customers', 'Staff', 'API keys', 'Audit trail']);
+  await expect(nav(page).getByRole('link')).toHaveText([
+    'Overview',
+    'Support',
+    'Customers',
+    'Staff',
+    'API keys',
+    'Audit trail',
+  ]);
   await screenshots(page, 'admin-overview-admin');
   await expectNoSidewaysScroll(page);
 

@@ -198,7 +198,7 @@ export function customerPayment(overrides: Partial<CustomerView['payments'][numb
     kind: 'checkout',
     description: 'Robot licence',
     amount: 4900,
-    currency: 'eur',
+    currency: 'gbp',
     status: 'paid',
     refunded_amount: 0,
     created_at: Date.UTC(2026, 10, 1),

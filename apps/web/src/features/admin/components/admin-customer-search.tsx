@@ -48,26 +48,29 @@ export function AdminCustomerSearch() {
           a payment id.
         </p>
       </div>
-      <search>
-        <form noValidate onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start">
-          <FormField id="customer-query" label="Search customers" error={error}>
-            <Input
-              {...fieldProps('customer-query', error)}
-              type="search"
-              autoComplete="off"
-              value={draft}
-              onChange={(e) => {
-                setDraft(e.target.value);
-                setError(undefined);
-              }}
-            />
-          </FormField>
-          <Button type="submit" className="sm:mt-[1.375rem]">
-            <SearchIcon aria-hidden />
-            Search
-          </Button>
-        </form>
-      </search>
+      <form
+        noValidate
+        aria-label="Customer search"
+        onSubmit={submit}
+        className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start"
+      >
+        <FormField id="customer-query" label="Search customers" error={error}>
+          <Input
+            {...fieldProps('customer-query', error)}
+            type="search"
+            autoComplete="off"
+            value={draft}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              setError(undefined);
+            }}
+          />
+        </FormField>
+        <Button type="submit" className="sm:mt-[1.375rem]">
+          <SearchIcon aria-hidden />
+          Search
+        </Button>
+      </form>
       {query && (
         <section aria-labelledby="customer-results-title" className="grid min-w-0 grid-cols-1 gap-3">
           <h2 id="customer-results-title" className="text-lg font-semibold">

@@ -101,7 +101,7 @@ describe('customer view', () => {
     );
     expect(screen.getByTestId('customer-slots').textContent).toBe('Flexible slots: plan 1, grant none, effective 1');
     expect(screen.getByTestId('customer-minutes').textContent).toContain('90 minutes left');
-    expect(screen.getByRole('region', { name: 'Payments table' }).textContent).toContain('€49.00');
+    expect(screen.getByRole('region', { name: 'Payments table' }).textContent).toContain('£49.00');
   });
 
   it.each([
@@ -147,7 +147,7 @@ describe('customer view', () => {
       },
     });
     await renderScreen(<AdminCustomerView userId={USER_ID} me={staffMe('support', { goodwill_max_minutes: 120 })} />);
-    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Grant dial time' })));
+    fireEvent.click(await screen.findByRole('button', { name: 'Grant dial time' }));
     const dialog = await screen.findByRole('dialog', { name: 'Grant dial time?' });
     expect(dialog.textContent).toContain('Support grants at most 120 minutes at once.');
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Grant minutes' })));
@@ -180,7 +180,7 @@ describe('customer view', () => {
       RevokeSessions: () => ({ status: 403, json: failure(8, 'Your role may not do this') }),
     });
     await renderScreen(<AdminCustomerView userId={USER_ID} me={staffMe('support')} />);
-    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Revoke sessions' })));
+    fireEvent.click(await screen.findByRole('button', { name: 'Revoke sessions' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke every session?' });
     fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Stolen laptop' } });
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke sessions' })));
@@ -192,7 +192,7 @@ describe('customer view', () => {
   it('delete waits for the typed email', async () => {
     fakeServer({ GetCustomer: () => ({ json: { customer: customerView(), error: OK } }) });
     await renderScreen(<AdminCustomerView userId={USER_ID} me={staffMe('admin')} />);
-    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Delete account' })));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete this account?' });
     const confirm = within(dialog).getByRole('button', { name: 'Delete account' }) as HTMLButtonElement;
     expect(confirm.disabled).toBe(true);
@@ -208,9 +208,7 @@ describe('customer view', () => {
       RefundPayment: () => ({ json: { customer: customerView(), payment: paid, error: OK } }),
     });
     await renderScreen(<AdminCustomerView userId={USER_ID} me={staffMe('finance')} />);
-    await act(async () =>
-      fireEvent.click(await screen.findByRole('button', { name: `Refund payment ${paid.payment_id}` })),
-    );
+    fireEvent.click(await screen.findByRole('button', { name: `Refund payment ${paid.payment_id}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Refund this payment?' });
     fireEvent.change(within(dialog).getByLabelText('Amount (minor units)'), { target: { value: '5000' } });
     fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Double charge' } });
