@@ -31,8 +31,7 @@ import {
 test.use({ baseURL: adminServer.url });
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Console' });
-const focused = (page: Page, locator: ReturnType<Page['locator']>) => () =>
-  locator.evaluate((el) => el === document.activeElement);
+const focused = (locator: ReturnType<Page['locator']>) => () => locator.evaluate((el) => el === document.activeElement);
 
 /** The page's every look at the screen: axe, both widths, and no sideways scroll at 390 px. */
 async function lookAt(page: Page, name: string) {
@@ -93,30 +92,30 @@ test('a customer asks, support finds it, grants 60 minutes (keyboard only) and r
     await page.goto('/admin/customers');
     await expect(page).toHaveTitle(/Customers/);
     const search = page.getByLabel('Search customers', { exact: true });
-    await tabTo(page, focused(page, search));
+    await tabTo(page, focused(search));
     await page.keyboard.type(customer.email.slice(0, 12));
     await page.keyboard.press('Enter');
     const hit = page.getByRole('region', { name: 'Customers table' }).getByRole('link', { name: customer.email });
     await expect(hit).toBeVisible();
     await lookAt(page, 'admin-customers-search');
-    await tabTo(page, focused(page, hit));
+    await tabTo(page, focused(hit));
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: customer.email })).toBeVisible();
     await expect(page).toHaveTitle(/Customer/);
 
     const grant = page.getByRole('button', { name: 'Grant dial time', exact: true });
-    await tabTo(page, focused(page, grant));
+    await tabTo(page, focused(grant));
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Grant dial time?' });
     await expect(dialog).toContainText(/Support grants at most \d+ minutes at once/);
     const minutes = dialog.getByLabel('Minutes', { exact: true });
-    await tabTo(page, focused(page, minutes), 6);
+    await tabTo(page, focused(minutes), 6);
     await page.keyboard.type('60');
     await page.keyboard.press('Tab');
     await expect(dialog.getByLabel('Reason', { exact: true })).toBeFocused();
     await page.keyboard.type('Calls dropped by our relay on launch day');
     const confirm = dialog.getByRole('button', { name: 'Grant minutes', exact: true });
-    await tabTo(page, focused(page, confirm), 6);
+    await tabTo(page, focused(confirm), 6);
     await page.keyboard.press('Enter');
     await expect(dialog).toBeHidden();
     await expect(page.getByText('Dial time granted')).toBeVisible();
