@@ -254,21 +254,23 @@ export function AdminCustomerActions({ customer, me }: { customer: CustomerView;
         }}
       />,
     );
-    buttons.push(
-      <AdminReasonDialog
-        key="end-sub"
-        trigger={button('End granted subscription', true)}
-        variant="destructive"
-        title="End the granted subscription?"
-        effect={`${who}'s granted subscriptions end now; a paid plan is not touched.`}
-        confirmLabel="End subscription"
-        failureTitle="Subscription not ended"
-        run={async (reason) => {
-          await action.mutateAsync({ action: 'EndSubscription', body: { reason } });
-          return { title: 'Subscription ended' };
-        }}
-      />,
-    );
+    // EndSubscription ends grants only (a paid plan is the customer's): offered while one is in force.
+    if (customer.subscriptions.some((sub) => sub.status === 'active' && sub.overrideReason !== OverrideKind.None))
+      buttons.push(
+        <AdminReasonDialog
+          key="end-sub"
+          trigger={button('End granted subscription', true)}
+          variant="destructive"
+          title="End the granted subscription?"
+          effect={`${who}'s granted subscriptions end now; a paid plan is not touched.`}
+          confirmLabel="End subscription"
+          failureTitle="Subscription not ended"
+          run={async (reason) => {
+            await action.mutateAsync({ action: 'EndSubscription', body: { reason } });
+            return { title: 'Subscription ended' };
+          }}
+        />,
+      );
   }
   if (can(me, 'slots.set'))
     buttons.push(

@@ -102,6 +102,8 @@ describe('customer view', () => {
     expect(screen.getByTestId('customer-slots').textContent).toBe('Flexible slots: plan 1, grant none, effective 1');
     expect(screen.getByTestId('customer-minutes').textContent).toContain('90 minutes left');
     expect(screen.getByRole('region', { name: 'Payments table' }).textContent).toContain('£49.00');
+    // Only a paid plan: nothing for EndSubscription (grants only) to end.
+    expect(screen.queryByRole('button', { name: 'End granted subscription' })).toBeNull();
   });
 
   it.each([
@@ -127,7 +129,12 @@ describe('customer view', () => {
       ],
     ],
   ] as const)('a %s sees the actions of the role (refund: %s)', async (role, refund, names) => {
-    const view: CustomerView = { ...withPayments, payments_visible: role !== 'support' };
+    const granted = { ...withPayments.subscriptions[0], uuid: 'sub-2', overrideReason: 2, payment_failed_at: 0 };
+    const view = {
+      ...withPayments,
+      subscriptions: [...withPayments.subscriptions, granted],
+      payments_visible: role !== 'support',
+    } as CustomerView;
     if (role === 'support') view.payments = [];
     fakeServer({ GetCustomer: () => ({ json: { customer: view, error: OK } }) });
     await renderScreen(<AdminCustomerView userId={USER_ID} me={staffMe(role)} />);

@@ -121,7 +121,7 @@ function Licences({ customer }: { customer: CustomerView }) {
             {all.map(({ l, kind }) => (
               <TableRow key={`${kind}-${l.robot_license.license_id}`} data-licence={l.robot_license.license_id}>
                 <TableCell className={cell}>
-                  {l.robot_make} {l.robot_model}
+                  {l.robot_make === l.robot_model ? l.robot_model : `${l.robot_make} ${l.robot_model}`}
                   <span className="block font-mono text-xs text-muted-foreground">{l.robot_license.license_id}</span>
                 </TableCell>
                 <TableCell className={cell}>{kind}</TableCell>
@@ -189,9 +189,7 @@ function DialTime({ customer }: { customer: CustomerView }) {
     <>
       <p className="text-sm" data-testid="customer-minutes">
         {t.has_infinite_time ? 'Unlimited dial time' : `${t.total_time} minutes left`} · durable {durable} · perishable{' '}
-        {perishable} · used in the last{' '}
-        {customer.usage.from ? `${customer.usage.from} – ${customer.usage.to}` : '30 days'}:{' '}
-        {customer.usage.total_minutes} minutes
+        {perishable} · used {customer.usage.from} to {customer.usage.to}: {customer.usage.total_minutes} minutes
       </p>
       {customer.ledger.length ? (
         <AdminTableRegion label="Dial-time ledger table">
