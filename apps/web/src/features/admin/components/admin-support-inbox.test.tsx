@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { storeSession } from '@/lib/session';
 import { failure, fakeServer, OK, tokenPair, user } from '@/test/fake-server';
 import { renderScreen, settle } from '@/test/render-screen';
-import { inboxRequest, staffMe, supportTicket } from '../admin-fixtures';
+import { inboxRequest, staffMe, staffMember, supportTicket } from '../admin-fixtures';
 import { AdminSupportInbox } from './admin-support-inbox';
 import { AdminSupportTicket } from './admin-support-ticket';
 
@@ -145,5 +145,41 @@ describe('support request', () => {
       assignee_user_id: ME.user_id,
     });
     expect(screen.getByTestId('ticket-assignee').textContent).toBe('Assigned to grace@example.com');
+  });
+
+  it('an admin assigns to any staff member, through the confirm dialog', async () => {
+    const admin = staffMe('admin');
+    let ticket = supportTicket();
+    const server = fakeServer({
+      GetSupportRequest: () => ({ json: ticket }),
+      ListStaff: () => ({ json: { staff: [staffMember()], error: OK } }),
+      AssignSupportRequest: (call) => {
+        ticket = supportTicket({
+          ...ticket.request,
+          assignee_user_id: String(call.body.assignee_user_id),
+          assignee_email: 'ada@example.com',
+        });
+        return { json: { request: ticket.request, error: OK } };
+      },
+    });
+    await renderScreen(<AdminSupportTicket ticketId="SR-ABCD-EFGH" me={admin} />);
+    await screen.findByRole('option', { name: 'ada@example.com' });
+    fireEvent.change(screen.getByLabelText('Assign to'), { target: { value: staffMember().user_id } });
+    const dialog = await screen.findByRole('dialog', { name: 'Assign this request?' });
+    expect(dialog.textContent).toContain('assigned to ada@example.com (now nobody)');
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Assign' })));
+    await settle();
+    expect(server.calls.find((c) => c.action === 'AssignSupportRequest')?.body).toMatchObject({
+      assignee_user_id: staffMember().user_id,
+    });
+    expect(screen.getByTestId('ticket-assignee').textContent).toBe('Assigned to ada@example.com');
+  });
+
+  it('support has no staff list to pick from (assign to me or unassign)', async () => {
+    const server = fakeServer({ GetSupportRequest: () => ({ json: supportTicket() }) });
+    await renderScreen(<AdminSupportTicket ticketId="SR-ABCD-EFGH" me={ME} />);
+    await screen.findByRole('button', { name: 'Assign to me' });
+    expect(screen.queryByLabelText('Assign to')).toBeNull();
+    expect(server.count('ListStaff')).toBe(0);
   });
 });

@@ -20,6 +20,7 @@ import { serverFieldError } from '@/lib/server-field-error';
 import { toast } from '@/lib/toast';
 import { formatInstant, formatMoney, SUPPORT_STATUS_NAMES } from '../admin-text';
 import type { StaffMe } from '../api/admin-me';
+import { useStaff } from '../api/admin-staff';
 import { useTicket, useTicketMutation } from '../api/admin-support';
 import { AdminLoadError } from './admin-load-error';
 import { AdminSupportStatusBadge } from './admin-support-status-badge';
@@ -105,6 +106,41 @@ function ReplyForm({ ticketId }: { ticketId: string }) {
   );
 }
 
+/** Assign to any staff member: the staff list is an admin's (ListStaff needs staff.manage). */
+function StaffAssignee({
+  request,
+  onPick,
+}: {
+  request: InboxRequestWithThread;
+  onPick: (id: string, label: string) => void;
+}) {
+  const staff = useStaff();
+  const others = (staff.data ?? []).filter((member) => member.user_id !== request.assignee_user_id);
+  return (
+    <div className="grid gap-2">
+      <label htmlFor="ticket-assignee" className="text-sm font-medium">
+        Assign to
+      </label>
+      <NativeSelect
+        id="ticket-assignee"
+        value=""
+        disabled={!staff.data}
+        onChange={(e) => {
+          const member = others.find((m) => m.user_id === e.target.value);
+          if (member) onPick(member.user_id, member.email);
+        }}
+      >
+        <option value="">Choose a staff member…</option>
+        {others.map((member) => (
+          <option key={member.user_id} value={member.user_id}>
+            {member.email}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
 function TicketControls({ request, me }: { request: InboxRequestWithThread; me: Me }) {
   const change = useTicketMutation(request.ticket_id);
   const [status, setStatus] = React.useState<SettableSupportStatus | null>(null);
@@ -140,6 +176,9 @@ function TicketControls({ request, me }: { request: InboxRequestWithThread; me: 
           ))}
         </NativeSelect>
       </div>
+      {me.permissions.includes('staff.manage') && (
+        <StaffAssignee request={request} onPick={(id, label) => setAssignee({ id, label })} />
+      )}
       <div className="flex flex-wrap gap-2">
         {!assignedToMe && (
           <Button variant="outline" size="sm" onClick={() => setAssignee({ id: me.user_id, label: 'you' })}>
