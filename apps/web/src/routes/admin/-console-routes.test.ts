@@ -25,6 +25,6 @@ describe('console routes', () => {
   ])('%s', (path, routeId, splat) => {
     const match = router.matchRoutes(path, {}).at(-1);
     expect(match?.routeId).toBe(routeId);
-    expect((match?.params as { _splat?: string })._splat).toBe(splat);
+    expect((match?.params as { _splat?: string } | undefined)?._splat).toBe(splat);
   });
 });
