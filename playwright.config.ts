@@ -83,6 +83,9 @@ export const adminServer = {
   staffFile: `${dataDir}-admin-staff.txt`,
   support: 'e2e-support@example.com',
   admin: 'e2e-admin@example.com',
+  /** the inbox and customer spec's own (apps/web/e2e/admin/admin-support.spec.ts): an enrolment link is single-use */
+  inboxSupport: 'e2e-inbox-support@example.com',
+  finance: 'e2e-finance@example.com',
 };
 // E2E_BUILD_DIR: a private copy of the build (scripts/e2e-local.sh), so several people can run
 // end-to-end tests on one machine while someone else rebuilds.
@@ -154,6 +157,8 @@ export default defineConfig({
       before: [
         `node ${serverDir}/cli.js staff:add ${adminServer.support} --role support > ${adminServer.staffFile}`,
         `node ${serverDir}/cli.js staff:add ${adminServer.admin} --role admin >> ${adminServer.staffFile}`,
+        `node ${serverDir}/cli.js staff:add ${adminServer.inboxSupport} --role support >> ${adminServer.staffFile}`,
+        `node ${serverDir}/cli.js staff:add ${adminServer.finance} --role finance >> ${adminServer.staffFile}`,
       ].join(' && '),
     }),
   ],

@@ -30,6 +30,7 @@ import { Route as AuthenticatedDashboardPrivacyPolicyRouteImport } from './route
 import { Route as AuthenticatedDashboardSupportRouteImport } from './routes/_authenticated/dashboard/support'
 import { Route as AuthenticatedDashboardUsageRouteImport } from './routes/_authenticated/dashboard/usage'
 import { Route as AdminConsoleIndexRouteImport } from './routes/admin/_console/index'
+import { Route as AdminConsoleSplatRouteImport } from './routes/admin/_console/$'
 import { Route as AdminConsoleApiKeysRouteImport } from './routes/admin/_console/api-keys'
 import { Route as AdminConsoleAuditRouteImport } from './routes/admin/_console/audit'
 import { Route as AdminConsoleReleasesRouteImport } from './routes/admin/_console/releases'
@@ -158,6 +159,11 @@ const AdminConsoleIndexRoute = AdminConsoleIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AdminConsoleRoute,
 } as any)
+const AdminConsoleSplatRoute = AdminConsoleSplatRouteImport.update({
+  id: '/$',
+  path: '/$',
+  getParentRoute: () => AdminConsoleRoute,
+} as any)
 const AdminConsoleApiKeysRoute = AdminConsoleApiKeysRouteImport.update({
   id: '/api-keys',
   path: '/api-keys',
@@ -269,6 +275,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/$': typeof AdminConsoleSplatRoute
   '/admin/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/audit': typeof AdminConsoleAuditRoute
   '/admin/releases': typeof AdminConsoleReleasesRoute
@@ -305,6 +312,7 @@ export interface FileRoutesByTo {
   '/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/$': typeof AdminConsoleSplatRoute
   '/admin/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/audit': typeof AdminConsoleAuditRoute
   '/admin/releases': typeof AdminConsoleReleasesRoute
@@ -345,6 +353,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/privacy-policy': typeof AuthenticatedDashboardPrivacyPolicyRoute
   '/_authenticated/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/_authenticated/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
+  '/admin/_console/$': typeof AdminConsoleSplatRoute
   '/admin/_console/api-keys': typeof AdminConsoleApiKeysRoute
   '/admin/_console/audit': typeof AdminConsoleAuditRoute
   '/admin/_console/releases': typeof AdminConsoleReleasesRoute
@@ -385,6 +394,7 @@ export interface FileRouteTypes {
     | '/dashboard/privacy-policy'
     | '/dashboard/support'
     | '/dashboard/usage'
+    | '/admin/$'
     | '/admin/api-keys'
     | '/admin/audit'
     | '/admin/releases'
@@ -421,6 +431,7 @@ export interface FileRouteTypes {
     | '/dashboard/privacy-policy'
     | '/dashboard/support'
     | '/dashboard/usage'
+    | '/admin/$'
     | '/admin/api-keys'
     | '/admin/audit'
     | '/admin/releases'
@@ -460,6 +471,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/privacy-policy'
     | '/_authenticated/dashboard/support'
     | '/_authenticated/dashboard/usage'
+    | '/admin/_console/$'
     | '/admin/_console/api-keys'
     | '/admin/_console/audit'
     | '/admin/_console/releases'
@@ -638,6 +650,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/admin/'
       preLoaderRoute: typeof AdminConsoleIndexRouteImport
+      parentRoute: typeof AdminConsoleRoute
+    }
+    '/admin/_console/$': {
+      id: '/admin/_console/$'
+      path: '/$'
+      fullPath: '/admin/$'
+      preLoaderRoute: typeof AdminConsoleSplatRouteImport
       parentRoute: typeof AdminConsoleRoute
     }
     '/admin/_console/api-keys': {
@@ -831,6 +850,7 @@ const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
 )
 
 interface AdminConsoleRouteChildren {
+  AdminConsoleSplatRoute: typeof AdminConsoleSplatRoute
   AdminConsoleApiKeysRoute: typeof AdminConsoleApiKeysRoute
   AdminConsoleAuditRoute: typeof AdminConsoleAuditRoute
   AdminConsoleReleasesRoute: typeof AdminConsoleReleasesRoute
@@ -839,6 +859,7 @@ interface AdminConsoleRouteChildren {
 }
 
 const AdminConsoleRouteChildren: AdminConsoleRouteChildren = {
+  AdminConsoleSplatRoute: AdminConsoleSplatRoute,
   AdminConsoleApiKeysRoute: AdminConsoleApiKeysRoute,
   AdminConsoleAuditRoute: AdminConsoleAuditRoute,
   AdminConsoleReleasesRoute: AdminConsoleReleasesRoute,

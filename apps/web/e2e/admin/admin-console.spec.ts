@@ -58,7 +58,7 @@ test('staff:add prints a link; the support member enrols a passkey with it, reac
   // The frame: who, the role, and only the screens of the role.
   await expect(header(page).getByTestId('admin-staff-email')).toHaveText(adminServer.support);
   await expect(header(page).getByTestId('admin-staff-role')).toHaveText('Support');
-  await expect(nav(page).getByRole('link')).toHaveText(['Overview', 'Releases']);
+  await expect(nav(page).getByRole('link')).toHaveText(['Overview', 'Support', 'Customers', 'Releases']);
   await expect(page.getByRole('heading', { name: 'Back office', level: 1 })).toBeVisible();
   // OPERATOR_TOKEN is set in the end-to-end environment: the frame warns.
   await expect(page.getByText(/^OPERATOR_TOKEN is set:/)).toBeVisible();
@@ -122,7 +122,15 @@ test('an admin invites a finance member and manages an API key (keyboard only); 
   const finance = await customerOnAdminServer('finance');
   await virtualAuthenticator(page);
   await enrol(page, printedLinks()[adminServer.admin] as string, 'Admin laptop');
-  await expect(nav(page).getByRole('link')).toHaveText(['Overview', 'Staff', 'API keys', 'Audit trail', 'Releases']);
+  await expect(nav(page).getByRole('link')).toHaveText([
+    'Overview',
+    'Support',
+    'Customers',
+    'Staff',
+    'API keys',
+    'Audit trail',
+    'Releases',
+  ]);
   await screenshots(page, 'admin-overview-admin');
   await expectNoSidewaysScroll(page);
 

@@ -1,6 +1,9 @@
 import {
   type ApiKeyView,
   type AuditEntryView,
+  type CustomerView,
+  type InboxRequest,
+  type InboxRequestWithThread,
   PERMISSIONS,
   type Permission,
   roleCan,
@@ -74,4 +77,136 @@ export function auditEntry(seq: number, overrides: Partial<AuditEntryView> = {})
     anonymised: false,
     ...overrides,
   };
+}
+
+export function inboxRequest(overrides: Partial<InboxRequest> = {}): InboxRequest {
+  return {
+    ticket_id: 'SR-ABCD-EFGH',
+    category: 'technical',
+    subject: 'Robot will not pair',
+    status: 'new',
+    customer_user_id: '33333333-3333-4333-8333-333333333333',
+    customer_email: 'casey@example.com',
+    assignee_user_id: '',
+    assignee_email: '',
+    created_at: Date.UTC(2026, 10, 20, 9, 0),
+    updated_at: Date.UTC(2026, 10, 20, 9, 0),
+    last_message_at: Date.UTC(2026, 10, 20, 9, 0),
+    messages: 1,
+    ...overrides,
+  };
+}
+
+export function supportTicket(overrides: Partial<InboxRequestWithThread> = {}) {
+  const request: InboxRequestWithThread = {
+    ...inboxRequest(),
+    robot_model: '',
+    thread: [{ author: 'customer', author_email: 'casey@example.com', body: 'It shows no code.', at: 1 }],
+    ...overrides,
+  };
+  return {
+    request,
+    customer: {
+      profile: {
+        user_id: request.customer_user_id,
+        email: request.customer_email,
+        name: 'Casey',
+        year_born: 1990,
+        country: 'DE',
+        marketing: false,
+        termsagreed: true,
+        company: 'Acme',
+        profession: '',
+        join_date: '2026-01-01',
+        email_validated: true,
+        disabled: false,
+      },
+      tier: 'Standard' as const,
+      subscriptions: { user_subscriptions: [], robot_driver_subscriptions: [] },
+      robots: [],
+      licenses: { email: request.customer_email, asset_licenses: [], robot_licenses: [], shared_robot_licenses: [] },
+      payments: [],
+    },
+    error: OK,
+  };
+}
+
+export function customerView(overrides: Partial<CustomerView> = {}): CustomerView {
+  return {
+    profile: {
+      user_id: '33333333-3333-4333-8333-333333333333',
+      email: 'casey@example.com',
+      name: 'Casey',
+      company: 'Acme',
+      country: 'DE',
+      profession: '',
+      email_verified: true,
+      disabled_at: 0,
+      joined_at: Date.UTC(2026, 0, 1),
+      last_active_at: 0,
+      staff_role: null,
+    },
+    tier: 'Standard',
+    subscriptions: [],
+    robot_driver_subscriptions: [],
+    licenses: { email: 'casey@example.com', asset_licenses: [], robot_licenses: [], shared_robot_licenses: [] },
+    slots: { plan: 1, granted: null, effective: 1 },
+    robots: [],
+    time: {
+      total_time: 90,
+      total_perishable_time: 60,
+      used_perishable_time: 0,
+      total_durable_time: 30,
+      used_durable_time: 0,
+      remaining_yearly_time: 0,
+      has_infinite_time: false,
+      time_status: '',
+      warning_message: '',
+      current_period_start: 0,
+      current_period_end: 0,
+      days_until_next_allocation: 0,
+      yearly_subscription_end: 0,
+      total_yearly_allocation: 0,
+      total_yearly_used: 0,
+      subscription_type: '',
+      payment_failed_at: 0,
+    },
+    ledger: [],
+    usage: {
+      from: '2026-10-22',
+      to: '2026-11-20',
+      time_zone: 'UTC',
+      total_minutes: 0,
+      robots: [],
+      usage: [],
+      events: [],
+    },
+    payments_visible: false,
+    payments: [],
+    sessions: [],
+    passkeys: [],
+    support_requests: [],
+    audit: [],
+    ...overrides,
+  };
+}
+
+export function customerPayment(overrides: Partial<CustomerView['payments'][number]> = {}) {
+  return {
+    payment_id: '55555555-5555-4555-8555-555555555555',
+    user_email: 'casey@example.com',
+    kind: 'checkout',
+    description: 'Robot licence',
+    amount: 4900,
+    currency: 'gbp',
+    status: 'paid',
+    refunded_amount: 0,
+    created_at: Date.UTC(2026, 10, 1),
+    session_id: '',
+    revoked: false,
+    payment_intent_id: '',
+    refunds: [],
+    dispute_status: '' as const,
+    ...overrides,
+  } as CustomerView['payments'][number];
 }

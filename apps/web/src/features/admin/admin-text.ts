@@ -1,4 +1,4 @@
-import type { Permission, StaffRole } from '@portal/contract';
+import type { Permission, StaffRole, SupportStatus } from '@portal/contract';
 
 /** How the console names each role, and what it says a role may do (docs/operations.md). */
 export const ROLE_LABELS: Record<StaffRole, string> = { support: 'Support', finance: 'Finance', admin: 'Admin' };
@@ -54,3 +54,20 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'licenses.grant': 'Grant licenses',
   'jobs.run': 'Run maintenance jobs',
 };
+
+/** The inbox's words for a request's status (docs/decisions/074). */
+export const SUPPORT_STATUS_NAMES: Record<SupportStatus, string> = {
+  new: 'New',
+  open: 'Open',
+  waiting: 'Waiting on customer',
+  closed: 'Closed',
+};
+
+/** An amount in minor units with its currency, as a receipt would show it. */
+export function formatMoney(minor: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(minor / 100);
+  } catch {
+    return `${(minor / 100).toFixed(2)} ${currency.toUpperCase()}`;
+  }
+}

@@ -30,9 +30,9 @@ const navLinks = () =>
 
 describe('the console frame', () => {
   it.each([
-    ['support', ['Overview', 'Releases']],
-    ['finance', ['Overview', 'Releases']],
-    ['admin', ['Overview', 'Staff', 'API keys', 'Audit trail', 'Releases']],
+    ['support', ['Overview', 'Support', 'Customers', 'Releases']],
+    ['finance', ['Overview', 'Support', 'Customers', 'Releases']],
+    ['admin', ['Overview', 'Support', 'Customers', 'Staff', 'API keys', 'Audit trail', 'Releases']],
   ] as const)('a %s sees the screens of the role: %j', async (role, links) => {
     fakeServer({
       'get-self': () => ({ json: { user: user(), token_pair: tokenPair(), error: OK } }),

@@ -9,11 +9,27 @@ import { useAuth } from '@/lib/auth';
 import { LEGACY_KEY_WARNING, ROLE_LABELS } from '../admin-text';
 import type { StaffMe } from '../api/admin-me';
 
-type ConsolePath = '/admin' | '/admin/staff' | '/admin/api-keys' | '/admin/audit' | '/admin/releases';
+type ConsolePath =
+  | '/admin'
+  | '/admin/support'
+  | '/admin/customers'
+  | '/admin/staff'
+  | '/admin/api-keys'
+  | '/admin/audit'
+  | '/admin/releases';
+
+/** A screen's link: the inbox and the customers are under the console's splat route (routes/admin/_console/$.tsx). */
+export function consoleLink(to: ConsolePath) {
+  return to === '/admin/support' || to === '/admin/customers'
+    ? ({ to: '/admin/$', params: { _splat: to.slice('/admin/'.length) } } as const)
+    : { to };
+}
 
 /** The console's screens, each shown to the roles that may use it (the server still decides every call). */
 export const CONSOLE_NAV: { to: ConsolePath; label: string; permission?: Permission }[] = [
   { to: '/admin', label: 'Overview' },
+  { to: '/admin/support', label: 'Support', permission: 'support.answer' },
+  { to: '/admin/customers', label: 'Customers', permission: 'customers.read' },
   { to: '/admin/staff', label: 'Staff', permission: 'staff.manage' },
   { to: '/admin/api-keys', label: 'API keys', permission: 'api_keys.manage' },
   { to: '/admin/audit', label: 'Audit trail', permission: 'audit.read' },
@@ -56,8 +72,8 @@ export function AdminFrame({ me, children }: { me: StaffMe; children: React.Reac
               {consoleNavFor(me).map((item) => (
                 <li key={item.to}>
                   <Link
-                    to={item.to}
-                    activeOptions={{ exact: true }}
+                    {...consoleLink(item.to)}
+                    activeOptions={{ exact: item.to === '/admin' }}
                     className="inline-flex h-8 items-center rounded-md px-3 text-sm text-muted-foreground hover:bg-accent hover:text-accent-foreground aria-[current=page]:bg-accent aria-[current=page]:font-medium aria-[current=page]:text-foreground"
                   >
                     {item.label}

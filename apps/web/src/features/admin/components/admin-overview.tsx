@@ -8,7 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { formatInstant, PERMISSION_LABELS, ROLE_LABELS, ROLE_SUMMARIES } from '../admin-text';
 import type { StaffMe } from '../api/admin-me';
 import { useOverview } from '../api/admin-overview';
-import { consoleNavFor } from './admin-frame';
+import { consoleLink, consoleNavFor } from './admin-frame';
 import { AdminLoadError } from './admin-load-error';
 
 /** What support sees where the revenue would be (the server leaves the figure out for its role). */
@@ -131,7 +131,7 @@ function RoleSummary({ me }: { me: StaffMe }) {
           {screens.map((item, i) => (
             <span key={item.to}>
               {i > 0 && ', '}
-              <Link to={item.to} className="text-primary underline underline-offset-4">
+              <Link {...consoleLink(item.to)} className="text-primary underline underline-offset-4">
                 {item.label}
               </Link>
             </span>

@@ -1,0 +1,30 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { createAppRouter } from '@/router';
+
+// Some screens read the theme and screen size when their modules load; jsdom has no media queries.
+vi.hoisted(() => {
+  window.matchMedia = (query: string) =>
+    ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList;
+});
+
+/** The inbox and the customers share the console's splat route ($.tsx); the named screens keep theirs. */
+describe('console routes', () => {
+  const router = createAppRouter(new QueryClient());
+  it.each([
+    ['/admin/support', '/admin/_console/$', 'support'],
+    ['/admin/support/SR-ABCD-EFGH', '/admin/_console/$', 'support/SR-ABCD-EFGH'],
+    ['/admin/customers', '/admin/_console/$', 'customers'],
+    [
+      '/admin/customers/33333333-3333-4333-8333-333333333333',
+      '/admin/_console/$',
+      'customers/33333333-3333-4333-8333-333333333333',
+    ],
+    ['/admin/staff', '/admin/_console/staff', undefined],
+    ['/admin/audit', '/admin/_console/audit', undefined],
+  ])('%s', (path, routeId, splat) => {
+    const match = router.matchRoutes(path, {}).at(-1);
+    expect(match?.routeId).toBe(routeId);
+    expect((match?.params as { _splat?: string } | undefined)?._splat).toBe(splat);
+  });
+});
