@@ -64,10 +64,11 @@ export interface Budget {
 export const BUDGETS: Record<string, Budget> = {
   '/auth/login': { target: 135_000, ceiling: 127_800 },
   // 161.7 KB: the cookie notice in the signed-in shell (issue 32 item 7, spec/000 §2) added 0.8 KB.
-  // 161.9 KB: the back office's route entries (issue 34: seven paths with their titles and the
-  // console's guard, every page's router needs them; their screens are lazy chunks no customer
-  // fetches) and the client's staff calls added 0.2 KB on top of what the support threads did.
-  '/dashboard': { target: 170_000, ceiling: 161_900 },
+  // 162.0 KB: the back office's route entries (issues 34 and 35: the console with its guard, one
+  // route for all its screens, sign-in and enrolment; every page's router needs them, while their
+  // screens are lazy chunks no customer fetches) and the client's staff calls added 0.3 KB on top of
+  // what the support threads did.
+  '/dashboard': { target: 170_000, ceiling: 162_000 },
 };
 
 /** Manifest keys of a route file's split chunks that render it (component, loader); not error screens. */

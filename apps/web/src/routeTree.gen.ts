@@ -31,10 +31,6 @@ import { Route as AuthenticatedDashboardSupportRouteImport } from './routes/_aut
 import { Route as AuthenticatedDashboardUsageRouteImport } from './routes/_authenticated/dashboard/usage'
 import { Route as AdminConsoleIndexRouteImport } from './routes/admin/_console/index'
 import { Route as AdminConsoleSplatRouteImport } from './routes/admin/_console/$'
-import { Route as AdminConsoleApiKeysRouteImport } from './routes/admin/_console/api-keys'
-import { Route as AdminConsoleAuditRouteImport } from './routes/admin/_console/audit'
-import { Route as AdminConsoleReleasesRouteImport } from './routes/admin/_console/releases'
-import { Route as AdminConsoleStaffRouteImport } from './routes/admin/_console/staff'
 import { Route as AuthVerifyTokenRouteImport } from './routes/auth/verify/$token'
 import { Route as AuthenticatedDashboardCartIndexRouteImport } from './routes/_authenticated/dashboard/cart/index'
 import { Route as AuthenticatedDashboardCartCancelRouteImport } from './routes/_authenticated/dashboard/cart/cancel'
@@ -164,26 +160,6 @@ const AdminConsoleSplatRoute = AdminConsoleSplatRouteImport.update({
   path: '/$',
   getParentRoute: () => AdminConsoleRoute,
 } as any)
-const AdminConsoleApiKeysRoute = AdminConsoleApiKeysRouteImport.update({
-  id: '/api-keys',
-  path: '/api-keys',
-  getParentRoute: () => AdminConsoleRoute,
-} as any)
-const AdminConsoleAuditRoute = AdminConsoleAuditRouteImport.update({
-  id: '/audit',
-  path: '/audit',
-  getParentRoute: () => AdminConsoleRoute,
-} as any)
-const AdminConsoleReleasesRoute = AdminConsoleReleasesRouteImport.update({
-  id: '/releases',
-  path: '/releases',
-  getParentRoute: () => AdminConsoleRoute,
-} as any)
-const AdminConsoleStaffRoute = AdminConsoleStaffRouteImport.update({
-  id: '/staff',
-  path: '/staff',
-  getParentRoute: () => AdminConsoleRoute,
-} as any)
 const AuthVerifyTokenRoute = AuthVerifyTokenRouteImport.update({
   id: '/verify/$token',
   path: '/verify/$token',
@@ -276,10 +252,6 @@ export interface FileRoutesByFullPath {
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/admin/$': typeof AdminConsoleSplatRoute
-  '/admin/api-keys': typeof AdminConsoleApiKeysRoute
-  '/admin/audit': typeof AdminConsoleAuditRoute
-  '/admin/releases': typeof AdminConsoleReleasesRoute
-  '/admin/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/admin/': typeof AdminConsoleIndexRoute
@@ -313,10 +285,6 @@ export interface FileRoutesByTo {
   '/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/admin/$': typeof AdminConsoleSplatRoute
-  '/admin/api-keys': typeof AdminConsoleApiKeysRoute
-  '/admin/audit': typeof AdminConsoleAuditRoute
-  '/admin/releases': typeof AdminConsoleReleasesRoute
-  '/admin/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
   '/admin': typeof AdminConsoleIndexRoute
@@ -354,10 +322,6 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/support': typeof AuthenticatedDashboardSupportRoute
   '/_authenticated/dashboard/usage': typeof AuthenticatedDashboardUsageRoute
   '/admin/_console/$': typeof AdminConsoleSplatRoute
-  '/admin/_console/api-keys': typeof AdminConsoleApiKeysRoute
-  '/admin/_console/audit': typeof AdminConsoleAuditRoute
-  '/admin/_console/releases': typeof AdminConsoleReleasesRoute
-  '/admin/_console/staff': typeof AdminConsoleStaffRoute
   '/auth/verify/$token': typeof AuthVerifyTokenRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/admin/_console/': typeof AdminConsoleIndexRoute
@@ -395,10 +359,6 @@ export interface FileRouteTypes {
     | '/dashboard/support'
     | '/dashboard/usage'
     | '/admin/$'
-    | '/admin/api-keys'
-    | '/admin/audit'
-    | '/admin/releases'
-    | '/admin/staff'
     | '/auth/verify/$token'
     | '/dashboard/'
     | '/admin/'
@@ -432,10 +392,6 @@ export interface FileRouteTypes {
     | '/dashboard/support'
     | '/dashboard/usage'
     | '/admin/$'
-    | '/admin/api-keys'
-    | '/admin/audit'
-    | '/admin/releases'
-    | '/admin/staff'
     | '/auth/verify/$token'
     | '/dashboard'
     | '/admin'
@@ -472,10 +428,6 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/support'
     | '/_authenticated/dashboard/usage'
     | '/admin/_console/$'
-    | '/admin/_console/api-keys'
-    | '/admin/_console/audit'
-    | '/admin/_console/releases'
-    | '/admin/_console/staff'
     | '/auth/verify/$token'
     | '/_authenticated/dashboard/'
     | '/admin/_console/'
@@ -659,34 +611,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminConsoleSplatRouteImport
       parentRoute: typeof AdminConsoleRoute
     }
-    '/admin/_console/api-keys': {
-      id: '/admin/_console/api-keys'
-      path: '/api-keys'
-      fullPath: '/admin/api-keys'
-      preLoaderRoute: typeof AdminConsoleApiKeysRouteImport
-      parentRoute: typeof AdminConsoleRoute
-    }
-    '/admin/_console/audit': {
-      id: '/admin/_console/audit'
-      path: '/audit'
-      fullPath: '/admin/audit'
-      preLoaderRoute: typeof AdminConsoleAuditRouteImport
-      parentRoute: typeof AdminConsoleRoute
-    }
-    '/admin/_console/releases': {
-      id: '/admin/_console/releases'
-      path: '/releases'
-      fullPath: '/admin/releases'
-      preLoaderRoute: typeof AdminConsoleReleasesRouteImport
-      parentRoute: typeof AdminConsoleRoute
-    }
-    '/admin/_console/staff': {
-      id: '/admin/_console/staff'
-      path: '/staff'
-      fullPath: '/admin/staff'
-      preLoaderRoute: typeof AdminConsoleStaffRouteImport
-      parentRoute: typeof AdminConsoleRoute
-    }
     '/auth/verify/$token': {
       id: '/auth/verify/$token'
       path: '/verify/$token'
@@ -851,19 +775,11 @@ const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
 
 interface AdminConsoleRouteChildren {
   AdminConsoleSplatRoute: typeof AdminConsoleSplatRoute
-  AdminConsoleApiKeysRoute: typeof AdminConsoleApiKeysRoute
-  AdminConsoleAuditRoute: typeof AdminConsoleAuditRoute
-  AdminConsoleReleasesRoute: typeof AdminConsoleReleasesRoute
-  AdminConsoleStaffRoute: typeof AdminConsoleStaffRoute
   AdminConsoleIndexRoute: typeof AdminConsoleIndexRoute
 }
 
 const AdminConsoleRouteChildren: AdminConsoleRouteChildren = {
   AdminConsoleSplatRoute: AdminConsoleSplatRoute,
-  AdminConsoleApiKeysRoute: AdminConsoleApiKeysRoute,
-  AdminConsoleAuditRoute: AdminConsoleAuditRoute,
-  AdminConsoleReleasesRoute: AdminConsoleReleasesRoute,
-  AdminConsoleStaffRoute: AdminConsoleStaffRoute,
   AdminConsoleIndexRoute: AdminConsoleIndexRoute,
 }
 

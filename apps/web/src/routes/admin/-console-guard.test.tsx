@@ -76,9 +76,9 @@ describe('the console routes', () => {
   const router = createAppRouter(new QueryClient());
   it.each([
     ['/admin', ['/admin/_console', '/admin/_console/']],
-    ['/admin/staff', ['/admin/_console', '/admin/_console/staff']],
-    ['/admin/api-keys', ['/admin/_console', '/admin/_console/api-keys']],
-    ['/admin/audit', ['/admin/_console', '/admin/_console/audit']],
+    ['/admin/staff', ['/admin/_console', '/admin/_console/$']],
+    ['/admin/api-keys', ['/admin/_console', '/admin/_console/$']],
+    ['/admin/audit', ['/admin/_console', '/admin/_console/$']],
     // Signing in and enrolling are outside the guard.
     ['/admin/sign-in', ['/admin/sign-in']],
     ['/admin/enrol', ['/admin/enrol']],

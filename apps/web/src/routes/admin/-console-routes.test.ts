@@ -8,7 +8,7 @@ vi.hoisted(() => {
     ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList;
 });
 
-/** The inbox and the customers share the console's splat route ($.tsx); the named screens keep theirs. */
+/** Every console screen but the overview is under the console's splat route ($.tsx). */
 describe('console routes', () => {
   const router = createAppRouter(new QueryClient());
   it.each([
@@ -20,8 +20,10 @@ describe('console routes', () => {
       '/admin/_console/$',
       'customers/33333333-3333-4333-8333-333333333333',
     ],
-    ['/admin/staff', '/admin/_console/staff', undefined],
-    ['/admin/audit', '/admin/_console/audit', undefined],
+    ['/admin/staff', '/admin/_console/$', 'staff'],
+    ['/admin/api-keys', '/admin/_console/$', 'api-keys'],
+    ['/admin/audit', '/admin/_console/$', 'audit'],
+    ['/admin/releases', '/admin/_console/$', 'releases'],
   ])('%s', (path, routeId, splat) => {
     const match = router.matchRoutes(path, {}).at(-1);
     expect(match?.routeId).toBe(routeId);

@@ -18,11 +18,9 @@ type ConsolePath =
   | '/admin/audit'
   | '/admin/releases';
 
-/** A screen's link: the inbox and the customers are under the console's splat route (routes/admin/_console/$.tsx). */
+/** A screen's link: every screen but the overview is under the console's splat route (routes/admin/_console/$.tsx). */
 export function consoleLink(to: ConsolePath) {
-  return to === '/admin/support' || to === '/admin/customers'
-    ? ({ to: '/admin/$', params: { _splat: to.slice('/admin/'.length) } } as const)
-    : { to };
+  return to === '/admin' ? { to } : ({ to: '/admin/$', params: { _splat: to.slice('/admin/'.length) } } as const);
 }
 
 /** The console's screens, each shown to the roles that may use it (the server still decides every call). */
