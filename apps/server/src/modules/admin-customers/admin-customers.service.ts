@@ -170,7 +170,8 @@ export class AdminCustomersService {
         email_verified: row.emailValidated,
         disabled_at: epoch(row.disabledAt),
         joined_at: epoch(row.joinedAt),
-        last_active_at: epoch(row.lastActiveAt),
+        // A session's last renewal is the account's last activity (nothing writes users.last_active_at).
+        last_active_at: Math.max(epoch(row.lastActiveAt), ...sessions.map((s) => s.lastUsedAt.getTime())),
         staff_role: row.staffRole ?? null,
       },
       tier: tier?.tier ?? 'Lite',

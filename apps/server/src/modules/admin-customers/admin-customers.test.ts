@@ -183,6 +183,15 @@ describe('SearchCustomers', () => {
 });
 
 describe('GetCustomer', () => {
+  it("says when the customer was last active: its sessions' last use", async () => {
+    const customer = await signIn(t);
+    const fresh = await call('GetCustomer', { user_id: customer.id }, support);
+    const view = fresh.body.customer as CustomerView;
+    expect(view.sessions.length).toBeGreaterThan(0);
+    expect(view.profile.last_active_at).toBe(Math.max(...view.sessions.map((s) => s.last_used_at)));
+    expect(view.profile.last_active_at).toBeGreaterThan(0);
+  });
+
   it('shows the seeded customer whole: plan, past-due, slots (the larger of plan and grant), ledger, robots, requests', async () => {
     const customer = await signIn(t);
     await buy(t, customer, [PLAN.standardMonthly]);
