@@ -213,6 +213,7 @@ export function buildServices({
     audit,
   });
   const admin = new AdminService({ config, clock, mailer, afterAnswer, staff, audit, sessions });
+  const privacy = new PrivacyService(db, clock, { accounts, subscriptions, robots, licenses, billing, time, audit });
   return {
     tokens,
     sessions,
@@ -249,12 +250,12 @@ export function buildServices({
       licenses,
       billing,
     }),
-    privacy: new PrivacyService(db, clock, { accounts, subscriptions, robots, licenses, billing, time, audit }),
     operators,
     audit,
     staff,
     admin,
     // the console's customers (issue 35): composed from the services above, the CLI's methods for changes
+    privacy,
     customers: new AdminCustomersService({
       config,
       db,
@@ -271,6 +272,7 @@ export function buildServices({
       security,
       audit,
       admin,
+      privacy,
     }),
     overview: new OverviewService(db, clock, () => paymentProvider.knownProducts()),
     retention: new RetentionService(

@@ -7,6 +7,7 @@ import { MAX_FLEX_SLOTS } from './flexible-license.ts';
 import { robotLicense, userLicenses } from './license.ts';
 import { grantOverrideKind, MAX_GRANT_DURATION_S, operatorPayment, subscriptionSummary } from './operator.ts';
 import { robotDriverSubscription, subscriptionTier, userSubscription } from './payment.ts';
+import { dataExport } from './privacy.ts';
 import { robot } from './robots.ts';
 import { passkey } from './security.ts';
 import { supportStatus } from './support.ts';
@@ -158,18 +159,6 @@ export const customerView = z.object({
 export type CustomerView = z.infer<typeof customerView>;
 
 /** The customer's data as a download (a privacy request): the same for the customer and staff. */
-export const customerExport = z.object({
-  exported_at: epochMs,
-  account: customerProfile,
-  subscriptions: z.array(userSubscription),
-  licenses: userLicenses,
-  robots: z.array(robot),
-  dial_time_ledger: z.array(ledgerRow),
-  payments: z.array(customerPayment),
-  support_requests: z.array(customerSupportRequest),
-  security_events: z.array(z.object({ at: epochMs, action: z.string(), ip: z.string(), user_agent: z.string() })),
-});
-export type CustomerExport = z.infer<typeof customerExport>;
 
 const viewResponse = response({ customer: customerView });
 
@@ -365,10 +354,10 @@ export const adminCustomers = service('adminCustomers', '/api/admin/customers', 
   }),
   ExportCustomerData: action({
     summary:
-      "The customer's data as JSON (account, subscriptions, licences, robots, dial-time ledger, payments, support requests, security events), for a privacy request. A read entry data.export.",
+      "The customer's data as JSON for a privacy request: the same document the customer downloads from their profile (/api/privacy ExportMyData: account, licences, robots, subscriptions, dial-time ledger, payments with refunds, support requests with threads, security events). A read entry data.export by the staff member, with the reason.",
     auth: 'staff',
     permission: 'customers.read',
     request: z.object(withReason),
-    response: response({ filename: z.string(), data: customerExport }),
+    response: response({ filename: z.string(), data: dataExport }),
   }),
 });

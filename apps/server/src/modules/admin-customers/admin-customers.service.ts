@@ -3,7 +3,6 @@ import {
   CUSTOMER_AUDIT_SHOWN,
   CUSTOMER_LEDGER_SHOWN,
   CUSTOMER_USAGE_DAYS,
-  type CustomerExport,
   type CustomerHit,
   type CustomerView,
   OverrideKind,
@@ -23,6 +22,7 @@ import type { FlexSlotService } from '../flexible-license/flexible-license.servi
 import type { LicenseService } from '../license/license.service.ts';
 import type { OperatedAccount, OperatorService } from '../operator/operator.service.ts';
 import type { BillingService } from '../payment/billing.service.ts';
+import type { PrivacyService } from '../privacy/privacy.service.ts';
 import type { RobotService } from '../robots/robots.service.ts';
 import type { SecurityService } from '../security/security.service.ts';
 import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
@@ -60,6 +60,7 @@ export class AdminCustomersService {
       security: SecurityService;
       audit: AuditService;
       admin: AdminService;
+      privacy: PrivacyService;
     },
   ) {}
 
@@ -362,55 +363,10 @@ export class AdminCustomersService {
   }
 
   /**
-   * The customer's data for a privacy request. Built here until a privacy service exists (issue 35
-   * item 5 is a colleague's): that service can take this function's place. The export is a read entry.
+   * The customer's data for a privacy request: the very document the customer downloads from the
+   * profile page (PrivacyService.exportAccount), its read entry by the staff member with the reason.
    */
-  async exportData(staff: StaffCaller, userId: string, reason: string, ip: string) {
-    const data = await this.collect(userId);
-    await this.deps.audit.recordAlone({
-      actor: actorOf(staff, reason),
-      subjectUserId: userId,
-      kind: 'read',
-      action: 'data.export',
-      target: userId,
-      personal: { ip },
-    });
-    const stamp = new Date(data.exported_at).toISOString().slice(0, 10);
-    return { filename: `customer-${userId}-${stamp}.json`, data };
-  }
-
-  /** Everything the portal holds of the customer, as the export's JSON. */
-  async collect(userId: string): Promise<CustomerExport> {
-    const view = await this.view('admin', userId);
-    const security = await this.deps.audit.list({ subjectUserId: userId, limit: 10_000 });
-    return {
-      exported_at: this.deps.clock.now().getTime(),
-      account: view.profile,
-      subscriptions: view.subscriptions,
-      licenses: view.licenses,
-      robots: view.robots,
-      dial_time_ledger: (await this.deps.time.ledger(userId)).map((l) => ({
-        at: l.createdAt.getTime(),
-        kind: l.kind,
-        minutes: l.minutes,
-        perishable: l.perishable,
-        durable: l.durable,
-        robot_id: l.robotId ?? '',
-        reason: l.reason,
-      })),
-      payments: view.payments,
-      support_requests: view.support_requests,
-      security_events: security
-        .filter((e) => e.audit_entries.kind === 'security')
-        .map(({ audit_entries: e, audit_personal: p }) => {
-          const data = (p?.anonymisedAt ? {} : (p?.data ?? {})) as Record<string, unknown>;
-          return {
-            at: e.at.getTime(),
-            action: e.action,
-            ip: typeof data.ip === 'string' ? data.ip : '',
-            user_agent: typeof data.userAgent === 'string' ? data.userAgent : '',
-          };
-        }),
-    };
+  exportData(staff: StaffCaller, userId: string, reason: string, ip: string) {
+    return this.deps.privacy.exportAccount(userId, { by: actorOf(staff, reason), ip });
   }
 }

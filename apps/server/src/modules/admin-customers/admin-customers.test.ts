@@ -1,6 +1,7 @@
 import {
   adminCustomers,
   type CustomerView,
+  dataExport,
   OPERATOR_HEADER,
   PERMISSIONS,
   type Permission,
@@ -448,13 +449,16 @@ const CASES: Record<Exclude<Action, 'SearchCustomers' | 'GetCustomer'>, ActionCa
     entry: { kind: 'read', action: 'data.export' },
     failing: async () => ({ body: { user_id: missing() }, status: 404, field: 'user_id' }),
     check: (res, subject) => {
+      // The document the customer downloads from their profile (ExportMyData), not one of our own.
+      const parsed = dataExport.safeParse(res.body.data);
+      expect(parsed.success, parsed.error?.message).toBe(true);
       const data = res.body.data as Record<string, unknown> & { account: { user_id: string } };
       expect(data.account.user_id).toBe(subject);
       expect(data.support_requests).toEqual([expect.objectContaining({ subject: 'Export me' })]);
       expect(data.security_events).toEqual(
         expect.arrayContaining([expect.objectContaining({ action: 'auth.sign_in' })]),
       );
-      expect(res.body.filename).toMatch(/^customer-.*\.json$/);
+      expect(res.body.filename).toMatch(/^robot-portal-data-.*\.json$/);
     },
   },
 };
