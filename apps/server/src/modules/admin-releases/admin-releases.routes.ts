@@ -6,14 +6,11 @@ import {
   ArtifactOS,
   adminReleases,
   OK,
-  OPERATOR_HEADER,
-  PERMISSIONS,
   RELEASE_FILE_NAME,
   RELEASE_UPLOAD_PATH,
   RELEASE_VERSION,
   type ReleasePlatform,
   type ReleaseView,
-  roleCan,
 } from '@portal/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

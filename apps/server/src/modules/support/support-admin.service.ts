@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import type { AuditInput, AuditService } from '../audit/audit.service.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import type { BillingService } from '../payment/billing.service.ts';
 import type { RobotService } from '../robots/robots.service.ts';
