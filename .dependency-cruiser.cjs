@@ -88,9 +88,14 @@ module.exports = {
     },
     {
       name: 'usage-screen-outside-its-route',
-      comment: "The history's screen (and the chart with it) is loaded by its route only, never by another screen.",
+      comment:
+        "The history's screen (and the chart with it) is loaded by its route only, never by another screen; the console's customer view gets the chart lazily from its route.",
       severity: 'error',
-      from: { pathNot: '^apps/web/src/(features/usage/|routes/_authenticated/dashboard/usage\\.tsx$)' },
+      // The console's customer view draws the same chart, loaded lazily by its route (decision 077).
+      from: {
+        pathNot:
+          '^apps/web/src/(features/usage/|routes/_authenticated/dashboard/usage\\.tsx$|routes/admin/_console/\\$\\.tsx$)',
+      },
       to: { path: '^apps/web/src/features/usage/components/' },
     },
     {

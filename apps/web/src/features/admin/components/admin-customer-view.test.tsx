@@ -92,6 +92,36 @@ describe('customer view', () => {
     ],
   });
 
+  it('draws the usage chart its route hands in when the customer used minutes, and none without use', async () => {
+    const used = customerView({
+      usage: {
+        from: '2026-10-22',
+        to: '2026-11-20',
+        time_zone: 'UTC',
+        total_minutes: 42,
+        robots: [],
+        usage: [],
+        events: [],
+      },
+    });
+    const drawn: number[] = [];
+    const Chart = ({ history }: { history: CustomerView['usage'] }) => {
+      drawn.push(history.total_minutes);
+      return <p>chart of {history.total_minutes} minutes</p>;
+    };
+    fakeServer({ GetCustomer: () => ({ json: { customer: used, error: OK } }) });
+    const view = await renderScreen(<AdminCustomerView userId={USER_ID} me={staffMe('support')} usageChart={Chart} />);
+    const figure = await screen.findByTestId('customer-usage-chart');
+    expect(figure.textContent).toContain('Minutes used per day and robot, 2026-10-22 to 2026-11-20');
+    expect(figure.textContent).toContain('chart of 42 minutes');
+    view.unmount();
+    fakeServer({ GetCustomer: () => ({ json: { customer: customerView(), error: OK } }) });
+    await renderScreen(<AdminCustomerView userId={USER_ID} me={staffMe('support')} usageChart={Chart} />);
+    await screen.findByTestId('customer-minutes');
+    expect(screen.queryByTestId('customer-usage-chart')).toBeNull();
+    expect(drawn.every((m) => m === 42)).toBe(true);
+  });
+
   it('shows the account whole: profile, subscriptions with past due, slots, dial time', async () => {
     fakeServer({ GetCustomer: () => ({ json: { customer: withPayments, error: OK } }) });
     await renderScreen(<AdminCustomerView userId={USER_ID} me={staffMe('finance')} />);

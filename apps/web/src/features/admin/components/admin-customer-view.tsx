@@ -1,6 +1,6 @@
-import { type CustomerView, roleCan, type SubscriptionBase } from '@portal/contract';
+import { type CustomerView, roleCan, type SubscriptionBase, type UsageHistory } from '@portal/contract';
 import { Link } from '@tanstack/react-router';
-import type * as React from 'react';
+import * as React from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -11,6 +11,9 @@ import { type ActionMe, AdminCustomerActions, AdminRefundAction, AdminUnpairActi
 import { AdminLoadError } from './admin-load-error';
 import { AdminSupportStatusBadge } from './admin-support-status-badge';
 import { AdminTableRegion } from './admin-table-region';
+
+/** The usage chart a route hands in (the customer's own, features/usage; a feature imports no other). */
+export type UsageChartComponent = React.ComponentType<{ history: UsageHistory }>;
 
 const cell = 'p-2 align-top';
 
@@ -181,7 +184,7 @@ function Robots({ customer, me }: { customer: CustomerView; me: ActionMe }) {
   );
 }
 
-function DialTime({ customer }: { customer: CustomerView }) {
+function DialTime({ customer, UsageChart }: { customer: CustomerView; UsageChart?: UsageChartComponent | undefined }) {
   const t = customer.time;
   const durable = t.total_durable_time - t.used_durable_time;
   const perishable = t.total_perishable_time - t.used_perishable_time;
@@ -191,6 +194,16 @@ function DialTime({ customer }: { customer: CustomerView }) {
         {t.has_infinite_time ? 'Unlimited dial time' : `${t.total_time} minutes left`} · durable {durable} · perishable{' '}
         {perishable} · used {customer.usage.from} to {customer.usage.to}: {customer.usage.total_minutes} minutes
       </p>
+      {UsageChart && customer.usage.total_minutes > 0 && (
+        <figure className="grid gap-1" data-testid="customer-usage-chart">
+          <figcaption className="text-sm font-medium">
+            Minutes used per day and robot, {customer.usage.from} to {customer.usage.to}
+          </figcaption>
+          <React.Suspense fallback={<Skeleton className="h-[300px] w-full" />}>
+            <UsageChart history={customer.usage} />
+          </React.Suspense>
+        </figure>
+      )}
       {customer.ledger.length ? (
         <AdminTableRegion label="Dial-time ledger table">
           <TableHeader>
@@ -372,7 +385,16 @@ function Timeline({ customer }: { customer: CustomerView }) {
 }
 
 /** One customer whole, as GetCustomer answers, with the actions the staff member's role may take. */
-export function AdminCustomerView({ userId, me }: { userId: string; me: ActionMe }) {
+export function AdminCustomerView({
+  userId,
+  me,
+  usageChart,
+}: {
+  userId: string;
+  me: ActionMe;
+  /** the dial-time usage chart, drawn when the customer used minutes */
+  usageChart?: UsageChartComponent | undefined;
+}) {
   const query = useCustomer(userId);
   if (query.isError)
     return (
@@ -432,7 +454,7 @@ export function AdminCustomerView({ userId, me }: { userId: string; me: ActionMe
         <Robots customer={customer} me={me} />
       </Section>
       <Section id="customer-time" title="Dial time">
-        <DialTime customer={customer} />
+        <DialTime customer={customer} UsageChart={usageChart} />
       </Section>
       {customer.payments_visible && (
         <Section id="customer-payments" title="Payments">

@@ -1,4 +1,5 @@
 import { createFileRoute, Navigate, useLocation } from '@tanstack/react-router';
+import * as React from 'react';
 import { type AuditSearch, readAuditSearch } from '@/features/admin/admin-search';
 import { AdminApiKeysScreen } from '@/features/admin/components/admin-api-keys-screen';
 import { AdminAuditScreen } from '@/features/admin/components/admin-audit-screen';
@@ -10,6 +11,11 @@ import { AdminSupportInbox } from '@/features/admin/components/admin-support-inb
 import { AdminSupportTicket } from '@/features/admin/components/admin-support-ticket';
 import { pageHead } from '@/lib/page-title';
 import { ConsoleScreen } from './-console-screen';
+
+/** The customer's own usage chart (with recharts), loaded when a customer view has usage to draw. */
+const UsageChart = React.lazy(() =>
+  import('@/features/usage/components/usage-chart').then((m) => ({ default: m.UsageChart })),
+);
 
 /** Each console screen by the first part of its address, with its page title. */
 const TITLES: Record<string, string> = {
@@ -44,7 +50,7 @@ function ConsoleSplat() {
   if (extra === undefined && screen === 'customers')
     return (
       <ConsoleScreen permission="customers.read">
-        {id ? <AdminCustomerView key={id} userId={id} me={staff} /> : <AdminCustomerSearch />}
+        {id ? <AdminCustomerView key={id} userId={id} me={staff} usageChart={UsageChart} /> : <AdminCustomerSearch />}
       </ConsoleScreen>
     );
   if (id === '' && extra === undefined) {
