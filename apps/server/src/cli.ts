@@ -22,7 +22,7 @@ import { type Config, loadConfigOrExit } from './config.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailer, type Mailer, noMailer } from './lib/mailer.ts';
-import { parseVersion } from './modules/assets/assets.service.ts';
+import { HUB_ASSET_ID, parseVersion } from './modules/assets/assets.service.ts';
 import { StorageUnavailable } from './modules/assets/assets.store.ts';
 import { operatorRepository } from './modules/operator/operator.repository.ts';
 import { CLI_ACTOR, type OperatedAccount } from './modules/operator/operator.service.ts';
@@ -30,7 +30,6 @@ import { pushCatalogue } from './modules/payment/catalogue.push.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
 import { stripeClient, stripeSettings } from './modules/payment/stripe.provider.ts';
 import { checkStripeAccount } from './modules/payment/stripe-check.ts';
-import { HUB_ASSET_ID } from './seed-demo-data.ts';
 import { buildServices, type Services } from './services.ts';
 
 /**

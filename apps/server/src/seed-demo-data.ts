@@ -23,6 +23,7 @@ import type { Clock } from './lib/clock.ts';
 import { noMailer } from './lib/mailer.ts';
 import { hashPassword } from './lib/passwords.ts';
 import { assetRepository } from './modules/assets/assets.repository.ts';
+import { HUB_ASSET_ID } from './modules/assets/assets.service.ts';
 import { flexSlotRepository } from './modules/flexible-license/flexible-license.repository.ts';
 import { licenseRepository } from './modules/license/license.repository.ts';
 import { loadCatalogue } from './modules/payment/catalogue.ts';
@@ -38,8 +39,6 @@ export const DEMO_PLAN_DAYS_AGO = 60;
 
 /** How long before the seed the demo account joined: its first (Lite) year has ended. */
 export const DEMO_JOINED_DAYS_AGO = 430;
-
-export const HUB_ASSET_ID = 'robot-hub';
 
 /** Robot-driver assets: the catalogue ids licenses and flexible slots refer to. */
 export const DEMO_DRIVERS = [

@@ -4,7 +4,6 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AuditInput, AuditService } from '../audit/audit.service.ts';
 import type { LicenseService } from '../license/license.service.ts';
 import type { BillingService } from '../payment/billing.service.ts';
-import { stripeEventsRepository } from '../payment/stripe-events.repository.ts';
 import type { RobotService } from '../robots/robots.service.ts';
 import type { SubscriptionService } from '../subscriptions/subscriptions.service.ts';
 import { supportRepository } from '../support/support.repository.ts';
@@ -121,7 +120,7 @@ export class PrivacyService {
     const payments = await Promise.all(
       paid.map(async (p) => ({
         ...billing.operatorView(p, profile.email),
-        refunds: (await stripeEventsRepository.refundsOf(this.db, p.id))
+        refunds: (await billing.refundsOf(p.id))
           .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
           .map((r) => ({ amount: r.amount, at: r.createdAt.getTime(), source: r.source })),
       })),
