@@ -67,7 +67,7 @@ test('a customer asks, support finds it, grants 60 minutes (keyboard only) and r
 
   await virtualAuthenticator(page);
   await enrol(page, printedLinks()[adminServer.inboxSupport] as string, 'Inbox laptop');
-  await expect(nav(page).getByRole('link')).toHaveText(['Overview', 'Support', 'Customers']);
+  await expect(nav(page).getByRole('link')).toHaveText(['Overview', 'Support', 'Customers', 'Releases']);
 
   await test.step('the inbox lists it, new, newest first; the request shows the thread and the customer', async () => {
     await nav(page).getByRole('link', { name: 'Support' }).click();
