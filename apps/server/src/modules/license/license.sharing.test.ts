@@ -1,4 +1,4 @@
-import { ErrorCodes, license, ONE_DAY_S, robots, useraction } from '@portal/contract';
+import { ErrorCodes, license, ONE_DAY_S, robots, security, useraction } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import {
   as,
@@ -12,6 +12,7 @@ import {
   useTestApp,
 } from '../../test/fixtures.ts';
 import { GOOD_PASSWORD, seedUser, uniqueEmail } from '../../test/harness.ts';
+import { SoftwareAuthenticator } from '../../test/software-authenticator.ts';
 import {
   RECIPIENT_LIMITED,
   SENDER_LIMITED,
@@ -196,6 +197,33 @@ describe('SHARELICENSE', () => {
     const late = await signUp(unverified.email);
     expect(await sharedWith(late)).toEqual([expect.objectContaining({ robot_id: robotId })]);
     expect((await sharesOf(owner)).map((e) => e.sharee_email)).toEqual([verified.email, unverified.email, unknown]);
+  });
+
+  it('a pending share also applies when a staff enrolment link proves the address', async () => {
+    const { owner, licenseId, robotId } = await pairedOwner();
+    const email = uniqueEmail('staff-sharee');
+    expect((await share(owner, licenseId, email)).status).toBe(200);
+    const added = await t.app.services.staff.addStaff({ email, role: 'support', by: { kind: 'cli' } });
+    const token = new URL(added.link).searchParams.get('token') ?? '';
+    const options = await t.api.call(security, 'StaffEnrolmentOptions', { enrolment_token: token }, { ip: nextIp() });
+    expect(options.status).toBe(200);
+    const enrolled = await t.api.call(
+      security,
+      'StaffEnrol',
+      {
+        enrolment_token: token,
+        name: 'Work laptop',
+        credential: new SoftwareAuthenticator().register(options.body.options as never),
+      },
+      { ip: nextIp() },
+    );
+    expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(200);
+    const staff = {
+      id: added.userId,
+      email,
+      token: (enrolled.body.token_pair as { access_token: string }).access_token,
+    };
+    expect(await sharedWith(staff)).toEqual([expect.objectContaining({ robot_id: robotId })]);
   });
 
   it('a pending share also applies when a password reset proves the address', async () => {

@@ -298,6 +298,8 @@ export class SecurityService {
       if (!row) throw new ApiError('CONFLICT', 'credential.id: this passkey is registered already');
       if (!(await this.deps.staff.completeEnrolment(tx, enrolment)))
         throw new ApiError('NOT_FOUND', 'enrolment_token: this enrolment link was used meanwhile');
+      // The link proved the address: shares waiting for it apply, as a verification link's would.
+      await this.deps.accounts.addressProven(tx, { id: account.id, email: account.email });
       return this.deps.accounts.startVerifiedSession(tx, account.id, 'portal', meta);
     });
     const answer = await this.deps.accounts.signedIn(started, 'portal', undefined, meta, 'passkey');

@@ -140,6 +140,14 @@ export class AccountService {
     return user && { id: user.id, email: user.email, name: user.name };
   }
 
+  /**
+   * An address proven some other way than this service's links (a staff enrolment): what waits for
+   * it applies now, in the caller's transaction, as when a verification link is followed.
+   */
+  async addressProven(ex: Executor, account: AccountRef): Promise<void> {
+    await this.deps.onAddressVerified?.(ex, account);
+  }
+
   /** The account as its owner sees it, and whether it is disabled: the support inbox and the data export read it. */
   async profileView(userId: string): Promise<(PublicUser & { disabled: boolean }) | undefined> {
     const user = await users.byId(this.deps.db, userId);
