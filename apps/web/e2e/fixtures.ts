@@ -213,3 +213,19 @@ export const test = base.extend<Fixtures & Options>({
 });
 
 export { expect };
+
+/** Chromium's virtual authenticator (the CDP WebAuthn domain): a platform passkey store that holds passkeys, verifies its user and answers without a person. */
+export async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}

@@ -21,21 +21,7 @@ export function printedLinks(): Record<string, string> {
   return links;
 }
 
-/** Chromium's virtual authenticator (the CDP WebAuthn domain): a platform passkey store that answers by itself. */
-export async function virtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
+export { virtualAuthenticator } from '../fixtures';
 
 /** Opens an enrolment link, names the passkey and registers it: the console opens. */
 export async function enrol(page: Page, link: string, passkeyName: string) {

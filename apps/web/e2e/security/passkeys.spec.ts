@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from '@playwright/test';
 import { expectToast, inlineFailure, logOutThroughUserMenu } from '../auth/auth-helpers';
-import { expect, expectAccessible, localhostUrl, readMail, screenshots, test } from '../fixtures';
+import { expect, expectAccessible, localhostUrl, readMail, screenshots, test, virtualAuthenticator } from '../fixtures';
 
 /**
  * Passkeys end to end (issue 15 part 3) with Chromium's virtual authenticator (the CDP WebAuthn
@@ -13,22 +13,6 @@ import { expect, expectAccessible, localhostUrl, readMail, screenshots, test } f
  * spec talks to the server as localhost.
  */
 test.use({ baseURL: localhostUrl });
-
-/** A platform authenticator that holds passkeys and verifies its user, answering without a person. */
-async function virtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
 
 /** The reference hub's `login --no-open`, printing the sign-in address and waiting for the hand-over. */
 function hubLogin(portal: string, dir: string) {
