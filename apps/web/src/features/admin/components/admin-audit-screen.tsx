@@ -5,7 +5,6 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { Skeleton } from '@/components/ui/skeleton';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { defined } from '@/lib/search-params';
@@ -14,7 +13,7 @@ import { toast } from '@/lib/toast';
 import type { AuditSearch } from '../admin-search';
 import { formatChangeValue, formatInstant } from '../admin-text';
 import { downloadText, exportAudit, useAuditTrail } from '../api/admin-audit';
-import { AdminLoadError } from './admin-load-error';
+import { AdminLoadError, AdminLoadingRows } from './admin-load-error';
 import { AdminTableRegion } from './admin-table-region';
 
 /** The request fields each filter is sent as, to put a server refusal under the right field. */
@@ -278,11 +277,7 @@ export function AdminAuditScreen({
             />
           )
         ) : (
-          <div className="grid gap-2" role="status" aria-label="Loading the audit trail">
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-full" />
-          </div>
+          <AdminLoadingRows label="Loading the audit trail" rows={3} />
         )}
       </section>
     </>

@@ -4,7 +4,6 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldProps } from '@/components/ui/form-field';
-import { Skeleton } from '@/components/ui/skeleton';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
 import { ERROR_TOAST_MS } from '@/config/constants';
@@ -12,7 +11,7 @@ import { serverFieldError } from '@/lib/server-field-error';
 import { toast } from '@/lib/toast';
 import { formatInstant } from '../admin-text';
 import { useReleases, useSetWithdrawnMutation } from '../api/admin-releases';
-import { AdminLoadError } from './admin-load-error';
+import { AdminLoadError, AdminLoadingRows } from './admin-load-error';
 import { platformKey, platformLabel } from './admin-release-platforms';
 import { AdminReleaseUpload } from './admin-release-upload';
 import { AdminTableRegion } from './admin-table-region';
@@ -215,10 +214,7 @@ export function AdminReleasesScreen({ canManage }: { canManage: boolean }) {
           onRetry={() => void releases.refetch()}
         />
       ) : (
-        <div className="grid gap-2" role="status" aria-label="Loading the releases">
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-10 w-full" />
-        </div>
+        <AdminLoadingRows label="Loading the releases" />
       )}
     </>
   );

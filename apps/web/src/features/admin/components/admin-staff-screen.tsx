@@ -6,7 +6,6 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField, fieldProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { Skeleton } from '@/components/ui/skeleton';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ERROR_TOAST_MS } from '@/config/constants';
 import { serverFieldError } from '@/lib/server-field-error';
@@ -14,7 +13,7 @@ import { toast } from '@/lib/toast';
 import { formatInstant, ROLE_LABELS } from '../admin-text';
 import { useInviteStaffMutation, useSetStaffRoleMutation, useStaff } from '../api/admin-staff';
 import { AdminCopyField } from './admin-copy-field';
-import { AdminLoadError } from './admin-load-error';
+import { AdminLoadError, AdminLoadingRows } from './admin-load-error';
 import { AdminRoleSelect } from './admin-role-select';
 import { AdminTableRegion } from './admin-table-region';
 
@@ -243,10 +242,7 @@ export function AdminStaffScreen() {
             onRetry={() => void staff.refetch()}
           />
         ) : (
-          <div className="grid gap-2" role="status" aria-label="Loading the staff">
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-full" />
-          </div>
+          <AdminLoadingRows label="Loading the staff" />
         )}
       </section>
     </>

@@ -4,12 +4,11 @@ import * as React from 'react';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Skeleton } from '@/components/ui/skeleton';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatInstant, SUPPORT_STATUS_NAMES } from '../admin-text';
 import type { StaffMe } from '../api/admin-me';
 import { type InboxFilter, useInbox } from '../api/admin-support';
-import { AdminLoadError } from './admin-load-error';
+import { AdminLoadError, AdminLoadingRows } from './admin-load-error';
 import { AdminSupportStatusBadge } from './admin-support-status-badge';
 import { AdminTableRegion } from './admin-table-region';
 
@@ -104,10 +103,7 @@ export function AdminSupportInbox({ me }: { me: Pick<StaffMe, 'user_id'> }) {
             onRetry={() => void inbox.refetch()}
           />
         ) : (
-          <div className="grid gap-2" role="status" aria-label="Loading the inbox">
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-full" />
-          </div>
+          <AdminLoadingRows label="Loading the inbox" />
         )}
       </section>
     </>
