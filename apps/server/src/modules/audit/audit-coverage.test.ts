@@ -13,6 +13,9 @@ import {
   postSignedPayload,
   standInSubscription,
   startStripeApp,
+  stripeCharge,
+  stripeDispute,
+  stripeInvoice,
 } from '../payment/payment.test-helpers.ts';
 import { buy, PLAN, payments, planRow } from '../subscriptions/subscriptions.test-helpers.ts';
 
@@ -487,40 +490,11 @@ describe('on the Stripe portal: signed webhooks', () => {
     return { subId, paymentIntent: `pi_cov_${n}`, sessionId: session_id, session, before, eventId: id };
   }
 
-  const invoice = (id: string, subId: string, extra: Record<string, unknown> = {}) => ({
-    object: 'invoice',
-    id,
-    billing_reason: 'subscription_cycle',
-    amount_paid: 1500,
-    currency: 'gbp',
-    parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
-    lines: {
-      object: 'list',
-      data: [
-        { description: 'Standard Subscription', quantity: 1, amount: 1500, period: { end: nowS() + 60 * ONE_DAY_S } },
-      ],
-    },
-    ...extra,
-  });
-  const charge = (paymentIntent: string, refunds: { id: string; amount: number }[]) => ({
-    object: 'charge',
-    id: `ch_${paymentIntent}`,
-    payment_intent: paymentIntent,
-    amount: 1500,
-    amount_refunded: refunds.reduce((n, r) => n + r.amount, 0),
-    refunds: {
-      object: 'list',
-      data: refunds.map((r) => ({ object: 'refund', status: 'succeeded', payment_intent: paymentIntent, ...r })),
-    },
-  });
-  const dispute = (paymentIntent: string, status: string) => ({
-    object: 'dispute',
-    id: `dp_${paymentIntent}`,
-    charge: `ch_${paymentIntent}`,
-    payment_intent: paymentIntent,
-    amount: 1500,
-    status,
-  });
+  const invoice = (id: string, subId: string, extra: Record<string, unknown> = {}) =>
+    stripeInvoice(id, subId, nowS() + 60 * ONE_DAY_S, extra);
+  const charge = (paymentIntent: string, refunds: { id: string; amount: number }[]) =>
+    stripeCharge(paymentIntent, 1500, refunds);
+  const dispute = (paymentIntent: string, status: string) => stripeDispute(paymentIntent, 1500, status);
 
   /** Each event that changes state: how to make it, and the entry it writes. */
   const EVENTS: {

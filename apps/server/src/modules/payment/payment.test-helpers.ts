@@ -208,3 +208,42 @@ export function standInSubscription(
   standIn.subscriptions.set(id, sub);
   return sub;
 }
+
+/**
+ * Stripe objects as webhooks carry them, for the events tests: a renewal invoice of a subscription
+ * (its period ending `periodEndS`), a charge with its refunds, a dispute on a payment.
+ */
+export const stripeInvoice = (id: string, subId: string, periodEndS: number, extra: Record<string, unknown> = {}) => ({
+  object: 'invoice',
+  id,
+  billing_reason: 'subscription_cycle',
+  amount_paid: 1500,
+  currency: 'gbp',
+  parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
+  lines: {
+    object: 'list',
+    data: [{ description: 'Standard Subscription', quantity: 1, amount: 1500, period: { end: periodEndS } }],
+  },
+  ...extra,
+});
+
+export const stripeCharge = (paymentIntent: string, amount: number, refunds: { id: string; amount: number }[]) => ({
+  object: 'charge',
+  id: `ch_${paymentIntent}`,
+  payment_intent: paymentIntent,
+  amount,
+  amount_refunded: refunds.reduce((n, r) => n + r.amount, 0),
+  refunds: {
+    object: 'list',
+    data: refunds.map((r) => ({ object: 'refund', status: 'succeeded', payment_intent: paymentIntent, ...r })),
+  },
+});
+
+export const stripeDispute = (paymentIntent: string, amount: number, status: string) => ({
+  object: 'dispute',
+  id: `dp_${paymentIntent}`,
+  charge: `ch_${paymentIntent}`,
+  payment_intent: paymentIntent,
+  amount,
+  status,
+});

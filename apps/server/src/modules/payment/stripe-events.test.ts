@@ -14,7 +14,16 @@ import {
   tierName,
   userTime,
 } from '../subscriptions/subscriptions.test-helpers.ts';
-import { checkout, line, postSignedPayload, standInSubscription, startStripeApp } from './payment.test-helpers.ts';
+import {
+  checkout,
+  line,
+  postSignedPayload,
+  standInSubscription,
+  startStripeApp,
+  stripeCharge,
+  stripeDispute,
+  stripeInvoice,
+} from './payment.test-helpers.ts';
 
 /**
  * Stripe's events over HTTP (issue 31, docs/decisions/065): applied once however often and however
@@ -80,42 +89,11 @@ async function buyPlan(user: SignedIn, product: string, lookupKey: string) {
   return { subId, paymentIntent: `pi_first_${n}` };
 }
 
-const invoice = (id: string, subId: string, extra: Record<string, unknown> = {}) => ({
-  object: 'invoice',
-  id,
-  billing_reason: 'subscription_cycle',
-  amount_paid: 1500,
-  currency: 'gbp',
-  parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
-  lines: {
-    object: 'list',
-    data: [
-      { description: 'Standard Subscription', quantity: 1, amount: 1500, period: { end: nowS() + 60 * ONE_DAY_S } },
-    ],
-  },
-  ...extra,
-});
-
-const charge = (paymentIntent: string, refunds: { id: string; amount: number }[]) => ({
-  object: 'charge',
-  id: `ch_${paymentIntent}`,
-  payment_intent: paymentIntent,
-  amount: 4900,
-  amount_refunded: refunds.reduce((n, r) => n + r.amount, 0),
-  refunds: {
-    object: 'list',
-    data: refunds.map((r) => ({ object: 'refund', status: 'succeeded', payment_intent: paymentIntent, ...r })),
-  },
-});
-
-const dispute = (paymentIntent: string, status: string) => ({
-  object: 'dispute',
-  id: `dp_${paymentIntent}`,
-  charge: `ch_${paymentIntent}`,
-  payment_intent: paymentIntent,
-  amount: 4900,
-  status,
-});
+const invoice = (id: string, subId: string, extra: Record<string, unknown> = {}) =>
+  stripeInvoice(id, subId, nowS() + 60 * ONE_DAY_S, extra);
+const charge = (paymentIntent: string, refunds: { id: string; amount: number }[]) =>
+  stripeCharge(paymentIntent, 4900, refunds);
+const dispute = (paymentIntent: string, status: string) => stripeDispute(paymentIntent, 4900, status);
 
 async function rows<R>(statement: ReturnType<typeof sql>): Promise<R[]> {
   const result = (await t.app.deps.db.execute(statement)) as unknown;

@@ -12,6 +12,7 @@ import {
   SUCCESS,
   standInSubscription,
   startStripeApp,
+  stripeInvoice,
 } from '../payment/payment.test-helpers.ts';
 import {
   fillSlots,
@@ -144,21 +145,8 @@ describe('Stripe lifecycle', () => {
   it('a failed invoice keeps the plan with the payment-failed flag; a paid one renews it and clears the flag, recorded once however often it is sent', async () => {
     const user = await signIn(t);
     const subId = await buyPlan(user, 'prod_standard', 'price_standard_monthly_gbp');
-    const invoice = (id: string, extra: Record<string, unknown> = {}) => ({
-      object: 'invoice',
-      id,
-      billing_reason: 'subscription_cycle',
-      amount_paid: 1500,
-      currency: 'gbp',
-      parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
-      lines: {
-        object: 'list',
-        data: [
-          { description: 'Standard Subscription', quantity: 1, amount: 1500, period: { end: nowS() + 60 * ONE_DAY_S } },
-        ],
-      },
-      ...extra,
-    });
+    const invoice = (id: string, extra: Record<string, unknown> = {}) =>
+      stripeInvoice(id, subId, nowS() + 60 * ONE_DAY_S, extra);
     await webhook('invoice.payment_failed', invoice('in_cycle_fail'));
     // Stripe retries the card for days: the plan keeps working, flagged for a new card.
     expect((await planRow(t, user)).status).toBe('active');
